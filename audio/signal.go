@@ -2,6 +2,7 @@ package audio
 
 import (
 	"errors"
+	"io"
 	"time"
 )
 
@@ -50,4 +51,27 @@ type Stream interface {
 	Rate() int
 	Channels() int
 	Read(dst []float32) (int, error)
+}
+
+// Stream returns a Stream that reads the signal's samples from the start.
+func (s *Signal) Stream() Stream { return &signalStream{sig: s} }
+
+// signalStream serves a Signal through the Stream interface.
+type signalStream struct {
+	sig *Signal
+	pos int // next sample index
+}
+
+func (r *signalStream) Rate() int     { return r.sig.Rate }
+func (r *signalStream) Channels() int { return r.sig.Channels }
+
+func (r *signalStream) Read(dst []float32) (int, error) {
+	ch := r.sig.Channels
+	if r.pos >= len(r.sig.Samples) {
+		return 0, io.EOF
+	}
+	n := len(dst) / ch * ch
+	n = copy(dst[:n], r.sig.Samples[r.pos:])
+	r.pos += n
+	return n, nil
 }
