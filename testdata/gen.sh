@@ -1,0 +1,14 @@
+#!/bin/sh
+# Regenerates the speech fixtures in testdata/ from text with Debian's espeak-ng
+# and sox (apt-get install espeak-ng sox). The rendered files are committed, so
+# tests and the README's first command need neither tool.
+set -eu
+cd "$(dirname "$0")"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# hello.wav: a short English sentence, 16 kHz mono 16-bit PCM.
+text="the quick brown fox jumps over the lazy dog"
+printf '%s\n' "$text" > hello.txt
+espeak-ng -v en-us -s 150 -w "$tmp/hello22k.wav" "$text"
+sox "$tmp/hello22k.wav" -r 16000 -c 1 -b 16 hello.wav rate -v
