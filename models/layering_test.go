@@ -1,0 +1,142 @@
+package models_test
+
+import (
+	"bufio"
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// module is this repository's module path.
+const module = "github.com/attend-go/attend"
+
+// layers says, for each directory of the module, which of the module's other
+// directories its non-test code may import (DESIGN.md "Layout"). A package
+// belongs to the longest listed prefix of its path; the import direction is
+// one-way: cmd → pipeline → models/asr, models/caption → attention → models.
+// audio and vision are leaves.
+var layers = map[string][]string{
+	"cmd":            {"pipeline"},
+	"pipeline":       {"audio", "vision", "models", "attention", "models/asr", "models/caption"},
+	"models/asr":     {"models", "attention", "models/asr"},
+	"models/caption": {"models", "attention", "models/caption"},
+	"attention":      {"models", "attention"},
+	"models":         {"models"},
+	"audio":          {"audio"},
+	"vision":         {"vision"},
+	"testdata":       {},
+}
+
+// gorgoniaFree lists the layers that must not depend on gorgonia, even
+// indirectly: audio and vision do no autodiff (DESIGN.md "Compute strategy" 5).
+var gorgoniaFree = []string{"audio", "vision"}
+
+// layerOf returns the layer of a module-relative package path: the longest
+// key of layers that is the path or a parent of it.
+func layerOf(rel string) (string, bool) {
+	best := ""
+	for l := range layers {
+		if (rel == l || strings.HasPrefix(rel, l+"/")) && len(l) > len(best) {
+			best = l
+		}
+	}
+	return best, best != ""
+}
+
+// goList runs `go list` in the module root and returns one line per package.
+func goList(t *testing.T, args ...string) []string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	cmd := exec.Command("go", append([]string{"list"}, args...)...)
+	cmd.Dir = filepath.Join(filepath.Dir(file), "..")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list %v: %v\n%s", args, err, stderr.String())
+	}
+	var lines []string
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		if line := strings.TrimSpace(sc.Text()); line != "" {
+			lines = append(lines, line)
+		}
+	}
+	return lines
+}
+
+func TestImportLayering(t *testing.T) {
+	lines := goList(t, "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./...")
+	if len(lines) == 0 {
+		t.Fatal("go list found no packages")
+	}
+	for _, line := range lines {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(strings.TrimPrefix(fields[0], module), "/")
+		layer, ok := layerOf(pkg)
+		if !ok {
+			t.Errorf("package %q is in no layer of DESIGN.md; add it to the layers table deliberately", pkg)
+			continue
+		}
+		for _, imp := range fields[1:] {
+			if !strings.HasPrefix(imp, module+"/") {
+				continue
+			}
+			dep := strings.TrimPrefix(imp, module+"/")
+			depLayer, _ := layerOf(dep)
+			if !allowed(layer, depLayer) {
+				t.Errorf("%s (layer %s) imports %s (layer %s): not allowed by DESIGN.md's layering", pkg, layer, dep, depLayer)
+			}
+		}
+	}
+}
+
+func allowed(from, to string) bool {
+	for _, l := range layers[from] {
+		if l == to {
+			return true
+		}
+	}
+	return false
+}
+
+func TestLeavesDoNotDependOnGorgonia(t *testing.T) {
+	for _, leaf := range gorgoniaFree {
+		deps := goList(t, "-deps", "./"+leaf+"/...")
+		var bad []string
+		for _, d := range deps {
+			if strings.HasPrefix(d, "gorgonia.org/") {
+				bad = append(bad, d)
+			}
+		}
+		sort.Strings(bad)
+		if len(bad) > 0 {
+			t.Errorf("%s depends on gorgonia (%s); it must stay free of autodiff", leaf, strings.Join(bad, ", "))
+		}
+	}
+}
+
+func TestLayerOf(t *testing.T) {
+	tests := []struct {
+		rel, want string
+	}{
+		{"models", "models"},
+		{"models/asr", "models/asr"},
+		{"models/asr/internal/x", "models/asr"},
+		{"models/caption", "models/caption"},
+		{"cmd/asr", "cmd"},
+		{"audio", "audio"},
+	}
+	for _, tc := range tests {
+		if got, _ := layerOf(tc.rel); got != tc.want {
+			t.Errorf("layerOf(%q) = %q, want %q", tc.rel, got, tc.want)
+		}
+	}
+	if _, ok := layerOf("modelsx"); ok {
+		t.Error(`layerOf("modelsx") found a layer; prefixes must match whole path elements`)
+	}
+}
