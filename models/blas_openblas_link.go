@@ -1,0 +1,6 @@
+//go:build openblas
+
+package models
+
+// #cgo LDFLAGS: -lopenblas
+import "C"
