@@ -170,7 +170,7 @@ func (b *Binding) Nodes() gorgonia.Nodes { return b.nodes }
 func (b *Binding) Used() gorgonia.Nodes {
 	var used gorgonia.Nodes
 	for _, n := range b.nodes {
-		if n.Graph().From(n.ID()).Len() > 0 {
+		if n.Graph().To(n.ID()).Len() > 0 {
 			used = append(used, n)
 		}
 	}
