@@ -1,0 +1,46 @@
+package audio
+
+import (
+	"io"
+
+	"github.com/jfreymuth/oggvorbis"
+)
+
+// openOggVorbis starts decoding an Ogg Vorbis stream at the start of r. It
+// returns the Stream and the length that the last page's granule position
+// declares, -1 when unknown.
+func openOggVorbis(r *bufReadSeeker) (Stream, int64, error) {
+	d, err := oggvorbis.NewReader(r)
+	if err != nil {
+		return nil, 0, formatErrorf("Ogg Vorbis: %w", err)
+	}
+	declared := d.Length()
+	if declared <= 0 {
+		declared = -1
+	}
+	return &oggStream{d: d}, declared, nil
+}
+
+// oggStream adapts oggvorbis.Reader, which already returns interleaved
+// float32 clamped to [-1, 1]; NaN, which corrupt input can produce, is set
+// to 0.
+type oggStream struct {
+	d *oggvorbis.Reader
+}
+
+func (s *oggStream) Rate() int     { return s.d.SampleRate() }
+func (s *oggStream) Channels() int { return s.d.Channels() }
+
+func (s *oggStream) Read(dst []float32) (int, error) {
+	n, err := s.d.Read(dst)
+	for i, x := range dst[:n] {
+		dst[i] = clampSample(x)
+	}
+	if err == io.EOF && n > 0 {
+		err = nil
+	}
+	if err != nil && err != io.EOF {
+		err = formatErrorf("Ogg Vorbis: %w", err)
+	}
+	return n, err
+}
