@@ -1,0 +1,239 @@
+package audio
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"time"
+)
+
+// SegmentOptions configures a Segmenter. The zero value (and a nil
+// *SegmentOptions) means 16 kHz segments of at most 15 s, cut at the
+// quietest 100 ms within the last 3 s before the limit when that is at
+// least 10 dB below the segment's mean energy.
+type SegmentOptions struct {
+	// Rate is the sample rate of the segments; other input is resampled.
+	// 0 means 16000.
+	Rate int
+	// MaxLength is the longest segment. 0 means 15 s.
+	MaxLength time.Duration
+	// SearchWindow is how far before MaxLength a pause is looked for, so
+	// every segment but the last is at least MaxLength − SearchWindow
+	// long. 0 means 3 s, or MaxLength/2 if that is shorter. It must be
+	// less than MaxLength.
+	SearchWindow time.Duration
+	// PauseDB is how far below the segment's mean energy (in dB) the
+	// quietest point must be to count as a pause; when it is not, the
+	// segment is cut hard at MaxLength. 0 means 10 dB.
+	PauseDB float64
+}
+
+// Segment is a piece of a longer recording.
+type Segment struct {
+	// Samples is the mono audio of the segment, at Rate. It belongs to
+	// the caller: the Segmenter does not reuse it.
+	Samples []float32
+	Rate    int
+	// Start and End are the segment's first and one-past-last sample
+	// index in the whole recording at Rate; End − Start == len(Samples).
+	// Consecutive segments are contiguous: one's End is the next's Start.
+	Start, End int
+}
+
+// StartTime returns the offset of the segment's start in the recording.
+func (s Segment) StartTime() time.Duration { return samplesToDuration(s.Start, s.Rate) }
+
+// EndTime returns the offset of the segment's end in the recording.
+func (s Segment) EndTime() time.Duration { return samplesToDuration(s.End, s.Rate) }
+
+func samplesToDuration(n, rate int) time.Duration {
+	if rate <= 0 {
+		return 0
+	}
+	return time.Duration(int64(n) * int64(time.Second) / int64(rate))
+}
+
+// Energy analysis: mean-square energy of 10 ms frames, compared over
+// windows of segmentSmooth frames (100 ms) centered on candidate cuts.
+const (
+	segmentFramesPerSecond = 100
+	segmentSmooth          = 10
+)
+
+// Segmenter splits a long recording into segments no longer than a limit,
+// cutting at pauses, so that a speech recognizer can take hours of audio a
+// piece at a time. It reads its Stream incrementally and holds at most
+// MaxLength plus a few hundred milliseconds of samples, however long the
+// stream.
+//
+// Each cut is made at the quietest point (lowest mean energy over 100 ms)
+// within the SearchWindow before MaxLength; if even that is not PauseDB
+// below the segment's mean energy, there is no pause and the cut is made
+// at exactly MaxLength. The last segment ends where the stream ends.
+type Segmenter struct {
+	src    Stream
+	rate   int
+	max    int // MaxLength in samples
+	search int // SearchWindow in samples
+	frame  int // energy frame in samples
+	pause  float64
+
+	buf    []float32 // samples from offset on, not yet returned
+	offset int       // index in the recording of buf[0]
+	read   []float32 // scratch for src.Read
+	eof    bool
+	err    error // sticky
+	energy []float64
+}
+
+// NewSegmenter returns a Segmenter reading s, which may have any rate and
+// number of channels: it is mixed down to mono and resampled to
+// opts.Rate on the fly.
+func NewSegmenter(s Stream, opts *SegmentOptions) (*Segmenter, error) {
+	var o SegmentOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Rate == 0 {
+		o.Rate = 16000
+	}
+	if o.MaxLength == 0 {
+		o.MaxLength = 15 * time.Second
+	}
+	if o.SearchWindow == 0 {
+		o.SearchWindow = min(3*time.Second, o.MaxLength/2)
+	}
+	if o.PauseDB == 0 {
+		o.PauseDB = 10
+	}
+	switch {
+	case o.Rate < segmentFramesPerSecond:
+		return nil, fmt.Errorf("audio: segment: rate %d Hz must be at least %d", o.Rate, segmentFramesPerSecond)
+	case o.MaxLength < 2*segmentSmooth*time.Second/segmentFramesPerSecond:
+		return nil, fmt.Errorf("audio: segment: max length %v must be at least %v", o.MaxLength,
+			2*segmentSmooth*time.Second/segmentFramesPerSecond)
+	case o.SearchWindow < 0 || o.SearchWindow >= o.MaxLength:
+		return nil, fmt.Errorf("audio: segment: search window %v must be in [0, max length %v)", o.SearchWindow, o.MaxLength)
+	case o.PauseDB < 0 || math.IsNaN(o.PauseDB):
+		return nil, fmt.Errorf("audio: segment: pause threshold %g dB must not be negative", o.PauseDB)
+	}
+	s, err := DownmixStream(s)
+	if err != nil {
+		return nil, fmt.Errorf("audio: segment: %w", err)
+	}
+	if s, err = ResampleStream(s, o.Rate); err != nil {
+		return nil, fmt.Errorf("audio: segment: %w", err)
+	}
+	frame := o.Rate / segmentFramesPerSecond
+	maxSamples := int(int64(o.MaxLength) * int64(o.Rate) / int64(time.Second))
+	read := 8 * frame * segmentSmooth
+	return &Segmenter{
+		src:    s,
+		rate:   o.Rate,
+		max:    maxSamples,
+		search: int(int64(o.SearchWindow) * int64(o.Rate) / int64(time.Second)),
+		frame:  frame,
+		pause:  math.Pow(10, -o.PauseDB/10),
+		read:   make([]float32, read),
+		// Next never holds more than a segment, the look-ahead and one read.
+		buf: make([]float32, 0, maxSamples+frame*segmentSmooth+read),
+	}, nil
+}
+
+// Next returns the next segment, or io.EOF after the last one. A stream
+// with no samples has no segments. An error from the stream is returned
+// once the segments before it are.
+func (sg *Segmenter) Next() (Segment, error) {
+	// Buffer a whole segment plus the look-ahead the energy window needs.
+	need := sg.max + sg.frame*segmentSmooth
+	for !sg.eof && sg.err == nil && len(sg.buf) < need {
+		n, err := sg.src.Read(sg.read)
+		sg.buf = append(sg.buf, sg.read[:n]...)
+		switch {
+		case errors.Is(err, io.EOF):
+			sg.eof = true
+		case err != nil:
+			sg.err = err
+		}
+	}
+	if len(sg.buf) == 0 {
+		if sg.err != nil {
+			return Segment{}, sg.err
+		}
+		return Segment{}, io.EOF
+	}
+	cut := len(sg.buf) // the rest of the stream fits in one segment
+	if cut > sg.max {
+		cut = sg.cutPoint()
+	}
+	seg := Segment{
+		Samples: append([]float32(nil), sg.buf[:cut]...),
+		Rate:    sg.rate,
+		Start:   sg.offset,
+		End:     sg.offset + cut,
+	}
+	sg.buf = sg.buf[:copy(sg.buf, sg.buf[cut:])]
+	sg.offset += cut
+	return seg, nil
+}
+
+// cutPoint returns where to end the segment at the start of sg.buf, which
+// holds more than sg.max samples: a frame boundary in the search window
+// around which the signal is quietest, or sg.max if it is not quiet there.
+func (sg *Segmenter) cutPoint() int {
+	half := segmentSmooth / 2
+	last := sg.max / sg.frame                       // latest boundary (frames from buf[0])
+	first := max(half, (sg.max-sg.search)/sg.frame) // earliest
+	frames := min(last+half, len(sg.buf)/sg.frame)  // energy frames available
+	lo := first - half
+	// energy[j] is the mean square of frame lo+j.
+	sg.energy = sg.energy[:0]
+	for j := lo; j < frames; j++ {
+		sg.energy = append(sg.energy, meanSquare(sg.buf[j*sg.frame:(j+1)*sg.frame]))
+	}
+	// Quietest boundary b in [first, last]: the lowest mean energy of
+	// frames [b−half, b+half). Among equally quiet boundaries (digital
+	// silence) take the middle of the longest run.
+	quiet := func(b int) float64 {
+		e := sg.energy[b-half-lo : min(b+half, frames)-lo]
+		var s float64
+		for _, v := range e {
+			s += v
+		}
+		return s / float64(len(e))
+	}
+	bestE, prevE := math.Inf(1), math.Inf(1)
+	var runStart, bestStart, bestLen int
+	for b := first; b <= last; b++ {
+		e := quiet(b)
+		switch {
+		case e < bestE:
+			bestE, runStart, bestStart, bestLen = e, b, b, 1
+		case e == bestE:
+			if prevE != e {
+				runStart = b
+			}
+			if l := b - runStart + 1; l > bestLen {
+				bestStart, bestLen = runStart, l
+			}
+		}
+		prevE = e
+	}
+	if bestE > sg.pause*meanSquare(sg.buf[:sg.max]) {
+		return sg.max // no pause: hard cut
+	}
+	return (bestStart + bestLen/2) * sg.frame
+}
+
+// meanSquare returns the mean of x², 0 for no samples.
+func meanSquare(x []float32) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	var s float64
+	for _, v := range x {
+		s += float64(v) * float64(v)
+	}
+	return s / float64(len(x))
+}
