@@ -34,7 +34,9 @@ type Resampler struct {
 }
 
 // NewResampler returns a Resampler from one rate to another (frames per
-// second, both > 0) for interleaved audio with the given number of channels.
+// second, both > 0) for interleaved audio with the given number of
+// channels. Downsampling by more than about 130:1 is refused: the filter
+// would need over 16384 taps per output sample.
 func NewResampler(from, to, channels int) (*Resampler, error) {
 	if from <= 0 {
 		return nil, fmt.Errorf("audio: resample: input rate %d must be positive", from)
@@ -48,7 +50,11 @@ func NewResampler(from, to, channels int) (*Resampler, error) {
 	g := gcdInt(from, to)
 	r := &Resampler{from: from, to: to, channels: channels, l: to / g, m: from / g}
 	if from != to {
-		r.filter = newPolyphaseFilter(from, to, r.l)
+		f, err := newPolyphaseFilter(from, to, r.l)
+		if err != nil {
+			return nil, fmt.Errorf("audio: resample: %w", err)
+		}
+		r.filter = f
 		r.hist = make([][]float32, channels)
 	}
 	r.Reset()

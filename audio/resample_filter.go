@@ -1,6 +1,9 @@
 package audio
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Resampling filter design. The constants below fix one design for every
 // rate pair; the package documentation ("Resampling") explains the choice.
@@ -16,8 +19,15 @@ const (
 	resampleAttenuation = 96.0
 	// resampleMaxPhases bounds the polyphase table. Rate pairs that need
 	// more phases (L > resampleMaxPhases after reducing from/to by their
-	// GCD) interpolate linearly between resampleMaxPhases+1 stored phases.
+	// GCD) interpolate linearly between P+1 stored phases, P ≤ 1024.
 	resampleMaxPhases = 1024
+	// resampleMaxTable bounds the table's size (float32 values, 16 MiB):
+	// long filters get fewer stored phases, interpolated.
+	resampleMaxTable = 1 << 22
+	// resampleMaxTaps bounds the taps per output sample, which grow with
+	// the downsampling ratio (about 122 per unit of from/to): 16384 taps
+	// allow ratios up to about 130, e.g. 2 MHz to 16 kHz.
+	resampleMaxTaps = 1 << 14
 )
 
 // polyphaseFilter is a windowed-sinc low-pass filter split into phases.
@@ -63,7 +73,8 @@ func besselI0(x float64) float64 {
 
 // newPolyphaseFilter designs the anti-aliasing / anti-imaging filter for
 // resampling from → to, where l = to/gcd is the number of exact phases.
-func newPolyphaseFilter(from, to, l int) *polyphaseFilter {
+// It fails when the filter would need more than resampleMaxTaps taps.
+func newPolyphaseFilter(from, to, l int) (*polyphaseFilter, error) {
 	nyquist := 0.5 * float64(min(from, to)) // Hz, the band both rates share
 	fs := float64(from)
 	cutoff := 0.5 * (resamplePassband + resampleStopband) * nyquist / fs // cycles per input sample
@@ -72,6 +83,10 @@ func newPolyphaseFilter(from, to, l int) *polyphaseFilter {
 	length := (resampleAttenuation - 7.95) / (2.285 * 2 * math.Pi * transition)
 	width := length / 2 // the window spans [-width, width]
 	half := int(math.Ceil(width))
+	if 2*half > resampleMaxTaps {
+		return nil, fmt.Errorf("%d Hz to %d Hz needs a %d-tap filter, more than the %d supported (downsampling ratio above about %d)",
+			from, to, 2*half, resampleMaxTaps, resampleMaxTaps/123)
+	}
 	beta := kaiserBeta(resampleAttenuation)
 	i0beta := besselI0(beta)
 	h := func(t float64) float64 {
@@ -88,13 +103,13 @@ func newPolyphaseFilter(from, to, l int) *polyphaseFilter {
 		return 2 * cutoff * sinc * w
 	}
 
+	k := 2 * half
 	f := &polyphaseFilter{half: half, phases: l, exact: true}
 	rows := l
-	if l > resampleMaxPhases {
-		f.phases, f.exact = resampleMaxPhases, false
-		rows = resampleMaxPhases + 1
+	if maxPhases := min(resampleMaxPhases, resampleMaxTable/k-1); l > maxPhases {
+		f.phases, f.exact = maxPhases, false
+		rows = maxPhases + 1
 	}
-	k := 2 * half
 	f.taps = make([]float32, rows*k)
 	row := make([]float64, k)
 	for p := range rows {
@@ -109,7 +124,7 @@ func newPolyphaseFilter(from, to, l int) *polyphaseFilter {
 			f.taps[p*k+j] = float32(row[j] / sum)
 		}
 	}
-	return f
+	return f, nil
 }
 
 // row returns the taps of stored phase p.

@@ -307,6 +307,9 @@ func TestResampleErrors(t *testing.T) {
 	if _, err := NewResampler(44100, 16000, 0); err == nil {
 		t.Error("NewResampler with 0 channels: no error")
 	}
+	if _, err := NewResampler(3_000_000, 16000, 1); err == nil {
+		t.Error("NewResampler downsampling 187:1: no error")
+	}
 	if _, err := ResampleStream(nil, 16000); err == nil {
 		t.Error("ResampleStream(nil): no error")
 	}
