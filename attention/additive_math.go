@@ -1,0 +1,245 @@
+package attention
+
+import (
+	"sync"
+
+	"github.com/attend-go/attend/models"
+)
+
+// The fused additive score, shared by Additive, LocationAware, Concat and
+// Hard, in both faces:
+//
+//	pre[b,t,:] = proj[b,t,:] + query[b,:]·W + (fT[b,:,t])ᵀ·Uf      (A)
+//	e[b,t]     = vᵀ·tanh(pre[b,t,:])
+//	α[b,:]     = softmax over the valid t of β·e[b,:]
+//
+// where proj = memory·U + b comes from Prepare, the location term is
+// present only with location features and a previous step, and the valid
+// positions are the real (unmasked) ones inside the window.
+//
+// The backward pass recomputes tanh(pre) row by row instead of keeping the
+// (B, T, A) activations between the passes: one extra tanh per element
+// buys back B·T·A floats per decoder step, the memory that otherwise grows
+// with every step of a teacher-forced graph.
+
+// additiveSpec configures the score.
+type additiveSpec struct {
+	filters  int     // nf: location filters; 0 means no location features
+	width    int     // K: filter width (odd)
+	channels int     // C: 1 (previous weights) or 2 (previous and cumulative)
+	sharpen  float64 // β; 1 is the plain softmax
+	window   Window
+}
+
+// additiveArgs holds the operands of one score computation, or, in the
+// backward pass, their gradients. Shapes are noted per field.
+type additiveArgs[F Float] struct {
+	B, T, A, H int
+	proj       []F // (B, T, A): memory·U + b
+	query      []F // (B, H)
+	w          []F // (H, A)
+	v          []F // (A)
+	mask       []F // (B, T): 1 real, 0 padding; nil for no padding
+	prev       []F // (B, T): previous weights; nil before the first step
+	cum        []F // (B, T): cumulative weights; nil unless channels is 2
+	filters    []F // (nf, C, K); nil without location features
+	uf         []F // (nf, A)
+}
+
+// locActive reports whether the location term is computed: location
+// features are configured and there is a previous step.
+func locActive[F Float](s *additiveSpec, x *additiveArgs[F]) bool {
+	return s.filters > 0 && x.prev != nil
+}
+
+// row returns row b of a (B, n) slice, or nil for a nil slice.
+func row[F Float](s []F, b, n int) []F {
+	if s == nil {
+		return nil
+	}
+	return s[b*n : (b+1)*n]
+}
+
+// additiveForward writes α (B, T), spreading rows over goroutines
+// (training).
+func additiveForward[F Float](s *additiveSpec, x *additiveArgs[F], alpha []F) {
+	qwBuf := getScratch[F](x.B * x.A)
+	defer putScratch(qwBuf)
+	qw := *qwBuf // (B, A) = query·W
+	models.Gemm(false, false, x.B, x.A, x.H, 1, x.query, x.H, x.w, x.A, 0, qw, x.A)
+	models.ParallelFor(x.B, 1, func(lo, hi int) { additiveRows(s, x, qw, alpha, lo, hi) })
+}
+
+// additiveForwardSerial is additiveForward on the calling goroutine, for
+// the eager face: it allocates nothing.
+func additiveForwardSerial[F Float](s *additiveSpec, x *additiveArgs[F], alpha []F) {
+	qwBuf := getScratch[F](x.B * x.A)
+	defer putScratch(qwBuf)
+	qw := *qwBuf
+	gemmSerial(false, false, x.B, x.A, x.H, 1, x.query, x.H, x.w, x.A, 0, qw, x.A)
+	additiveRows(s, x, qw, alpha, 0, x.B)
+}
+
+// additiveRows computes α for the batch rows [lo, hi) given qw = query·W.
+func additiveRows[F Float](s *additiveSpec, x *additiveArgs[F], qw, alpha []F, lo, hi int) {
+	T, A := x.T, x.A
+	buf := getScratch[F](s.filters*T + T*A)
+	defer putScratch(buf)
+	for b := lo; b < hi; b++ {
+		additiveRowForward(s, x, b, row(qw, b, A), row(alpha, b, T), *buf)
+	}
+}
+
+// locTerm computes the location features fT (nf, T) and their projection
+// pre (T, A) = fTᵀ·Uf on the rows [lo, hi) of batch row b.
+func locTerm[F Float](s *additiveSpec, x *additiveArgs[F], b, lo, hi int, fT, pre []F) {
+	T, A := x.T, x.A
+	convForward(fT, row(x.prev, b, T), row(x.cum, b, T), x.filters, s.filters, s.channels, s.width, T, lo, hi)
+	gemmSerial(true, false, hi-lo, A, s.filters, 1, fT[lo:], T, x.uf, A, 0, pre[lo*A:], A)
+}
+
+func additiveRowForward[F Float](s *additiveSpec, x *additiveArgs[F], b int, qw, alpha, buf []F) {
+	T, A := x.T, x.A
+	lo, hi := windowBounds(s.window, row(x.prev, b, T), T)
+	mask := row(x.mask, b, T)
+	var pre []F
+	if locActive(s, x) {
+		fT := buf[:s.filters*T]
+		pre = buf[s.filters*T : s.filters*T+T*A]
+		locTerm(s, x, b, lo, hi, fT, pre)
+	}
+	e := alpha // scores are written in place, then normalized
+	for t := lo; t < hi; t++ {
+		if mask != nil && mask[t] <= 0 {
+			continue
+		}
+		kp := x.proj[(b*T+t)*A : (b*T+t+1)*A]
+		if pre != nil {
+			e[t] = scoreLoc(kp, qw, pre[t*A:(t+1)*A], x.v)
+		} else {
+			e[t] = score(kp, qw, x.v)
+		}
+	}
+	softmaxRow(alpha, e, mask, lo, hi, F(s.sharpen))
+}
+
+// score returns vᵀ·tanh(kp + q).
+func score[F Float](kp, q, v []F) F {
+	q, v = q[:len(kp)], v[:len(kp)]
+	var s0, s1 F
+	a := 0
+	for ; a+1 < len(kp); a += 2 {
+		s0 += v[a] * models.Tanh(kp[a]+q[a])
+		s1 += v[a+1] * models.Tanh(kp[a+1]+q[a+1])
+	}
+	for ; a < len(kp); a++ {
+		s0 += v[a] * models.Tanh(kp[a]+q[a])
+	}
+	return s0 + s1
+}
+
+// scoreLoc returns vᵀ·tanh(kp + q + l).
+func scoreLoc[F Float](kp, q, l, v []F) F {
+	q, l, v = q[:len(kp)], l[:len(kp)], v[:len(kp)]
+	var s F
+	for a := range kp {
+		s += v[a] * models.Tanh(kp[a]+q[a]+l[a])
+	}
+	return s
+}
+
+// additiveBackward writes into g the gradients of every operand that g has
+// a slice for (proj, query, w, v, and with location features prev, cum,
+// filters, uf) given α and dα.
+func additiveBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], alpha, dAlpha []F) {
+	B, T, A, H := x.B, x.T, x.A, x.H
+	qwBuf, dqwBuf := getScratch[F](B*A), getScratch[F](B*A)
+	defer putScratch(qwBuf)
+	defer putScratch(dqwBuf)
+	qw, dqw := *qwBuf, *dqwBuf
+	models.Gemm(false, false, B, A, H, 1, x.query, H, x.w, A, 0, qw, A)
+	clear(g.v)
+	clear(g.filters)
+	clear(g.uf)
+	var mu sync.Mutex
+	nf, nF := s.filters, len(x.filters)
+	models.ParallelFor(B, 1, func(lo, hi int) {
+		// Per-chunk scratch: de (T), fT and dfT (nf, T), pre (T, A), and
+		// partial sums of the shared gradients dv (A), dUf (nf, A), dF.
+		n := T + 2*nf*T + T*A + A + nf*A + nF
+		buf := getScratch[F](n)
+		defer putScratch(buf)
+		sc := *buf
+		clear(sc[n-(A+nf*A+nF):])
+		de, sc := sc[:T], sc[T:]
+		fT, sc := sc[:nf*T], sc[nf*T:]
+		dfT, sc := sc[:nf*T], sc[nf*T:]
+		pre, sc := sc[:T*A], sc[T*A:]
+		dv, sc := sc[:A], sc[A:]
+		dUf, dF := sc[:nf*A], sc[nf*A:nf*A+nF]
+		for b := lo; b < hi; b++ {
+			additiveRowBackward(s, x, g, b, row(qw, b, A), row(dqw, b, A), row(alpha, b, T), row(dAlpha, b, T), de, fT, dfT, pre, dv, dUf, dF)
+		}
+		mu.Lock()
+		axpy(1, dv, g.v)
+		if nf > 0 && x.prev != nil {
+			axpy(1, dUf, g.uf)
+			axpy(1, dF, g.filters)
+		}
+		mu.Unlock()
+	})
+	// dquery = dqw·Wᵀ, dW = queryᵀ·dqw.
+	models.Gemm(false, true, B, H, A, 1, dqw, A, x.w, A, 0, g.query, H)
+	models.Gemm(true, false, H, A, B, 1, x.query, H, dqw, A, 0, g.w, A)
+}
+
+func additiveRowBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], b int, qw, dqw, alpha, dAlpha, de, fT, dfT, pre, dv, dUf, dF []F) {
+	T, A := x.T, x.A
+	lo, hi := windowBounds(s.window, row(x.prev, b, T), T)
+	softmaxBackwardRow(de, alpha, dAlpha, F(s.sharpen))
+	dproj := g.proj[b*T*A : (b+1)*T*A]
+	clear(dproj)
+	clear(dqw)
+	loc := locActive(s, x)
+	if loc {
+		clear(row(g.prev, b, T))
+		clear(row(g.cum, b, T))
+		locTerm(s, x, b, lo, hi, fT, pre)
+	}
+	v := x.v[:A]
+	for t := lo; t < hi; t++ {
+		d := de[t]
+		if d == 0 {
+			continue // padding, or a weight that underflowed to 0
+		}
+		kp := x.proj[(b*T+t)*A : (b*T+t+1)*A]
+		dp := dproj[t*A : (t+1)*A]
+		q, dq, dvv := qw[:A], dqw[:A], dv[:A]
+		if loc {
+			l := pre[t*A : (t+1)*A]
+			for a := range kp {
+				z := models.Tanh(kp[a] + q[a] + l[a])
+				dvv[a] += d * z
+				gz := d * v[a] * (1 - z*z)
+				dp[a] = gz
+				dq[a] += gz
+			}
+			continue
+		}
+		for a := range kp {
+			z := models.Tanh(kp[a] + q[a])
+			dvv[a] += d * z
+			gz := d * v[a] * (1 - z*z)
+			dp[a] = gz
+			dq[a] += gz
+		}
+	}
+	if !loc || lo >= hi {
+		return
+	}
+	nf := s.filters
+	// dUf += fT[:, lo:hi]·dpre[lo:hi]; dfT[:, lo:hi] = Uf·dpre[lo:hi]ᵀ.
+	gemmSerial(false, false, nf, A, hi-lo, 1, fT[lo:], T, dproj[lo*A:], A, 1, dUf, A)
+	gemmSerial(false, true, nf, hi-lo, A, 1, x.uf, A, dproj[lo*A:], A, 0, dfT[lo:], T)
+	convBackward(dF, row(g.prev, b, T), row(g.cum, b, T), dfT, row(x.prev, b, T), row(x.cum, b, T), x.filters, nf, s.channels, s.width, T, lo, hi)
+}

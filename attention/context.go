@@ -1,0 +1,119 @@
+package attention
+
+import (
+	"fmt"
+
+	"github.com/attend-go/attend/models"
+	"gorgonia.org/tensor"
+)
+
+// contextKernel reads the memory with attention weights:
+//
+//	c[b, head j] = Σ_t α[b, j, t]·V[b, t, head j]
+//
+// with α (B, T) for one head or (B, h, T) for h heads, V (B, T, d) whose
+// last axis splits into h slices of d/h, and c (B, d). Positions of weight
+// exactly 0 (padding, outside a window, not sampled) are skipped.
+type contextKernel struct {
+	heads int
+	// alphaConst marks α as not differentiable: Hard attention's one-hot
+	// samples, whose gradient is REINFORCE's business.
+	alphaConst bool
+}
+
+func (k contextKernel) Name() string { return fmt.Sprintf("attention.Context(h=%d)", k.heads) }
+
+func (k contextKernel) OutputShape(in []tensor.Shape) (tensor.Shape, error) {
+	if len(in) != 2 || in[1].Dims() != 3 {
+		return nil, fmt.Errorf("want weights and values (B, T, d); got %v: %w", in, ErrShape)
+	}
+	v := in[1]
+	var want tensor.Shape
+	if k.heads == 1 {
+		want = tensor.Shape{v[0], v[1]}
+	} else {
+		want = tensor.Shape{v[0], k.heads, v[1]}
+	}
+	if !in[0].Eq(want) {
+		return nil, fmt.Errorf("weights %v, want %v for values %v: %w", in[0], want, v, ErrShape)
+	}
+	if v[2]%k.heads != 0 {
+		return nil, fmt.Errorf("value width %d not divisible by %d heads: %w", v[2], k.heads, ErrShape)
+	}
+	return tensor.Shape{v[0], v[2]}, nil
+}
+
+func (k contextKernel) Differentiable(int) []bool { return []bool{!k.alphaConst, true} }
+
+func (k contextKernel) Forward(out *tensor.Dense, in []*tensor.Dense) error {
+	s := in[1].Shape()
+	if out.Dtype() == tensor.Float64 {
+		contextForward(data[float64](out), data[float64](in[0]), data[float64](in[1]), s[0], k.heads, s[1], s[2], true)
+	} else {
+		contextForward(data[float32](out), data[float32](in[0]), data[float32](in[1]), s[0], k.heads, s[1], s[2], true)
+	}
+	return nil
+}
+
+func (k contextKernel) Backward(dIn []*tensor.Dense, dOut, _ *tensor.Dense, in []*tensor.Dense) error {
+	s := in[1].Shape()
+	if dOut.Dtype() == tensor.Float64 {
+		contextBackward(data[float64](dIn[0]), data[float64](dIn[1]), data[float64](dOut), data[float64](in[0]), data[float64](in[1]), s[0], k.heads, s[1], s[2])
+	} else {
+		contextBackward(data[float32](dIn[0]), data[float32](dIn[1]), data[float32](dOut), data[float32](in[0]), data[float32](in[1]), s[0], k.heads, s[1], s[2])
+	}
+	return nil
+}
+
+// contextForward computes ctx (B, d) from alpha (B, h, T) and values
+// (B, T, d), spreading rows over goroutines when parallel is set; the
+// serial path allocates nothing.
+func contextForward[F Float](ctx, alpha, values []F, B, heads, T, d int, parallel bool) {
+	if !parallel {
+		contextRows(ctx, alpha, values, heads, T, d, 0, B)
+		return
+	}
+	models.ParallelFor(B, 4, func(lo, hi int) { contextRows(ctx, alpha, values, heads, T, d, lo, hi) })
+}
+
+func contextRows[F Float](ctx, alpha, values []F, heads, T, d, lo, hi int) {
+	dk := d / heads
+	for b := lo; b < hi; b++ {
+		c := ctx[b*d : (b+1)*d]
+		clear(c)
+		for j := 0; j < heads; j++ {
+			a := alpha[(b*heads+j)*T : (b*heads+j+1)*T]
+			cj := c[j*dk : (j+1)*dk]
+			for t, w := range a {
+				if w != 0 {
+					off := (b*T+t)*d + j*dk
+					axpy(w, values[off:off+dk], cj)
+				}
+			}
+		}
+	}
+}
+
+// contextBackward: dα[b,j,t] = ⟨dc[b, head j], V[b,t, head j]⟩ and
+// dV[b,t, head j] = α[b,j,t]·dc[b, head j]. dAlpha may be nil.
+func contextBackward[F Float](dAlpha, dValues, dCtx, alpha, values []F, B, heads, T, d int) {
+	dk := d / heads
+	models.ParallelFor(B, 4, func(lo, hi int) {
+		for b := lo; b < hi; b++ {
+			clear(dValues[b*T*d : (b+1)*T*d])
+			for j := 0; j < heads; j++ {
+				dc := dCtx[b*d+j*dk : b*d+(j+1)*dk]
+				for t := 0; t < T; t++ {
+					off := (b*T+t)*d + j*dk
+					i := (b*heads+j)*T + t
+					if dAlpha != nil {
+						dAlpha[i] = dot(dc, values[off:off+dk])
+					}
+					if w := alpha[i]; w != 0 {
+						axpy(w, dc, dValues[off:off+dk])
+					}
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,123 @@
+package attention
+
+import (
+	"math/bits"
+	"sync"
+
+	"github.com/attend-go/attend/models"
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gorgonia.org/tensor"
+)
+
+// Small dense helpers shared by the kernels and the eager steps. The eager
+// steps must not allocate, and gonum's GEMM spawns goroutines (which
+// allocate) once a product spans four 64×64 blocks, so gemmSerial tiles
+// products into pieces that gonum computes serially with its assembly
+// kernels.
+
+// Tile sizes that keep gonum's GEMM on its serial path (fewer than four
+// 64-wide blocks of C per call).
+const (
+	tileRows = 64
+	tileCols = 192
+)
+
+// gemmSerial computes C = α·op(A)·op(B) + β·C like models.Gemm, in tiles
+// small enough that no call spawns goroutines.
+func gemmSerial[F Float](transA, transB bool, m, n, k int, alpha F, a []F, lda int, b []F, ldb int, beta F, c []F, ldc int) {
+	for i0 := 0; i0 < m; i0 += tileRows {
+		mi := min(tileRows, m-i0)
+		aOff := i0 * lda // row i0 of A
+		if transA {
+			aOff = i0 // column i0 of the stored Aᵀ
+		}
+		for j0 := 0; j0 < n; j0 += tileCols {
+			nj := min(tileCols, n-j0)
+			bOff := j0 // column j0 of B
+			if transB {
+				bOff = j0 * ldb // row j0 of the stored Bᵀ
+			}
+			models.Gemm(transA, transB, mi, nj, k, alpha, a[aOff:], lda, b[bOff:], ldb, beta, c[i0*ldc+j0:], ldc)
+		}
+	}
+}
+
+// axpy computes y += α·x over len(x) elements.
+func axpy[F Float](alpha F, x, y []F) {
+	switch x := any(x).(type) {
+	case []float32:
+		blas32.Implementation().Saxpy(len(x), float32(alpha), x, 1, any(y).([]float32), 1)
+	case []float64:
+		blas64.Implementation().Daxpy(len(x), float64(alpha), x, 1, any(y).([]float64), 1)
+	}
+}
+
+// dot returns x·y over len(x) elements.
+func dot[F Float](x, y []F) F {
+	switch x := any(x).(type) {
+	case []float32:
+		return F(blas32.Implementation().Sdot(len(x), x, 1, any(y).([]float32), 1))
+	case []float64:
+		return F(blas64.Implementation().Ddot(len(x), x, 1, any(y).([]float64), 1))
+	}
+	return 0
+}
+
+// Float is the element type of the kernels: float32, or float64 for
+// gradient checks.
+type Float = models.Float
+
+// data returns a dense tensor's backing slice as []F.
+func data[F Float](t *tensor.Dense) []F {
+	if t == nil {
+		return nil
+	}
+	return t.Data().([]F)
+}
+
+// datas returns the backing slices of ts, nil for nil tensors.
+func datas[F Float](ts []*tensor.Dense) [][]F {
+	out := make([][]F, len(ts))
+	for i, t := range ts {
+		out[i] = data[F](t)
+	}
+	return out
+}
+
+// Scratch buffers come from pools bucketed by power-of-two capacity, so a
+// steady stream of steps of one shape reuses the same buffers and makes no
+// garbage, and kernels running in parallel chunks each get their own.
+var (
+	pool32 [64]sync.Pool
+	pool64 [64]sync.Pool
+)
+
+// getScratch returns a buffer of length n (contents unspecified); give it
+// back with putScratch.
+func getScratch[F Float](n int) *[]F {
+	class := bits.Len(uint(max(n, 1) - 1))
+	p := &pool32[class]
+	var zero F
+	if _, ok := any(zero).(float64); ok {
+		p = &pool64[class]
+	}
+	if v := p.Get(); v != nil {
+		buf := v.(*[]F)
+		*buf = (*buf)[:n]
+		return buf
+	}
+	buf := make([]F, n, 1<<class)
+	return &buf
+}
+
+// putScratch returns a buffer obtained from getScratch to its pool.
+func putScratch[F Float](buf *[]F) {
+	class := bits.Len(uint(max(cap(*buf), 1) - 1))
+	var zero F
+	if _, ok := any(zero).(float64); ok {
+		pool64[class].Put(buf)
+		return
+	}
+	pool32[class].Put(buf)
+}
