@@ -51,9 +51,10 @@ func (o *DecodeOptions) maxPixels() (int64, error) {
 // *image.CMYK, *image.Paletted, *image.NRGBA64, ...); Flatten or a
 // Preprocessor turn any of them into RGB.
 //
-// For an animated GIF only the first frame is returned. Errors wrap
-// ErrFormat, ErrTooLarge, ErrDimensions, ErrCorrupt or ErrOptions; a
-// failure of r itself is wrapped unchanged.
+// For an animated GIF only the first frame is returned, with that frame's
+// bounds. Errors wrap ErrFormat, ErrTooLarge, ErrDimensions, ErrCorrupt or
+// ErrOptions; a failure of r itself is wrapped unchanged. Once the header
+// is recognized the format name is returned with the error too.
 func Decode(r io.Reader, opts *DecodeOptions) (image.Image, string, error) {
 	return decode(r, opts)
 }

@@ -11,15 +11,17 @@
 // WebP (lossy, lossless and with alpha) with the standard library and
 // x/image decoders. The format is recognized from its magic bytes, not the
 // file name, and only these six decoders are used, whatever else is
-// registered with image.RegisterFormat.
+// registered with image.RegisterFormat. (Importing vision registers the
+// x/image BMP, TIFF and WebP decoders with package image, as importing
+// those packages always does.)
 //
 // Decoding is defensive, because images come from users:
 //
 //   - The header is decoded first (image.Config) and the image refused
 //     with ErrTooLarge when width×height exceeds DecodeOptions.MaxPixels
-//     (default 50 MP), before any pixel memory is allocated: a 40-byte
-//     file claiming 100000×100000 pixels fails in microseconds. A 0×0
-//     header fails with ErrDimensions.
+//     (default 50 MP), before any pixel memory is allocated: a 70-byte
+//     PNG claiming 100000×100000 pixels fails at once, allocating a few
+//     kilobytes. A 0×0 header fails with ErrDimensions.
 //   - Unrecognized bytes fail with ErrFormat (which also matches
 //     image.ErrFormat), and the message says what they look like instead:
 //     empty input, HEIC, AVIF, JPEG XL, PDF, HTML/SVG, text, or the
@@ -65,6 +67,13 @@
 // and icons, the images most likely to have alpha. No color management is
 // done: embedded ICC profiles are ignored and pixels are taken as sRGB.
 //
+// Lossy WebP stores limited-range ("video") BT.601 YCbCr, which
+// x/image/webp hands back labelled as full-range JPEG YCbCr, washing every
+// image out by up to 16 levels (golang/go#40173). Decode converts lossy
+// WebP to RGB with the limited-range equations instead, matching libwebp's
+// dwebp -nofancy to within one level; such images come back as
+// *image.RGBA, or *image.NRGBA with alpha.
+//
 // # Preprocessing
 //
 // A Preprocessor turns an image of any size into a size×size input in one
@@ -94,7 +103,7 @@
 // type-specific resampling loops and the tensor is written from the RGBA
 // pixel array, so no pixel passes through the color.Color interface. A
 // Preprocessor reuses its buffers: TensorInto does not allocate after the
-// first image of a given size. See BenchmarkDecodePreprocessJPEG.
+// first image of a given size. See BenchmarkDecodePreprocessJPEG640x480.
 //
 // # Feature extraction and heatmaps
 //
