@@ -1,0 +1,102 @@
+package models
+
+import (
+	"fmt"
+
+	"gorgonia.org/tensor"
+)
+
+// stepForward runs one LSTM step on a packed state: z = x·Wx + h₋₁·Wh + b
+// into gates (B, 4H), then the cell, reading [h₋₁ | c₋₁] from prev (B, 2H)
+// and writing [h | c] to next (B, 2H). next may alias prev: the GEMMs read
+// h₋₁ before the cell writes, and the cell reads each c₋₁ before it
+// overwrites it.
+func stepForward[F Float](gates, x, prev, next, wx, wh, b []F, B, I, H int) {
+	broadcastRows(gates, B, 4*H, b)
+	Gemm(false, false, B, 4*H, I, 1, x, I, wx, 4*H, 1, gates, 4*H)
+	Gemm(false, false, B, 4*H, H, 1, prev, 2*H, wh, 4*H, 1, gates, 4*H)
+	ParallelFor(B, cellRows(H), func(lo, hi int) {
+		cellForward(H, lo, hi, gates, prev[H:], 2*H, next[H:], 2*H, next, 2*H)
+	})
+}
+
+// lstmStepKernel is one LSTM step. Inputs: x (B, I), state (B, 2H) =
+// [h₋₁ | c₋₁], Wx (I, 4H), Wh (H, 4H), b (4H). Output: (B, 2H) = [h | c].
+// Forward keeps the gate activations for Backward.
+type lstmStepKernel struct {
+	gates any // []float32 or []float64, (B, 4H)
+}
+
+func (*lstmStepKernel) Name() string { return "LSTMStep" }
+
+func (*lstmStepKernel) OutputShape(in []tensor.Shape) (tensor.Shape, error) {
+	if len(in) != 5 {
+		return nil, fmt.Errorf("want inputs x, state, Wx, Wh, b; got %d", len(in))
+	}
+	x, s, wx, wh, b := in[0], in[1], in[2], in[3], in[4]
+	if wh.Dims() != 2 || wh[1] != 4*wh[0] {
+		return nil, fmt.Errorf("Wh %v: want (H, 4H)", wh)
+	}
+	H := wh[0]
+	if x.Dims() != 2 || wx.Dims() != 2 || wx[0] != x[1] || wx[1] != 4*H {
+		return nil, fmt.Errorf("x %v, Wx %v: want x (B, I), Wx (I, %d)", x, wx, 4*H)
+	}
+	if s.Dims() != 2 || s[0] != x[0] || s[1] != 2*H {
+		return nil, fmt.Errorf("state %v: want (%d, %d) = [h | c]", s, x[0], 2*H)
+	}
+	if b.Dims() != 1 || b[0] != 4*H {
+		return nil, fmt.Errorf("b %v: want (%d)", b, 4*H)
+	}
+	return s.Clone(), nil
+}
+
+func (*lstmStepKernel) Differentiable(int) []bool { return []bool{true, true, true, true, true} }
+
+func (k *lstmStepKernel) Forward(out *tensor.Dense, in []*tensor.Dense) error {
+	if out.Dtype() == tensor.Float32 {
+		stepKernelForward[float32](k, out, in)
+	} else {
+		stepKernelForward[float64](k, out, in)
+	}
+	return nil
+}
+
+func stepKernelForward[F Float](k *lstmStepKernel, out *tensor.Dense, in []*tensor.Dense) {
+	B, I, H := in[0].Shape()[0], in[0].Shape()[1], in[3].Shape()[0]
+	gates, _ := k.gates.([]F)
+	gates = growFloats(gates, B*4*H)
+	k.gates = gates
+	stepForward(gates, floatsOf[F](in[0]), floatsOf[F](in[1]), floatsOf[F](out),
+		floatsOf[F](in[2]), floatsOf[F](in[3]), floatsOf[F](in[4]), B, I, H)
+}
+
+func (k *lstmStepKernel) Backward(dIn []*tensor.Dense, dOut, out *tensor.Dense, in []*tensor.Dense) error {
+	if out.Dtype() == tensor.Float32 {
+		stepKernelBackward[float32](k, dIn, dOut, out, in)
+	} else {
+		stepKernelBackward[float64](k, dIn, dOut, out, in)
+	}
+	return nil
+}
+
+// stepKernelBackward: with dz from the cell,
+//
+//	dx = dz·Wxᵀ, dh₋₁ = dz·Whᵀ, dc₋₁ = dc_total⊙f,
+//	dWx = xᵀ·dz, dWh = h₋₁ᵀ·dz, db = Σ_rows dz.
+//
+// dz overwrites the saved activations.
+func stepKernelBackward[F Float](k *lstmStepKernel, dIn []*tensor.Dense, dOut, out *tensor.Dense, in []*tensor.Dense) {
+	B, I, H := in[0].Shape()[0], in[0].Shape()[1], in[3].Shape()[0]
+	x, prev, wx, wh := floatsOf[F](in[0]), floatsOf[F](in[1]), floatsOf[F](in[2]), floatsOf[F](in[3])
+	next, dy := floatsOf[F](out), floatsOf[F](dOut)
+	dx, dState := floatsOf[F](dIn[0]), floatsOf[F](dIn[1])
+	dz := k.gates.([]F)
+	ParallelFor(B, cellRows(H), func(lo, hi int) {
+		cellBackward(H, lo, hi, dz, prev[H:], 2*H, next[H:], 2*H, dy, 2*H, dy[H:], 2*H, dz, dState[H:], 2*H)
+	})
+	Gemm(false, true, B, I, 4*H, 1, dz, 4*H, wx, 4*H, 0, dx, I)
+	Gemm(false, true, B, H, 4*H, 1, dz, 4*H, wh, 4*H, 0, dState, 2*H)
+	Gemm(true, false, I, 4*H, B, 1, x, I, dz, 4*H, 0, floatsOf[F](dIn[2]), 4*H)
+	Gemm(true, false, H, 4*H, B, 1, prev, 2*H, dz, 4*H, 0, floatsOf[F](dIn[3]), 4*H)
+	sumRows(floatsOf[F](dIn[4]), dz, B, 4*H)
+}
