@@ -11,7 +11,7 @@ import (
 //
 //	c[b, head j] = Σ_t α[b, j, t]·V[b, t, head j]
 //
-// with α (B, T) for one head or (B, h, T) for h heads, V (B, T, d) whose
+// with α (B, h, T), or (B, T) for one head, V (B, T, d) whose
 // last axis splits into h slices of d/h, and c (B, d). Positions of weight
 // exactly 0 (padding, outside a window, not sampled) are skipped.
 type contextKernel struct {
@@ -28,11 +28,9 @@ func (k contextKernel) OutputShape(in []tensor.Shape) (tensor.Shape, error) {
 		return nil, fmt.Errorf("want weights and values (B, T, d); got %v: %w", in, ErrShape)
 	}
 	v := in[1]
-	var want tensor.Shape
-	if k.heads == 1 {
+	want := tensor.Shape{v[0], k.heads, v[1]}
+	if in[0].Dims() == 2 && k.heads == 1 {
 		want = tensor.Shape{v[0], v[1]}
-	} else {
-		want = tensor.Shape{v[0], k.heads, v[1]}
 	}
 	if !in[0].Eq(want) {
 		return nil, fmt.Errorf("weights %v, want %v for values %v: %w", in[0], want, v, ErrShape)

@@ -34,6 +34,19 @@ var mechanismCases = []mechanismCase{
 	{name: "LocationAware/peak-window", build: func(ps *models.Params) (Mechanism, error) {
 		return NewLocationAware(ps, "att", tH, tD, tA, &LocationOptions{Filters: 3, Width: 3, Window: Window{Left: 2, Right: 1, Center: Peak}})
 	}},
+	{name: "Dot", build: func(*models.Params) (Mechanism, error) { return NewDot(tD) }},
+	{name: "ScaledDot", build: func(*models.Params) (Mechanism, error) { return NewScaledDot(tD) }},
+	{name: "General", build: func(ps *models.Params) (Mechanism, error) { return NewGeneral(ps, "att", tH, tD) }},
+	{name: "Concat", build: func(ps *models.Params) (Mechanism, error) { return NewConcat(ps, "att", tH, tD, tA) }},
+	{name: "MultiHead/h=2", build: func(ps *models.Params) (Mechanism, error) { return NewMultiHead(ps, "att", tH, tD, 6, 2) }},
+	{name: "Local", partial: true, build: func(ps *models.Params) (Mechanism, error) { return NewLocal(ps, "att", tH, tD, tA, 2) }},
+	{name: "Hard/argmax", stochastic: true, build: func(ps *models.Params) (Mechanism, error) {
+		return NewHard(ps, "att", tH, tD, tA, &HardOptions{Rand: rand.New(rand.NewPCG(1, 1))})
+	}},
+	{name: "Hard/expectation", stochastic: true, build: func(ps *models.Params) (Mechanism, error) {
+		return NewHard(ps, "att", tH, tD, tA, &HardOptions{Inference: Expectation, Rand: rand.New(rand.NewPCG(1, 1))})
+	}},
+	{name: "MultiHead/h=1", build: func(ps *models.Params) (Mechanism, error) { return NewMultiHead(ps, "att", tH, tD, 4, 1) }},
 }
 
 func newStore(dt tensor.Dtype, seed uint64) *models.Params {
@@ -66,13 +79,16 @@ func perturbZeros(ps *models.Params, seed uint64) {
 // steps in float32 and compares every state field.
 func TestParity(t *testing.T) {
 	for _, tc := range mechanismCases {
+		if tc.stochastic {
+			continue // hard_test.go pairs the samples of both faces
+		}
 		t.Run(tc.name, func(t *testing.T) {
-			p := newProblem(1, tB, tT, tD, tH, tS, tLengths)
 			ps := newStore(tensor.Float32, 2)
 			m, err := tc.build(ps)
 			if err != nil {
 				t.Fatal(err)
 			}
+			p := newProblem(1, tB, tT, tD, m.Dims().Query, tS, tLengths)
 			perturbZeros(ps, 4)
 			want := eagerRun(t, m, p)
 			gr := buildGraph(t, m, ps, p)
@@ -112,12 +128,12 @@ func TestParity(t *testing.T) {
 func TestWeights(t *testing.T) {
 	for _, tc := range mechanismCases {
 		t.Run(tc.name, func(t *testing.T) {
-			p := newProblem(5, tB, tT, tD, tH, tS, tLengths)
 			ps := newStore(tensor.Float32, 6)
 			m, err := tc.build(ps)
 			if err != nil {
 				t.Fatal(err)
 			}
+			p := newProblem(5, tB, tT, tD, m.Dims().Query, tS, tLengths)
 			for s, st := range eagerRun(t, m, p) {
 				for b, n := range tLengths {
 					w := st.Weights[b*p.T : (b+1)*p.T]
@@ -164,12 +180,12 @@ func TestGradients(t *testing.T) {
 			continue
 		}
 		t.Run(tc.name, func(t *testing.T) {
-			p := newProblem(9, tB, tT, tD, tH, tS, tLengths)
 			ps := newStore(tensor.Float64, 10)
 			m, err := tc.build(ps)
 			if err != nil {
 				t.Fatal(err)
 			}
+			p := newProblem(9, tB, tT, tD, m.Dims().Query, tS, tLengths)
 			perturbZeros(ps, 11)
 			worst := checkGraphGradients(t, m, ps, p)
 			t.Logf("worst relative error %.2g", worst)
