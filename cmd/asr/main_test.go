@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/attend-go/attend/pipeline/cli"
+)
+
+func TestRun(t *testing.T) {
+	hello := filepath.Join("..", "..", "testdata", "hello.wav")
+	wav, err := os.ReadFile(hello)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name       string
+		args       []string
+		stdin      []byte
+		code       int
+		stdout     string // substring expected on stdout
+		stderr     string // substring expected on stderr
+		stdoutNone bool
+	}{
+		{name: "no args", args: nil, code: 2, stderr: "Commands:", stdoutNone: true},
+		{name: "help", args: []string{"-h"}, code: 0, stdout: "Commands:"},
+		{name: "unknown command", args: []string{"transcrib"}, code: 2, stderr: `unknown command "transcrib"`},
+		{name: "version", args: []string{"version"}, code: 0, stdout: "asr v"},
+		{name: "features", args: []string{"features", hello}, code: 0, stdout: "342 frames × 80 log-mel bins"},
+		{name: "features stdin", args: []string{"features", "-"}, stdin: wav, code: 0, stdout: "-: 3.44 s"},
+		{name: "features help", args: []string{"features", "-h"}, code: 0, stderr: "Examples:"},
+		{name: "features no file", args: []string{"features"}, code: 2, stderr: "needs at least one audio file"},
+		{name: "features bad flag", args: []string{"features", "-nope", hello}, code: 2, stderr: "flag provided but not defined"},
+		{name: "features bad width", args: []string{"features", "-width", "0", hello}, code: 2, stderr: "-width 0"},
+		{
+			name: "one bad file among good", args: []string{"features", hello, "main.go", hello},
+			code: 1, stdout: "loudness", stderr: "asr: main.go: audio:",
+		},
+		{name: "missing file", args: []string{"features", "nope.wav"}, code: 1, stderr: "nope.wav: no such file"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := cli.ExitCode("asr", run(tc.args, bytes.NewReader(tc.stdin), &stdout, &stderr), &stderr)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\nstderr: %s", code, tc.code, stderr.String())
+			}
+			if !strings.Contains(stdout.String(), tc.stdout) {
+				t.Errorf("stdout %q does not contain %q", stdout.String(), tc.stdout)
+			}
+			if !strings.Contains(stderr.String(), tc.stderr) {
+				t.Errorf("stderr %q does not contain %q", stderr.String(), tc.stderr)
+			}
+			if tc.stdoutNone && stdout.Len() > 0 {
+				t.Errorf("stdout should be empty, got %q", stdout.String())
+			}
+		})
+	}
+}
+
+func TestFeaturesTSV(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"features", "-tsv", filepath.Join("..", "..", "testdata", "hello.wav")}, nil, &stdout, &stderr); err != nil {
+		t.Fatal(err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if len(lines) != 342 {
+		t.Fatalf("%d rows, want 342", len(lines))
+	}
+	if n := len(strings.Split(lines[0], "\t")); n != 80 {
+		t.Errorf("%d columns, want 80", n)
+	}
+}
+
+// TestUsageExamplesRun runs every example command line in the help texts,
+// so the documentation cannot drift from the behaviour.
+func TestUsageExamplesRun(t *testing.T) {
+	root := filepath.Join("..", "..")
+	for _, text := range []string{usage, featuresExamples} {
+		examples := cli.Examples("asr", text)
+		if len(examples) == 0 {
+			t.Fatalf("help text has no examples:\n%s", text)
+		}
+		for _, line := range examples {
+			args := cli.ExampleArgs(line, root)
+			var stdout, stderr bytes.Buffer
+			if err := run(args, nil, &stdout, &stderr); err != nil {
+				t.Errorf("example %q: %v\n%s", line, err, stderr.String())
+			}
+		}
+	}
+}

@@ -1,0 +1,104 @@
+// Package cli holds the conventions both command-line tools share: exit
+// statuses (0 success, 1 failure, 2 usage error, as with the flag package),
+// error printing, and flag sets whose -h shows usage, defaults and examples.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// ErrUsage marks a command-line mistake; the tool exits with status 2.
+var ErrUsage = errors.New("usage")
+
+// ErrReported means the failures were already printed, one line per input;
+// the tool exits with status 1 without printing more.
+var ErrReported = errors.New("failures reported")
+
+// Usagef returns a usage error with a message.
+func Usagef(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrUsage}, args...)...)
+}
+
+// ExitCode prints err to stderr prefixed by the tool's name (unless it was
+// already reported) and returns the exit status.
+func ExitCode(tool string, err error, stderr io.Writer) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, ErrUsage):
+		if msg := strings.TrimPrefix(err.Error(), ErrUsage.Error()+": "); msg != ErrUsage.Error() {
+			fmt.Fprintf(stderr, "%s: %s\n", tool, msg)
+		}
+		return 2
+	case errors.Is(err, ErrReported):
+		return 1
+	default:
+		fmt.Fprintf(stderr, "%s: %v\n", tool, err)
+		return 1
+	}
+}
+
+// NewFlagSet returns a flag set that writes to stderr and whose usage is
+// head, then every flag with its default, then examples.
+func NewFlagSet(name, head, examples string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), head)
+		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), examples)
+	}
+	return fs
+}
+
+// Parse parses args. It returns (false, nil) after -h (help was printed, the
+// command should stop and succeed) and a usage error for a bad flag.
+func Parse(fs *flag.FlagSet, args []string) (ok bool, err error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return false, nil
+		}
+		return false, ErrUsage // the flag package already printed why
+	}
+	return true, nil
+}
+
+// Examples returns the example command lines of a help text: the lines
+// after its "Example" heading that start with the tool's name.
+func Examples(tool, help string) []string {
+	_, tail, ok := strings.Cut(help, "Example")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(tail, "\n") {
+		if line = strings.TrimSpace(line); strings.HasPrefix(line, tool+" ") {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// ExampleArgs splits an example command line into the tool's arguments,
+// dropping the tool name and any shell redirection, and resolving
+// arguments under testdata/ against the repository root, so tests can run
+// the examples from a package directory.
+func ExampleArgs(line, root string) []string {
+	line, _, _ = strings.Cut(line, " >")
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return nil
+	}
+	args := fields[1:]
+	for i, a := range args {
+		if strings.HasPrefix(a, "testdata/") {
+			args[i] = filepath.Join(root, a)
+		}
+	}
+	return args
+}
