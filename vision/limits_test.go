@@ -118,6 +118,7 @@ func TestDecodePixelLimit(t *testing.T) {
 			if !strings.Contains(err.Error(), "over the limit of 50000000") {
 				t.Errorf("error %q does not state the limit", err)
 			}
+			t.Logf("%d-byte file, %d bytes allocated", len(tc.data), after.TotalAlloc-before.TotalAlloc)
 			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
 				t.Errorf("refusing the header allocated %d bytes, want < 1 MiB", alloc)
 			}
