@@ -85,7 +85,9 @@ type penaltyKernel struct {
 	locations bool
 }
 
-func (k penaltyKernel) Name() string { return fmt.Sprintf("attention.DoublyStochastic(λ=%g)", k.lambda) }
+func (k penaltyKernel) Name() string {
+	return fmt.Sprintf("attention.DoublyStochastic(λ=%g)", k.lambda)
+}
 
 func (k penaltyKernel) OutputShape(in []tensor.Shape) (tensor.Shape, error) {
 	n := 2
