@@ -97,8 +97,10 @@ type ctcKernel struct {
 // ctcWork is one sequence's scratch, in float64 whatever the graph dtype.
 type ctcWork struct {
 	logp  []float64 // (T, V) log-softmax
-	alpha []float64 // (T, 2S+1)
-	beta  []float64 // (2, 2S+1): β_t and β_{t−1}
+	alpha []float64 // (T, 2S+1) log α
+	beta  []float64 // (2, 2S+1) log β_t and log β_{t−1}
+	label []int     // (2S+1) extended target l'
+	skip  []bool    // (2S+1) whether state s may be entered from s−2
 }
 
 func (k *ctcKernel) Name() string { return fmt.Sprintf("CTC(blank=%d)", k.blank) }
@@ -191,6 +193,11 @@ func ctcForward[F Float](k *ctcKernel, loss, logits []F, B, T, V, S int) {
 // ctcSequence computes one sequence's loss and writes ∂loss/∂logits into
 // grad (T_max, V) (zero past T frames). For an infeasible target it
 // returns 0, zero gradient and ok = false.
+//
+// The recursions run in log space, in float64. (Rescaling probabilities
+// per frame, Graves 2012 §7.3.1, is cheaper but not robust: with peaked
+// scores a path can fall more than e⁻⁷⁴⁵ below a frame's total, underflow,
+// and yet be the only one that survives later frames.)
 func ctcSequence[F Float](w *ctcWork, grad, logits []F, T, V int, target []int, blank int) (loss float64, ok bool) {
 	clear(grad)
 	if ctcMinFrames(target) > T {
@@ -200,96 +207,124 @@ func ctcSequence[F Float](w *ctcWork, grad, logits []F, T, V int, target []int, 
 		return 0, true
 	}
 	L := 2*len(target) + 1
-	label := func(s int) int {
-		if s%2 == 0 {
-			return blank
+	w.label = growInts(w.label, L)
+	w.skip = w.skip[:0]
+	for s := range L {
+		w.label[s] = blank
+		if s%2 == 1 {
+			w.label[s] = target[s/2]
 		}
-		return target[s/2]
+		// State s may be entered from s−2 unless it is a blank or repeats
+		// the label two states back.
+		w.skip = append(w.skip, s%2 == 1 && s >= 2 && target[s/2] != target[s/2-1])
 	}
-	// skip reports whether state s may be entered from s−2.
-	skip := func(s int) bool { return s >= 2 && s%2 == 1 && target[s/2] != target[s/2-1] }
+	label, skip := w.label, w.skip
+	negInf := math.Inf(-1)
 
 	w.logp = growFloats(w.logp, T*V)
 	for t := range T {
 		logSoftmax(w.logp[t*V:(t+1)*V], logits[t*V:(t+1)*V])
 	}
-	lp := func(t, s int) float64 { return w.logp[t*V+label(s)] }
 
+	// α_t(s), in log space.
 	w.alpha = growFloats(w.alpha, T*L)
 	alpha := w.alpha
 	for s := range L {
-		alpha[s] = math.Inf(-1)
+		alpha[s] = negInf
 	}
-	alpha[0] = lp(0, 0)
+	alpha[0] = w.logp[label[0]]
 	if L > 1 {
-		alpha[1] = lp(0, 1)
+		alpha[1] = w.logp[label[1]]
 	}
 	for t := 1; t < T; t++ {
-		prev, cur := alpha[(t-1)*L:t*L], alpha[t*L:(t+1)*L]
+		prev, cur, lp := alpha[(t-1)*L:t*L], alpha[t*L:(t+1)*L], w.logp[t*V:(t+1)*V]
 		for s := range L {
 			a := prev[s]
-			if s >= 1 {
-				a = logAddExp(a, prev[s-1])
+			switch {
+			case skip[s]:
+				a = logSumExp3(a, prev[s-1], prev[s-2])
+			case s >= 1:
+				a = logSumExp3(a, prev[s-1], negInf)
 			}
-			if skip(s) {
-				a = logAddExp(a, prev[s-2])
-			}
-			cur[s] = a + lp(t, s)
+			cur[s] = a + lp[label[s]]
 		}
 	}
 	last := alpha[(T-1)*L : T*L]
 	logP := last[L-1]
 	if L > 1 {
-		logP = logAddExp(logP, last[L-2])
+		logP = logSumExp3(logP, last[L-2], negInf)
 	}
-	if math.IsInf(logP, -1) { // underflow beyond float64's range: treat as infeasible
-		return 0, false
+	if math.IsInf(logP, -1) || math.IsNaN(logP) {
+		return 0, false // non-finite scores
 	}
 
+	// β_t(s), in log space, one frame at a time, with the gradient
+	// y_t(k) − Σ_{l'_s = k} exp(α_t(s) + β_t(s) − ln p).
 	w.beta = growFloats(w.beta, 2*L)
 	beta, betaPrev := w.beta[:L], w.beta[L:]
 	for s := range L {
-		beta[s] = math.Inf(-1)
+		beta[s] = negInf
 	}
 	beta[L-1] = 0
 	if L > 1 {
 		beta[L-2] = 0
 	}
 	for t := T - 1; t >= 0; t-- {
-		g := grad[t*V : (t+1)*V]
-		for v := range V {
-			g[v] = F(math.Exp(w.logp[t*V+v]))
+		g, lp := grad[t*V:(t+1)*V], w.logp[t*V:(t+1)*V]
+		for v, l := range lp {
+			g[v] = F(math.Exp(l))
 		}
 		a := alpha[t*L : (t+1)*L]
 		for s := range L {
 			if occ := a[s] + beta[s] - logP; occ > -745 {
-				g[label(s)] -= F(math.Exp(occ))
+				g[label[s]] -= F(math.Exp(occ))
 			}
 		}
 		if t == 0 {
 			break
 		}
-		// β_{t−1}(s) = Σ over successors s' of y_t(l'_{s'}) β_t(s').
+		// β_{t−1}(s) = log Σ over successors s' of y_t(l'_s') β_t(s').
 		for s := range L {
-			b := lp(t, s) + beta[s]
+			b0, b1, b2 := lp[label[s]]+beta[s], negInf, negInf
 			if s+1 < L {
-				b = logAddExp(b, lp(t, s+1)+beta[s+1])
+				b1 = lp[label[s+1]] + beta[s+1]
 			}
-			if s+2 < L && skip(s+2) {
-				b = logAddExp(b, lp(t, s+2)+beta[s+2])
+			if s+2 < L && skip[s+2] {
+				b2 = lp[label[s+2]] + beta[s+2]
 			}
-			betaPrev[s] = b
+			betaPrev[s] = logSumExp3(b0, b1, b2)
 		}
 		beta, betaPrev = betaPrev, beta
 	}
 	return -logP, true
 }
 
+// logSumExp3 returns log(eᵃ + eᵇ + eᶜ), exact when any is −∞. The
+// maximum term and −∞ terms cost no exp.
+func logSumExp3(a, b, c float64) float64 {
+	m := max(a, b, c)
+	if math.IsInf(m, -1) {
+		return m
+	}
+	return m + math.Log(expFrom(a, m)+expFrom(b, m)+expFrom(c, m))
+}
+
+// expFrom returns e^{x−m} for x ≤ m.
+func expFrom(x, m float64) float64 {
+	switch {
+	case x == m:
+		return 1
+	case math.IsInf(x, -1):
+		return 0
+	}
+	return math.Exp(x - m)
+}
+
 // logSoftmax writes x − log Σ exp(x) into dst, in float64.
 func logSoftmax[F Float](dst []float64, x []F) {
 	m := math.Inf(-1)
 	for _, v := range x {
-		m = math.Max(m, float64(v))
+		m = max(m, float64(v))
 	}
 	var sum float64
 	for _, v := range x {
@@ -299,17 +334,6 @@ func logSoftmax[F Float](dst []float64, x []F) {
 	for i, v := range x {
 		dst[i] = float64(v) - lse
 	}
-}
-
-// logAddExp returns log(eᵃ + eᵇ), exact when either is −∞.
-func logAddExp(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
-	}
-	if math.IsInf(b, -1) {
-		return a
-	}
-	return a + math.Log1p(math.Exp(b-a))
 }
 
 func (k *ctcKernel) Backward(dIn []*tensor.Dense, dOut, _ *tensor.Dense, in []*tensor.Dense) error {
