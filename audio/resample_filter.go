@@ -21,9 +21,12 @@ const (
 	// more phases (L > resampleMaxPhases after reducing from/to by their
 	// GCD) interpolate linearly between P+1 stored phases, P ≤ 1024.
 	resampleMaxPhases = 1024
-	// resampleMaxTable bounds the table's size (float32 values, 16 MiB):
-	// long filters get fewer stored phases, interpolated.
-	resampleMaxTable = 1 << 22
+	// resampleMaxTable bounds the table's size (float32 values, 4 MiB):
+	// long filters, which steep downsampling needs, get fewer stored
+	// phases, interpolated. Their response is smooth on the input grid
+	// (the cutoff is far below the input's Nyquist frequency), so a few
+	// hundred phases interpolate it accurately.
+	resampleMaxTable = 1 << 20
 	// resampleMaxTaps bounds the taps per output sample, which grow with
 	// the downsampling ratio (about 122 per unit of from/to): 16384 taps
 	// allow ratios up to about 130, e.g. 2 MHz to 16 kHz.
@@ -57,12 +60,13 @@ func kaiserBeta(a float64) float64 {
 }
 
 // besselI0 returns the modified Bessel function of the first kind of order
-// zero, by its power series (converges quickly for the β used here).
+// zero, by its power series Σ (x²/4)^k / (k!)², which converges quickly for
+// the β used here.
 func besselI0(x float64) float64 {
 	sum, term := 1.0, 1.0
 	q := x * x / 4
-	for k := 1; k < 500; k++ {
-		term *= q / float64(k*k)
+	for k := 1; k < len(inverseSquares); k++ {
+		term *= q * inverseSquares[k]
 		sum += term
 		if term < sum*1e-17 {
 			break
@@ -70,6 +74,14 @@ func besselI0(x float64) float64 {
 	}
 	return sum
 }
+
+// inverseSquares[k] is 1/k², so that besselI0 multiplies instead of divides.
+var inverseSquares = func() (t [200]float64) {
+	for k := 1; k < len(t); k++ {
+		t[k] = 1 / float64(k*k)
+	}
+	return t
+}()
 
 // newPolyphaseFilter designs the anti-aliasing / anti-imaging filter for
 // resampling from → to, where l = to/gcd is the number of exact phases.
@@ -112,7 +124,9 @@ func newPolyphaseFilter(from, to, l int) (*polyphaseFilter, error) {
 	}
 	f.taps = make([]float32, rows*k)
 	row := make([]float64, k)
-	for p := range rows {
+	// h is even, so phase 1−φ is phase φ reversed: compute the first half
+	// of the rows and mirror them.
+	for p := range (rows + 2) / 2 {
 		phi := float64(p) / float64(f.phases)
 		sum := 0.0
 		for j := range k {
@@ -120,8 +134,17 @@ func newPolyphaseFilter(from, to, l int) (*polyphaseFilter, error) {
 			sum += row[j]
 		}
 		// Unit gain at DC for every phase, so a constant stays constant.
+		taps := f.taps[p*k : (p+1)*k]
 		for j := range k {
-			f.taps[p*k+j] = float32(row[j] / sum)
+			taps[j] = float32(row[j] / sum)
+		}
+		// Phase (P−p)/P: with exact phases only 1 ≤ p < L mirror (phase
+		// 1 is not stored); interpolated tables also store phase P/P.
+		if q := f.phases - p; q > p && q < rows {
+			mirror := f.taps[q*k : (q+1)*k]
+			for j := range k {
+				mirror[k-1-j] = taps[j]
+			}
 		}
 	}
 	return f, nil

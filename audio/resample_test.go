@@ -181,6 +181,7 @@ func TestResampleAccuracy(t *testing.T) {
 		{"16k to 44.1k", 16000, 44100},
 		{"16001 to 16k (interpolated phases)", 16001, 16000},
 		{"44.1k to 16007 (interpolated phases)", 44100, 16007},
+		{"100k to 3001 (long filter, interpolated phases)", 100000, 3001},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
