@@ -100,9 +100,9 @@ func (c *additiveCore) prepare(owner Mechanism, memory, mask []float32, B, T int
 		return nil, err
 	}
 	k.proj = make([]float32, B*T*c.A)
-	in := [][]float32{memory, c.u.F32()}
+	in := [][]float32{memory, f32(c.u)}
 	if c.b != nil {
-		in = append(in, c.b.F32())
+		in = append(in, f32(c.b))
 	}
 	projectForward(k.proj, in, B*T, c.D, c.A)
 	return k, nil
@@ -111,7 +111,7 @@ func (c *additiveCore) prepare(owner Mechanism, memory, mask []float32, B, T int
 // weights writes the eager α (B, T) of one step.
 func (c *additiveCore) weights(alpha []float32, keys *Keys, query []float32, prev *State) {
 	x := additiveArgs[float32]{B: keys.B, T: keys.T, A: c.A, H: c.H,
-		proj: keys.proj, query: query, w: c.w.F32(), v: c.v.F32(), mask: keys.Mask}
+		proj: keys.proj, query: query, w: f32(c.w), v: f32(c.v), mask: keys.Mask}
 	pw, pc := prevSlices(prev)
 	if c.usesPrev() {
 		x.prev = pw
@@ -120,7 +120,7 @@ func (c *additiveCore) weights(alpha []float32, keys *Keys, query []float32, pre
 		x.cum = pc
 	}
 	if c.filters != nil {
-		x.filters, x.uf = c.filters.F32(), c.uf.F32()
+		x.filters, x.uf = f32(c.filters), f32(c.uf)
 	}
 	additiveForwardSerial(&c.spec, &x, alpha)
 }

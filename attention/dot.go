@@ -32,7 +32,7 @@ func (a *dotAttention) step(owner Mechanism, dst *State, keys *Keys, query []flo
 	dst.resize(B, T, D)
 	x := dotArgs[float32]{B: B, T: T, d: D, H: a.H, keys: keys.Memory, query: query, mask: keys.Mask}
 	if a.w != nil {
-		x.w = a.w.F32()
+		x.w = f32(a.w)
 	}
 	dotForwardSerial(a.kernel, &x, dst.Weights)
 	contextForward(dst.Context, dst.Weights, keys.Memory, B, 1, T, D, false)

@@ -58,7 +58,7 @@ func (g *Gate) Apply(dst, beta, ctx, h []float32) error {
 	if len(ctx)%B != 0 || len(dst) != len(ctx) || (beta != nil && len(beta) != B) {
 		return fmt.Errorf("attention: %s: %d rows, contexts %d values, dst %d, beta %d: %w", g.name, B, len(ctx), len(dst), len(beta), ErrShape)
 	}
-	gateForward(dst, beta, [][]float32{ctx, h, g.w.F32(), g.b.F32()}, B, len(ctx)/B, g.H)
+	gateForward(dst, beta, [][]float32{ctx, h, f32(g.w), f32(g.b)}, B, len(ctx)/B, g.H)
 	return nil
 }
 

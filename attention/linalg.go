@@ -3,6 +3,7 @@ package attention
 import (
 	"math/bits"
 	"sync"
+	"unsafe"
 
 	"github.com/attend-go/attend/models"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -68,13 +69,25 @@ func dot[F Float](x, y []F) F {
 // gradient checks.
 type Float = models.Float
 
-// data returns a dense tensor's backing slice as []F.
+// data returns a dense tensor's backing slice as []F without the
+// reflection (and the allocations) of tensor.Dense.Data. The tensor must be
+// dense, not a view, and of element type F: kernels get their inputs
+// materialized and dtype-checked by models.Apply.
 func data[F Float](t *tensor.Dense) []F {
 	if t == nil {
 		return nil
 	}
-	return t.Data().([]F)
+	raw := t.Header.Raw
+	if len(raw) == 0 {
+		return nil
+	}
+	var zero F
+	return unsafe.Slice((*F)(unsafe.Pointer(unsafe.SliceData(raw))), len(raw)/int(unsafe.Sizeof(zero)))
 }
+
+// f32 returns a float32 parameter's values without allocating (Param.F32
+// goes through reflection). Prepare checks the dtype.
+func f32(p *models.Param) []float32 { return data[float32](p.Value) }
 
 // datas returns the backing slices of ts, nil for nil tensors.
 func datas[F Float](ts []*tensor.Dense) [][]F {

@@ -70,9 +70,9 @@ func (m *Local) Step(dst *State, keys *Keys, query []float32, prev *State) error
 	B, T, D := keys.B, keys.T, keys.D
 	dst.resize(B, T, D)
 	dst.Center = grow(dst.Center, B)
-	in := [4][]float32{query, m.wp.F32(), m.vp.F32(), keys.Mask}
+	in := [4][]float32{query, f32(m.wp), f32(m.vp), keys.Mask}
 	centerForward(dst.Center, in[:], B, m.H, m.A, T, true)
-	x := localArgs[float32]{B: B, T: T, D: D, H: m.H, keys: keys.Memory, query: query, wa: m.wa.F32(), p: dst.Center, mask: keys.Mask}
+	x := localArgs[float32]{B: B, T: T, D: D, H: m.H, keys: keys.Memory, query: query, wa: f32(m.wa), p: dst.Center, mask: keys.Mask}
 	localForward(m.halfWidth, &x, dst.Weights, true)
 	contextForward(dst.Context, dst.Weights, keys.Memory, B, 1, T, D, false)
 	dst.advance(prev)

@@ -75,8 +75,8 @@ func (m *MultiHead) Prepare(memory, mask []float32, B, T int) (*Keys, error) {
 		return nil, err
 	}
 	k.proj, k.values = make([]float32, B*T*m.d), make([]float32, B*T*m.d)
-	projectForward(k.proj, [][]float32{memory, m.wk.F32()}, B*T, m.D, m.d)
-	projectForward(k.values, [][]float32{memory, m.wv.F32()}, B*T, m.D, m.d)
+	projectForward(k.proj, [][]float32{memory, f32(m.wk)}, B*T, m.D, m.d)
+	projectForward(k.values, [][]float32{memory, f32(m.wv)}, B*T, m.D, m.d)
 	return k, nil
 }
 
@@ -88,13 +88,13 @@ func (m *MultiHead) Step(dst *State, keys *Keys, query []float32, prev *State) e
 	B, T, d, h := keys.B, keys.T, m.d, m.heads
 	dst.resize(B, T, d)
 	dst.Heads = grow(dst.Heads, B*h*T)
-	x := dotArgs[float32]{B: B, T: T, d: d, H: m.H, keys: keys.proj, query: query, mask: keys.Mask, w: m.wq.F32()}
+	x := dotArgs[float32]{B: B, T: T, d: d, H: m.H, keys: keys.proj, query: query, mask: keys.Mask, w: f32(m.wq)}
 	dotForwardSerial(m.kernel, &x, dst.Heads)
 	buf := getScratch[float32](B * d)
 	defer putScratch(buf)
 	heads := *buf // (B, d): the heads' contexts side by side
 	contextForward(heads, dst.Heads, keys.values, B, h, T, d, false)
-	gemmSerial(false, false, B, d, d, 1, heads, d, m.wo.F32(), d, 0, dst.Context, d)
+	gemmSerial(false, false, B, d, d, 1, heads, d, f32(m.wo), d, 0, dst.Context, d)
 	inv := 1 / float32(h)
 	for b := 0; b < B; b++ {
 		w := dst.Weights[b*T : (b+1)*T]
