@@ -29,14 +29,19 @@ func ResampleStream(s Stream, rate int) (Stream, error) {
 
 // resampleStream is the Stream returned by ResampleStream.
 type resampleStream struct {
-	src  Stream
-	r    *Resampler
-	in   []float32 // read buffer for src
-	out  []float32 // resampled samples not yet returned; out[pos:] is pending
-	pos  int
-	done bool  // src reached EOF and the resampler was flushed
-	err  error // sticky error from src
+	src   Stream
+	r     *Resampler
+	in    []float32 // read buffer for src
+	out   []float32 // resampled samples not yet returned; out[pos:] is pending
+	pos   int
+	done  bool  // src reached EOF and the resampler was flushed
+	err   error // sticky error from src
+	empty int   // consecutive reads that returned nothing
 }
+
+// maxEmptyReads is how many times in a row a Stream may return 0, nil
+// before a reader gives up with io.ErrNoProgress (as bufio does).
+const maxEmptyReads = 100
 
 func (s *resampleStream) Rate() int     { return s.r.to }
 func (s *resampleStream) Channels() int { return s.r.channels }
@@ -56,6 +61,13 @@ func (s *resampleStream) Read(dst []float32) (int, error) {
 		}
 		s.out, s.pos = s.out[:0], 0
 		n, err := s.src.Read(s.in)
+		if n == 0 && err == nil {
+			if s.empty++; s.empty >= maxEmptyReads {
+				s.err = fmt.Errorf("audio: resample: %w", io.ErrNoProgress)
+			}
+			continue
+		}
+		s.empty = 0
 		if n%ch != 0 {
 			s.err = fmt.Errorf("audio: resample: source returned %d samples, not whole %d-channel frames", n, ch)
 			continue

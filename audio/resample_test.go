@@ -364,3 +364,27 @@ func BenchmarkResample44to16(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "xRT")
 }
+
+// stuckStream always returns 0, nil: a misbehaving source.
+type stuckStream struct{}
+
+func (stuckStream) Rate() int                   { return 44100 }
+func (stuckStream) Channels() int               { return 1 }
+func (stuckStream) Read([]float32) (int, error) { return 0, nil }
+
+func TestStuckStream(t *testing.T) {
+	s, err := ResampleStream(stuckStream{}, 16000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Read(make([]float32, 64)); !errors.Is(err, io.ErrNoProgress) {
+		t.Errorf("ResampleStream: %v, want io.ErrNoProgress", err)
+	}
+	sg, err := NewSegmenter(stuckStream{}, &SegmentOptions{Rate: 44100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sg.Next(); !errors.Is(err, io.ErrNoProgress) {
+		t.Errorf("Segmenter: %v, want io.ErrNoProgress", err)
+	}
+}

@@ -147,7 +147,7 @@ func NewSegmenter(s Stream, opts *SegmentOptions) (*Segmenter, error) {
 func (sg *Segmenter) Next() (Segment, error) {
 	// Buffer a whole segment plus the look-ahead the energy window needs.
 	need := sg.max + sg.frame*segmentSmooth
-	for !sg.eof && sg.err == nil && len(sg.buf) < need {
+	for empty := 0; !sg.eof && sg.err == nil && len(sg.buf) < need; {
 		n, err := sg.src.Read(sg.read)
 		sg.buf = append(sg.buf, sg.read[:n]...)
 		switch {
@@ -155,6 +155,12 @@ func (sg *Segmenter) Next() (Segment, error) {
 			sg.eof = true
 		case err != nil:
 			sg.err = err
+		case n == 0:
+			if empty++; empty >= maxEmptyReads {
+				sg.err = fmt.Errorf("audio: segment: %w", io.ErrNoProgress)
+			}
+		default:
+			empty = 0
 		}
 	}
 	if len(sg.buf) == 0 {
