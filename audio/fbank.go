@@ -132,14 +132,22 @@ func (fb *Fbank) Frames(n, rate int) int {
 
 // windowSamples returns the window length and hop in samples at rate.
 func (fb *Fbank) windowSamples(rate int) (size, shift int) {
-	return int(int64(rate) * int64(fb.cfg.FrameLength) / int64(time.Second)),
-		int(int64(rate) * int64(fb.cfg.FrameShift) / int64(time.Second))
+	return durationSamples(fb.cfg.FrameLength, rate), durationSamples(fb.cfg.FrameShift, rate)
+}
+
+// durationSamples returns ⌊d·rate⌋, the whole samples in d at rate, without
+// overflowing for long durations.
+func durationSamples(d time.Duration, rate int) int {
+	whole, frac := d/time.Second, d%time.Second
+	return int(int64(whole)*int64(rate) + int64(frac)*int64(rate)/int64(time.Second))
 }
 
 // Compute stores in dst the log-mel features of mono samples at the given
 // rate, reusing dst.Data when it is large enough. dst gets Frames(len,
 // rate) frames of Bins() values; audio shorter than one window gives 0
-// frames and no error.
+// frames and no error. Samples are in [-1, 1], as this package decodes
+// them; Kaldi's own tools read 16-bit integers, so their features are
+// these plus 2·ln 32768 ≈ 20.79 (where not floored).
 //
 // Per frame, as in Kaldi: add dither; subtract the mean; pre-emphasize;
 // multiply by the window; zero-pad to a power of two; take the power

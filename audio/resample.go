@@ -7,8 +7,9 @@ import (
 
 // Resampler converts interleaved audio from one sample rate to another,
 // chunk by chunk, with a band-limited (Kaiser-windowed sinc) polyphase
-// filter. Memory stays bounded however long the input: it keeps only the
-// filter's history, a few hundred samples per channel.
+// filter. Memory stays bounded however long the input: besides the chunk
+// being processed it keeps only the filter's history, a few hundred
+// samples per channel.
 //
 // Feed it with Process and end with Flush. The concatenated output of any
 // sequence of Process calls followed by Flush is bit-identical to the

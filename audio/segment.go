@@ -126,13 +126,13 @@ func NewSegmenter(s Stream, opts *SegmentOptions) (*Segmenter, error) {
 		return nil, fmt.Errorf("audio: segment: %w", err)
 	}
 	frame := o.Rate / segmentFramesPerSecond
-	maxSamples := int(int64(o.MaxLength) * int64(o.Rate) / int64(time.Second))
+	maxSamples := durationSamples(o.MaxLength, o.Rate)
 	read := 8 * frame * segmentSmooth
 	return &Segmenter{
 		src:    s,
 		rate:   o.Rate,
 		max:    maxSamples,
-		search: int(int64(o.SearchWindow) * int64(o.Rate) / int64(time.Second)),
+		search: durationSamples(o.SearchWindow, o.Rate),
 		frame:  frame,
 		pause:  math.Pow(10, -o.PauseDB/10),
 		read:   make([]float32, read),
