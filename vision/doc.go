@@ -31,7 +31,10 @@
 //   - A failing reader is reported as a read error, not as a bad image.
 //
 // The input need not be seekable: the header bytes are recorded while the
-// header is parsed and replayed to the pixel decoder.
+// header is parsed and replayed to the pixel decoder. For most formats the
+// header is the first few kilobytes; a TIFF header may point anywhere in
+// the file, so a TIFF is read whole (but not decoded) before its size is
+// checked.
 //
 // # Orientation
 //
