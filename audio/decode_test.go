@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -86,6 +87,11 @@ var fixtureCases = []struct {
 	// frames at 16 kHz, 1,100 + 1,152 at 44.1 kHz) and pads the end.
 	{"sine_id3.mp3", FormatMP3, 16000, 1, 3200, 3200 + 3000, []float64{440}, 0.5, 0.5, 0.03},
 	{"sine_stereo.mp3", FormatMP3, 44100, 2, 8820, 8820 + 3500, []float64{440, 660}, 0.5, 0.5, 0.03},
+	// 0.02 s seeds for FuzzSniff.
+	{"tiny.flac", FormatFLAC, 16000, 1, 320, 320, []float64{440}, 0.5, 0.5, 0.001},
+	{"tiny.ogg", FormatOggVorbis, 8000, 1, 160, 160, []float64{440}, 0.5, 5, 0.1},
+	// At 8 kbit/s, three frames hold mostly encoder delay: no tone check.
+	{"tiny.mp3", FormatMP3, 16000, 1, 320, 320 + 3000, nil, 0, 0, 0},
 }
 
 func TestDecodeFixtures(t *testing.T) {
@@ -240,6 +246,137 @@ func TestDecodeOptionsLimits(t *testing.T) {
 			}
 			if !errors.Is(err, tc.wantErr) || !strings.Contains(err.Error(), tc.wantMsg) {
 				t.Fatalf("error %v, want one wrapping %v and containing %q", err, tc.wantErr, tc.wantMsg)
+			}
+		})
+	}
+}
+
+// oggPage returns an Ogg page header (RFC 3533) holding one packet; the
+// checksum is left zero, which sniffing does not look at.
+func oggPage(packet []byte) []byte {
+	b := []byte("OggS\x00\x02")             // version 0, beginning of stream
+	b = append(b, make([]byte, 8+4+4+4)...) // granule, serial, sequence, CRC
+	b = append(b, 1, byte(len(packet)))     // one lacing value
+	return append(b, packet...)
+}
+
+// id3Tag returns an ID3v2 tag with a body of n zero bytes; with footer
+// it is a v2.4 tag with the footer flag set.
+func id3Tag(n int, footer bool) []byte {
+	b := []byte{'I', 'D', '3', 3, 0, 0, byte(n >> 21 & 0x7F), byte(n >> 14 & 0x7F), byte(n >> 7 & 0x7F), byte(n & 0x7F)}
+	if footer {
+		b[3], b[5] = 4, 0x10
+	}
+	b = append(b, make([]byte, n)...)
+	if footer {
+		b = append(b, "3DI\x04\x00\x10"...)
+		b = append(b, b[6:10]...)
+	}
+	return b
+}
+
+func TestDecodeBadInput(t *testing.T) {
+	fmtS16 := wavChunk("fmt ", fmtBody(tagPCM, 1, 16000, 16))
+	data := wavChunk("data", pcm16(1, 2, 3))
+	withFmt := func(body []byte) []byte { return riffWAVE(wavChunk("fmt ", body), data) }
+	badGUID := fmtExtensibleBody(tagPCM, 1, 8000, 16, 16)
+	badGUID[30] = 0x99
+	for _, tc := range []struct {
+		name    string
+		file    []byte
+		wantErr error
+		wantMsg string
+	}{
+		{"empty file", nil, ErrFormat, "empty input"},
+		{"text file named .wav", []byte("This is not audio.\nJust some notes.\n"), ErrFormat, `looks like text, not audio: "This is not audio.`},
+		{"binary garbage", []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, ErrFormat, "first bytes 00 01 02 03"},
+		{"RIFF header truncated", []byte("RIFF\x24\x00\x00\x00WAV"), ErrFormat, "RIFF header truncated to 11 bytes"},
+		{"chunk header truncated", append(riffWAVE(), "fm"...), ErrFormat, "chunk header truncated (2 of 8 bytes)"},
+		{"fmt chunk truncated", riffWAVE(wavChunkSized("fmt ", 16, fmtBody(tagPCM, 1, 8000, 16)[:10])), ErrFormat, "fmt chunk truncated (10 of 16 bytes)"},
+		{"fmt chunk too small", riffWAVE(wavChunk("fmt ", fmtBody(tagPCM, 1, 8000, 16)[:14]), data), ErrFormat, "fmt chunk of 14 bytes, need at least 16"},
+		{"no chunks", riffWAVE(), ErrFormat, "no fmt chunk"},
+		{"no data chunk", riffWAVE(fmtS16, wavChunk("LIST", []byte("INFO"))), ErrFormat, "no data chunk"},
+		{"data before fmt", riffWAVE(data, fmtS16), ErrFormat, "data chunk before the fmt chunk"},
+		{"zero-length data chunk", riffWAVE(fmtS16, wavChunk("data", nil)), ErrNoAudio, "WAV file holds no sample frames"},
+		{"data shorter than one frame", riffWAVE(wavChunk("fmt ", fmtBody(tagPCM, 2, 8000, 16)), wavChunk("data", pcm16(5))), ErrNoAudio, "no sample frames"},
+		{"0 Hz", withFmt(fmtBody(tagPCM, 1, 0, 16)), ErrFormat, "sample rate 0 Hz outside the supported [1000, 1000000] Hz"},
+		{"999 Hz", withFmt(fmtBody(tagPCM, 1, 999, 16)), ErrFormat, "sample rate 999 Hz"},
+		{"absurd rate", withFmt(fmtBody(tagPCM, 1, 4_000_000_000, 16)), ErrFormat, "sample rate 4000000000 Hz"},
+		{"just above 1 MHz", withFmt(fmtBody(tagPCM, 1, 1_000_001, 16)), ErrFormat, "sample rate 1000001 Hz"},
+		{"0 channels", withFmt(fmtBody(tagPCM, 0, 8000, 16)), ErrFormat, "fmt chunk declares 0 channels"},
+		{"PCM with 0 bits", withFmt(fmtBody(tagPCM, 1, 8000, 0)), ErrFormat, "PCM with 0 bits per sample"},
+		{"PCM with 40 bits", withFmt(fmtBody(tagPCM, 1, 8000, 40)), ErrFormat, "PCM with 40 bits per sample"},
+		{"16-bit float", withFmt(fmtBody(tagFloat, 1, 8000, 16)), ErrFormat, "IEEE float with 16 bits per sample"},
+		{"16-bit mu-law", withFmt(fmtBody(tagMuLaw, 1, 8000, 16)), ErrFormat, "G.711 with 16 bits per sample"},
+		{"ADPCM", withFmt(fmtBody(0x0002, 1, 8000, 4)), ErrFormat, "format tag 0x0002 (Microsoft ADPCM) is not supported"},
+		{"unknown tag", withFmt(fmtBody(0x1234, 1, 8000, 16)), ErrFormat, "format tag 0x1234 (unknown)"},
+		{"extensible with unknown GUID", withFmt(badGUID), ErrFormat, "unknown sub-format GUID"},
+		{"extensible fmt too short", withFmt(fmtBody(tagExtensible, 1, 8000, 16)), ErrFormat, "WAVE_FORMAT_EXTENSIBLE fmt chunk of 16 bytes, need 40"},
+		{"RIFF AVI", wavChunk("RIFF", []byte("AVI LIST")), ErrFormat, `RIFF file of type "AVI ", not WAVE`},
+		{"Ogg Opus", oggPage([]byte("OpusHead\x01\x01\x38\x01\x80\xbb\x00\x00\x00\x00\x00")), ErrFormat, "Ogg Opus is not supported"},
+		{"FLAC in Ogg", readFixture(t, "sine_flac.oga"), ErrFormat, "FLAC in Ogg is not supported"},
+		{"Ogg with unknown codec", oggPage([]byte("\x80theora\x03\x02")), ErrFormat, "Ogg stream with an unsupported codec"},
+		{"MPEG-1 Layer II", []byte{0xFF, 0xFD, 0x90, 0x44, 0, 0, 0, 0}, ErrFormat, "MPEG-1 Layer II audio is not supported"},
+		{"MPEG-2.5 Layer III", readFixture(t, "mpeg25.mp3"), ErrFormat, "MPEG-2.5 Layer III audio is not supported"},
+		{"free-format MP3", []byte{0xFF, 0xFB, 0x00, 0x44, 0, 0, 0, 0}, ErrFormat, "free-format bitrate MPEG-1 Layer III"},
+		{"AIFF", []byte("FORM\x00\x00\x10\x00AIFFCOMM"), ErrFormat, "looks like AIFF (not supported)"},
+		{"M4A", []byte("\x00\x00\x00\x20ftypM4A \x00\x00\x00\x00"), ErrFormat, "looks like MP4/M4A (not supported)"},
+		{"PNG image", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR"), ErrFormat, "looks like a PNG image"},
+		{"ID3 tag and nothing else", id3Tag(20, false), ErrFormat, "ID3v2 tag (30 bytes) with no audio after it"},
+		{"FLAC truncated in STREAMINFO", readFixture(t, "sine.flac")[:30], ErrFormat, "FLAC: "},
+		{"Ogg Vorbis truncated in the headers", readFixture(t, "sine.ogg")[:200], ErrFormat, "Ogg Vorbis: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sig, err := Decode(bytes.NewReader(tc.file))
+			if !errors.Is(err, tc.wantErr) || !strings.Contains(err.Error(), tc.wantMsg) {
+				t.Fatalf("got %v, %v; want an error wrapping %v and containing %q", sig, err, tc.wantErr, tc.wantMsg)
+			}
+			if !strings.HasPrefix(err.Error(), "audio: ") {
+				t.Errorf("error %q lacks the package prefix", err)
+			}
+		})
+	}
+}
+
+// TestDecodeID3Tags checks that ID3v2 tags in front of FLAC and MP3 are
+// skipped, and that MP3 needs none.
+func TestDecodeID3Tags(t *testing.T) {
+	flacFile := readFixture(t, "sine.flac")
+	mp3File := readFixture(t, "sine_id3.mp3")
+	tagLen, ok := id3v2Size(mp3File)
+	if !ok {
+		t.Fatal("sine_id3.mp3 does not start with an ID3v2 tag")
+	}
+	for _, tc := range []struct {
+		name   string
+		file   []byte
+		format Format
+	}{
+		{"FLAC behind an ID3v2.3 tag", slices.Concat(id3Tag(100, false), flacFile), FormatFLAC},
+		{"FLAC behind two tags, one with a footer", slices.Concat(id3Tag(5000, true), id3Tag(3, false), flacFile), FormatFLAC},
+		{"MP3 without its tag", mp3File[tagLen:], FormatMP3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, format, err := Open(bytes.NewReader(tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if format != tc.format {
+				t.Fatalf("format %v, want %v", format, tc.format)
+			}
+			got, err := readStream(st, 4096)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := Decode(bytes.NewReader(mp3File))
+			if tc.format == FormatFLAC {
+				want, err = Decode(bytes.NewReader(flacFile))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want.Samples) {
+				t.Fatalf("%d samples differ from the untagged file's %d", len(got), len(want.Samples))
 			}
 		})
 	}

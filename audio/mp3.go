@@ -104,7 +104,12 @@ func (h mpegHeader) supported() error {
 // go-mp3 does not trim the encoder delay: the audio starts with about
 // 1,100 samples of silence, plus one frame (1,152 or 576 samples) of
 // silence where the encoder wrote a Xing/Info frame.
+//
+// go-mp3 v0.3.4 panics on some malformed frames (an index out of range in
+// maindata.getScaleFactorsMpeg2, found by FuzzSniff), so its calls are
+// guarded by recoverDecoder.
 func openMP3(r *bufReadSeeker) (s Stream, declared int64, err error) {
+	defer recoverDecoder(FormatMP3, &err)
 	var head [4]byte
 	if _, err := io.ReadFull(r, head[:]); err != nil {
 		return nil, 0, formatErrorf("MP3: reading the first frame header: %w", err)
@@ -146,14 +151,15 @@ type mp3Stream struct {
 func (s *mp3Stream) Rate() int     { return s.rate }
 func (s *mp3Stream) Channels() int { return s.channels }
 
-func (s *mp3Stream) Read(dst []float32) (int, error) {
+func (s *mp3Stream) Read(dst []float32) (n int, err error) {
+	defer recoverDecoder(FormatMP3, &err)
 	frames := min(len(dst)/s.channels, 16<<10)
 	if cap(s.buf) < 4*frames {
 		s.buf = append(s.buf[:s.pending], make([]byte, 4*frames-s.pending)...)
 	}
 	buf := s.buf[:4*frames]
-	n, err := io.ReadAtLeast(s.d, buf[s.pending:], 4-s.pending)
-	n += s.pending
+	got, err := io.ReadAtLeast(s.d, buf[s.pending:], 4-s.pending)
+	n = got + s.pending
 	whole := n / 4 * 4
 	for f := 0; f < whole/4; f++ {
 		left := float32(int16(binary.LittleEndian.Uint16(buf[4*f:]))) * scale16

@@ -9,12 +9,17 @@ import (
 // openOggVorbis starts decoding an Ogg Vorbis stream at the start of r. It
 // returns the Stream and the length that the last page's granule position
 // declares, -1 when unknown.
-func openOggVorbis(r *bufReadSeeker) (Stream, int64, error) {
+//
+// oggvorbis v1.0.5 panics on some malformed pages (an Ogg page with zero
+// segments makes page.readHeader index its segment table at -1, found by
+// FuzzSniff), so its calls are guarded by recoverDecoder.
+func openOggVorbis(r *bufReadSeeker) (s Stream, declared int64, err error) {
+	defer recoverDecoder(FormatOggVorbis, &err)
 	d, err := oggvorbis.NewReader(r)
 	if err != nil {
 		return nil, 0, formatErrorf("Ogg Vorbis: %w", err)
 	}
-	declared := d.Length()
+	declared = d.Length()
 	if declared <= 0 {
 		declared = -1
 	}
@@ -31,8 +36,9 @@ type oggStream struct {
 func (s *oggStream) Rate() int     { return s.d.SampleRate() }
 func (s *oggStream) Channels() int { return s.d.Channels() }
 
-func (s *oggStream) Read(dst []float32) (int, error) {
-	n, err := s.d.Read(dst)
+func (s *oggStream) Read(dst []float32) (n int, err error) {
+	defer recoverDecoder(FormatOggVorbis, &err)
+	n, err = s.d.Read(dst)
 	for i, x := range dst[:n] {
 		dst[i] = clampSample(x)
 	}

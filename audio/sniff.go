@@ -81,6 +81,9 @@ func sniffBody(b []byte) (Format, error) {
 			return FormatUnknown, formatErrorf("%s header truncated to %d bytes", b[:4], len(b))
 		}
 		if form := b[8:12]; string(form) != "WAVE" {
+			if looksLikeText(b[:min(len(b), 512)]) {
+				return FormatUnknown, formatErrorf("unrecognised format: %s", describeBytes(b))
+			}
 			return FormatUnknown, formatErrorf("%s file of type %q, not WAVE", b[:4], form)
 		}
 		return FormatWAV, nil

@@ -45,13 +45,24 @@ flac -s -f --no-padding --best -o sine.flac sine_s16.wav
 synth "$tmp/s24_stereo.wav" 8000 2 0.2 -b 24 -- sine 440 sine 660 vol 0.5
 flac -s -f --no-padding --best -o sine_s24_stereo.flac "$tmp/s24_stereo.wav"
 # FLAC in an Ogg container: recognised but not supported.
-flac -s -f --no-padding --ogg -o sine_flac.oga sine_s16.wav
+flac -s -f --no-padding --ogg --serial-number=1 -o sine_flac.oga sine_s16.wav
 
 # Ogg Vorbis, 16 kHz mono.
-oggenc -Q -q 2 -o sine.ogg sine_s16.wav
+oggenc -Q -q 2 --serial 1 -o sine.ogg sine_s16.wav
 
 # MP3: 16 kHz mono (MPEG-2 Layer III) behind an ID3v2 tag, and 44.1 kHz
 # stereo (MPEG-1 Layer III) with no tag.
 lame --quiet -m m -b 32 --id3v2-only --tt "sine" sine_s16.wav sine_id3.mp3
 synth "$tmp/stereo44k.wav" 44100 2 0.2 -b 16 -- sine 440 sine 660 vol 0.5
 lame --quiet -m s -b 128 "$tmp/stereo44k.wav" sine_stereo.mp3
+
+# Tiny files (0.02 s) that seed FuzzSniff: the fuzzer minimises and
+# mutates short inputs much faster. Ogg Vorbis stays above 2 KB: its setup
+# header carries the codebooks.
+synth "$tmp/tiny.wav" 16000 1 0.02 -b 16 -- sine 440 vol 0.5
+flac -s -f --no-padding -o tiny.flac "$tmp/tiny.wav"
+lame --quiet -m m -b 8 --resample 16 "$tmp/tiny.wav" tiny.mp3
+# MPEG-2.5 (8 kHz): recognised but not supported by go-mp3.
+lame --quiet -m m -b 8 --resample 8 "$tmp/tiny.wav" mpeg25.mp3
+synth "$tmp/tiny8k.wav" 8000 1 0.02 -b 16 -- sine 440 vol 0.5
+oggenc -Q -q -1 --serial 1 -o tiny.ogg "$tmp/tiny8k.wav"
