@@ -82,8 +82,10 @@ func planWrite(f *File, dtype DType) (*writePlan, error) {
 			return fail("tensor %q: shape %v needs %d values, Data has %d", t.Name, t.Shape, n, len(t.Data))
 		}
 		if dtype == F16 {
-			if j := slices.IndexFunc(t.Data, overflowsFloat16); j >= 0 {
-				return fail("tensor %q: value %g at index %d overflows float16 (largest finite %d)", t.Name, t.Data[j], j, float16Max)
+			for j, v := range t.Data {
+				if overflowsFloat16(v) {
+					return fail("tensor %q: value %g at index %d overflows float16 (largest finite %d)", t.Name, v, j, float16Max)
+				}
 			}
 		}
 	}
@@ -186,8 +188,7 @@ func writeMetadata(f *File) (map[string]string, error) {
 // half: |x| ≥ 65520, the midpoint between 65504 and 2¹⁶, rounds up (ties to
 // even) and overflows.
 func overflowsFloat16(x float32) bool {
-	a := math.Abs(float64(x))
-	return a >= 65520 && a <= math.MaxFloat32
+	return (x >= 65520 || x <= -65520) && x <= math.MaxFloat32 && x >= -math.MaxFloat32
 }
 
 // writeTo writes the planned file to w.

@@ -24,51 +24,33 @@ const (
 func Float16bits(f float32) uint16 {
 	b := math.Float32bits(f)
 	sign := uint16(b>>16) & 0x8000
-	exp := int(b>>23) & 0xff
-	frac := b & 0x7fffff
-
-	if exp == 0xff { // Inf or NaN
-		if frac == 0 {
-			return sign | float16ExpMask
+	b &= 0x7fffffff // |f|
+	switch {
+	case b >= 0x47800000: // |f| ≥ 2¹⁶, Inf or NaN
+		if b <= 0x7f800000 {
+			return sign | float16ExpMask // overflow or Inf
 		}
-		h := uint16(frac >> 13)
+		h := uint16(b>>13) & float16FracMask
 		if h == 0 {
 			h = 0x200 // the payload did not fit: quiet NaN
 		}
 		return sign | float16ExpMask | h
+	case b >= 0x38800000: // |f| ≥ 2⁻¹⁴: a normal half, or Inf after rounding
+		// Rebias the exponent from 127 to 15 and round away the low 13
+		// fraction bits: adding 0xfff, plus 1 when the kept part is odd,
+		// carries into bit 13 exactly when rounding to nearest even goes
+		// up. A carry out of the fraction increments the exponent, which
+		// is right, up to and including 0x7c00 (Inf) from 65520 on.
+		odd := b >> 13 & 1
+		return sign | uint16((b-(127-15)<<23+0xfff+odd)>>13)
+	default: // a subnormal half or zero
+		// Adding 0.5 puts 2⁻²⁴, the subnormal unit, at the last fraction
+		// bit of the float32 sum, so the FPU's own round-to-nearest-even
+		// does the rounding; the fraction bits are then the half's. The
+		// conversion forces rounding to float32 (no fused operations).
+		v := float32(math.Float32frombits(b) + 0.5)
+		return sign | uint16(math.Float32bits(v)-math.Float32bits(0.5))
 	}
-
-	e := exp - 127 + 15 // the half's biased exponent
-	switch {
-	case e >= 0x1f:
-		return sign | float16ExpMask // ≥ 2¹⁶: too large even before rounding
-	case e >= 1:
-		// Normal half: keep 10 of the 23 fraction bits and round on the
-		// other 13. A carry out of the fraction increments the exponent,
-		// which is exactly right, up to and including 0x7c00 (Inf).
-		h := uint32(e)<<10 | frac>>13
-		return sign | uint16(roundEven(h, frac&0x1fff, 0x1000))
-	case e >= -10:
-		// Subnormal half: the value in units of 2⁻²⁴ is the full
-		// significand (implicit bit restored) shifted right by 14−e, with
-		// 14 to 24 bits to round away. Rounding up from 0x3ff gives 0x400,
-		// the smallest normal, again the right encoding.
-		m := frac | 0x800000
-		shift := uint(14 - e)
-		rem := m & (1<<shift - 1)
-		return sign | uint16(roundEven(m>>shift, rem, 1<<(shift-1)))
-	default:
-		return sign // below 2⁻²⁵, nearer to zero than to 2⁻²⁴
-	}
-}
-
-// roundEven rounds the truncated value h up when the discarded bits rem are
-// more than half a unit, or exactly half and h is odd.
-func roundEven(h, rem, half uint32) uint32 {
-	if rem > half || (rem == half && h&1 == 1) {
-		return h + 1
-	}
-	return h
 }
 
 // Float16frombits returns the float32 value of the IEEE 754 binary16
@@ -76,24 +58,18 @@ func roundEven(h, rem, half uint32) uint32 {
 // conversion is exact; NaNs keep their sign and payload.
 func Float16frombits(h uint16) float32 {
 	sign := uint32(h&0x8000) << 16
-	exp := uint32(h&float16ExpMask) >> 10
-	frac := uint32(h & float16FracMask)
-	switch {
-	case exp == 0x1f: // Inf or NaN
-		return math.Float32frombits(sign | 0x7f800000 | frac<<13)
-	case exp != 0: // normal
-		return math.Float32frombits(sign | (exp+127-15)<<23 | frac<<13)
-	case frac == 0:
-		return math.Float32frombits(sign)
+	b := uint32(h&0x7fff) << 13 // exponent and fraction, float32-aligned
+	switch b & 0x0f800000 {
+	case 0x0f800000: // Inf or NaN: exponent 31 becomes 255
+		return math.Float32frombits(sign | b | 0x7f800000)
+	case 0: // zero or subnormal: frac × 2⁻²⁴
+		// Give the bits the exponent of 2⁻¹⁴ and subtract its implicit
+		// one: exact, since the difference is a multiple of 2⁻²⁴.
+		v := math.Float32frombits(b+(127-14)<<23) - 0x1p-14
+		return math.Float32frombits(sign | math.Float32bits(v))
+	default: // normal: rebias the exponent from 15 to 127
+		return math.Float32frombits(sign | (b + (127-15)<<23))
 	}
-	// Subnormal: frac × 2⁻²⁴. Normalize so the leading one becomes the
-	// implicit bit of a float32.
-	e := uint32(127 - 14)
-	for frac&0x400 == 0 {
-		frac <<= 1
-		e--
-	}
-	return math.Float32frombits(sign | e<<23 | (frac&float16FracMask)<<13)
 }
 
 // bfloat16frombits returns the float32 value of the bfloat16 encoding h,

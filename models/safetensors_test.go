@@ -64,7 +64,7 @@ func checkFileError(t *testing.T, err, sentinel error, msg string) {
 // checks the error names the flaw. Layout flaws must fail the same way in
 // ReadSafetensors, which does not need attend metadata.
 func TestParseRejectsCorruptFiles(t *testing.T) {
-	four := f32bytes(1)    // 4 bytes
+	four := f32bytes(1)     // 4 bytes
 	eight := f32bytes(1, 2) // 8 bytes
 	valid := attendFile(`"weight":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}`, eight)
 	n := binary.LittleEndian.Uint64(valid)
@@ -251,9 +251,9 @@ func TestReadSafetensorsForeignFile(t *testing.T) {
 	var d []byte
 	d = binary.LittleEndian.AppendUint64(d, math.Float64bits(0.1))
 	d = binary.LittleEndian.AppendUint64(d, math.Float64bits(-1e300))
-	d = binary.LittleEndian.AppendUint64(d, 7)              // i
-	d = append(d, f32bytes(2.5)...)                         // s
-	d = append(d, 0x80, 0x3f, 0x49, 0xc0)                   // b: bfloat16 1, -3.140625
+	d = binary.LittleEndian.AppendUint64(d, 7) // i
+	d = append(d, f32bytes(2.5)...)            // s
+	d = append(d, 0x80, 0x3f, 0x49, 0xc0)      // b: bfloat16 1, -3.140625
 	data := safetensorsFile(header, 1, d)
 
 	s, err := models.ReadSafetensors(bytes.NewReader(data), int64(len(data)))

@@ -1,0 +1,102 @@
+package models_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/attend-go/attend/models"
+)
+
+// FuzzReadSafetensors feeds arbitrary bytes to ReadSafetensors and Parse.
+// Neither may panic, and a lying header may cost no more memory than the
+// input (the fuzzer's memory limit catches that). Every rejection must be
+// a "models: " error wrapping ErrCorrupt or ErrUnsupported; every accepted
+// file must read back what it declares, and survive Write and Parse
+// unchanged.
+func FuzzReadSafetensors(f *testing.F) {
+	for _, dtype := range []models.DType{models.F32, models.F16} {
+		var b bytes.Buffer
+		if err := models.Write(&b, sampleFile(), dtype); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b.Bytes())
+	}
+	f.Add(pythonStyleFixture())
+	f.Add(safetensorsFile("{}", 8))
+	f.Add(safetensorsFile(`{"__metadata__":null}`, 1))
+	f.Add(attendFile(`"w":{"dtype":"BF16","shape":[2],"data_offsets":[0,4]},"d":{"dtype":"F64","shape":[],"data_offsets":[4,12]}`, make([]byte, 12)))
+	f.Add(attendFile(`"w":{"dtype":"F32","shape":[2,0],"data_offsets":[0,0],"x":[{}]}`))
+	f.Add(attendFile(`"w":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,4]}`, make([]byte, 4)))
+	f.Add(attendFile(`"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"b":{"dtype":"F32","shape":[1],"data_offsets":[2,6]}`, make([]byte, 6)))
+	f.Add(attendFile(`"i":{"dtype":"I64","shape":[1],"data_offsets":[0,8]}`, make([]byte, 8)))
+
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkErr := func(what string, err error) {
+			if !strings.HasPrefix(err.Error(), "models: ") ||
+				!(errors.Is(err, models.ErrCorrupt) || errors.Is(err, models.ErrUnsupported)) {
+				t.Fatalf("%s: error %q is not a models: ErrCorrupt or ErrUnsupported", what, err)
+			}
+		}
+		s, err := models.ReadSafetensors(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			checkErr("ReadSafetensors", err)
+		} else {
+			for _, ti := range s.Tensors() {
+				got, err := s.Float32s(ti.Name)
+				if err != nil {
+					if !errors.Is(err, models.ErrUnsupported) {
+						t.Fatalf("Float32s(%q): %v", ti.Name, err)
+					}
+					continue
+				}
+				if len(got) != ti.Len() {
+					t.Fatalf("Float32s(%q) gave %d values, the entry declares %d", ti.Name, len(got), ti.Len())
+				}
+				if got64, err := s.Float64s(ti.Name); err != nil || len(got64) != ti.Len() {
+					t.Fatalf("Float64s(%q): %d values, %v", ti.Name, len(got64), err)
+				}
+			}
+		}
+
+		f1, err := models.Parse(data)
+		if err != nil {
+			checkErr("Parse", err)
+			return
+		}
+		var b bytes.Buffer
+		if err := models.Write(&b, f1, models.F32); err != nil {
+			// The one thing a reader accepts that the writer refuses.
+			if !slices.ContainsFunc(f1.Tensors, func(t models.Tensor) bool { return t.Name == "" }) {
+				t.Fatalf("Write of a parsed file: %v", err)
+			}
+			return
+		}
+		f2, err := models.Parse(b.Bytes())
+		if err != nil {
+			t.Fatalf("Parse of a written file: %v", err)
+		}
+		var config bytes.Buffer
+		if err := json.Compact(&config, f1.Config); err != nil {
+			t.Fatal(err)
+		}
+		if f2.Kind != f1.Kind || !bytes.Equal(f2.Config, config.Bytes()) ||
+			!slices.Equal(f2.Vocab, f1.Vocab) || !maps.Equal(f2.Extra, f1.Extra) {
+			t.Fatalf("metadata changed by a round trip: %+v → %+v", f1, f2)
+		}
+		want := slices.Clone(f1.Tensors)
+		slices.SortFunc(want, func(a, b models.Tensor) int { return strings.Compare(a.Name, b.Name) })
+		if len(f2.Tensors) != len(want) {
+			t.Fatalf("%d tensors after a round trip, want %d", len(f2.Tensors), len(want))
+		}
+		for i, got := range f2.Tensors {
+			if got.Name != want[i].Name || !slices.Equal(got.Shape, want[i].Shape) || !sameBits(got.Data, want[i].Data) {
+				t.Fatalf("tensor %q changed by a round trip", want[i].Name)
+			}
+		}
+	})
+}
