@@ -83,7 +83,7 @@ func additiveForwardSerial[F Float](s *additiveSpec, x *additiveArgs[F], alpha [
 // additiveRows computes α for the batch rows [lo, hi) given qw = query·W.
 func additiveRows[F Float](s *additiveSpec, x *additiveArgs[F], qw, alpha []F, lo, hi int) {
 	T, A := x.T, x.A
-	buf := getScratch[F](s.filters*T + T*A)
+	buf := getScratch[F](s.filters*T + T*A + A)
 	defer putScratch(buf)
 	for b := lo; b < hi; b++ {
 		additiveRowForward(s, x, b, row(qw, b, A), row(alpha, b, T), *buf)
@@ -98,54 +98,38 @@ func locTerm[F Float](s *additiveSpec, x *additiveArgs[F], b, lo, hi int, fT, pr
 	gemmSerial(true, false, hi-lo, A, s.filters, 1, fT[lo:], T, x.uf, A, 0, pre[lo*A:], A)
 }
 
+// activation writes z = tanh(proj[b,t] + qw (+ pre[t])) for one position;
+// pre is nil without location features, and is overwritten otherwise.
+func activation[F Float](x *additiveArgs[F], b, t int, qw, pre, z []F) []F {
+	A := x.A
+	kp := x.proj[(b*x.T+t)*A : (b*x.T+t+1)*A]
+	if pre == nil {
+		tanhAddTo(z, kp, qw)
+		return z
+	}
+	l := pre[t*A : (t+1)*A]
+	axpy(1, qw, l)
+	tanhAddTo(l, kp, l)
+	return l
+}
+
 func additiveRowForward[F Float](s *additiveSpec, x *additiveArgs[F], b int, qw, alpha, buf []F) {
 	T, A := x.T, x.A
 	lo, hi := windowBounds(s.window, row(x.prev, b, T), T)
 	mask := row(x.mask, b, T)
 	var pre []F
 	if locActive(s, x) {
-		fT := buf[:s.filters*T]
 		pre = buf[s.filters*T : s.filters*T+T*A]
-		locTerm(s, x, b, lo, hi, fT, pre)
+		locTerm(s, x, b, lo, hi, buf[:s.filters*T], pre)
 	}
+	z := buf[s.filters*T+T*A:][:A]
 	e := alpha // scores are written in place, then normalized
 	for t := lo; t < hi; t++ {
-		if mask != nil && mask[t] <= 0 {
-			continue
-		}
-		kp := x.proj[(b*T+t)*A : (b*T+t+1)*A]
-		if pre != nil {
-			e[t] = scoreLoc(kp, qw, pre[t*A:(t+1)*A], x.v)
-		} else {
-			e[t] = score(kp, qw, x.v)
+		if mask == nil || mask[t] > 0 {
+			e[t] = dot(activation(x, b, t, qw, pre, z), x.v)
 		}
 	}
 	softmaxRow(alpha, e, mask, lo, hi, F(s.sharpen))
-}
-
-// score returns vᵀ·tanh(kp + q).
-func score[F Float](kp, q, v []F) F {
-	q, v = q[:len(kp)], v[:len(kp)]
-	var s0, s1 F
-	a := 0
-	for ; a+1 < len(kp); a += 2 {
-		s0 += v[a] * models.Tanh(kp[a]+q[a])
-		s1 += v[a+1] * models.Tanh(kp[a+1]+q[a+1])
-	}
-	for ; a < len(kp); a++ {
-		s0 += v[a] * models.Tanh(kp[a]+q[a])
-	}
-	return s0 + s1
-}
-
-// scoreLoc returns vᵀ·tanh(kp + q + l).
-func scoreLoc[F Float](kp, q, l, v []F) F {
-	q, l, v = q[:len(kp)], l[:len(kp)], v[:len(kp)]
-	var s F
-	for a := range kp {
-		s += v[a] * models.Tanh(kp[a]+q[a]+l[a])
-	}
-	return s
 }
 
 // additiveBackward writes into g the gradients of every operand that g has
@@ -164,27 +148,30 @@ func additiveBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], alpha, dA
 	var mu sync.Mutex
 	nf, nF := s.filters, len(x.filters)
 	models.ParallelFor(B, 1, func(lo, hi int) {
-		// Per-chunk scratch: de (T), fT and dfT (nf, T), pre (T, A), and
-		// partial sums of the shared gradients dv (A), dUf (nf, A), dF.
-		n := T + 2*nf*T + T*A + A + nf*A + nF
+		// Per-chunk scratch: de (T), z (A), fT and dfT (nf, T), pre
+		// (T, A), and partial sums of the shared gradients dv (A),
+		// dUf (nf, A), dF (nf, C, K).
+		n := T + A + 2*nf*T + T*A + A + nf*A + nF
 		buf := getScratch[F](n)
 		defer putScratch(buf)
 		sc := *buf
 		clear(sc[n-(A+nf*A+nF):])
-		de, sc := sc[:T], sc[T:]
-		fT, sc := sc[:nf*T], sc[nf*T:]
-		dfT, sc := sc[:nf*T], sc[nf*T:]
-		pre, sc := sc[:T*A], sc[T*A:]
-		dv, sc := sc[:A], sc[A:]
-		dUf, dF := sc[:nf*A], sc[nf*A:nf*A+nF]
+		w := rowScratch[F]{}
+		w.de, sc = sc[:T], sc[T:]
+		w.z, sc = sc[:A], sc[A:]
+		w.fT, sc = sc[:nf*T], sc[nf*T:]
+		w.dfT, sc = sc[:nf*T], sc[nf*T:]
+		w.pre, sc = sc[:T*A], sc[T*A:]
+		w.dv, sc = sc[:A], sc[A:]
+		w.dUf, w.dF = sc[:nf*A], sc[nf*A:nf*A+nF]
 		for b := lo; b < hi; b++ {
-			additiveRowBackward(s, x, g, b, row(qw, b, A), row(dqw, b, A), row(alpha, b, T), row(dAlpha, b, T), de, fT, dfT, pre, dv, dUf, dF)
+			additiveRowBackward(s, x, g, b, row(qw, b, A), row(dqw, b, A), row(alpha, b, T), row(dAlpha, b, T), &w)
 		}
 		mu.Lock()
-		axpy(1, dv, g.v)
+		axpy(1, w.dv, g.v)
 		if nf > 0 && x.prev != nil {
-			axpy(1, dUf, g.uf)
-			axpy(1, dF, g.filters)
+			axpy(1, w.dUf, g.uf)
+			axpy(1, w.dF, g.filters)
 		}
 		mu.Unlock()
 	})
@@ -193,53 +180,48 @@ func additiveBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], alpha, dA
 	models.Gemm(true, false, H, A, B, 1, x.query, H, dqw, A, 0, g.w, A)
 }
 
-func additiveRowBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], b int, qw, dqw, alpha, dAlpha, de, fT, dfT, pre, dv, dUf, dF []F) {
+// rowScratch is one goroutine's scratch for additiveRowBackward, with its
+// partial sums of the gradients shared by all rows (dv, dUf, dF).
+type rowScratch[F Float] struct {
+	de, z, fT, dfT, pre []F
+	dv, dUf, dF         []F
+}
+
+func additiveRowBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], b int, qw, dqw, alpha, dAlpha []F, w *rowScratch[F]) {
 	T, A := x.T, x.A
 	lo, hi := windowBounds(s.window, row(x.prev, b, T), T)
-	softmaxBackwardRow(de, alpha, dAlpha, F(s.sharpen))
+	softmaxBackwardRow(w.de, alpha, dAlpha, F(s.sharpen))
 	dproj := g.proj[b*T*A : (b+1)*T*A]
 	clear(dproj)
 	clear(dqw)
+	var pre []F
 	loc := locActive(s, x)
 	if loc {
 		clear(row(g.prev, b, T))
 		clear(row(g.cum, b, T))
-		locTerm(s, x, b, lo, hi, fT, pre)
+		pre = w.pre
+		locTerm(s, x, b, lo, hi, w.fT, pre)
 	}
 	v := x.v[:A]
 	for t := lo; t < hi; t++ {
-		d := de[t]
+		d := w.de[t]
 		if d == 0 {
 			continue // padding, or a weight that underflowed to 0
 		}
-		kp := x.proj[(b*T+t)*A : (b*T+t+1)*A]
+		z := activation(x, b, t, qw, pre, w.z)[:A]
+		axpy(d, z, w.dv) // dv += de_t·z
 		dp := dproj[t*A : (t+1)*A]
-		q, dq, dvv := qw[:A], dqw[:A], dv[:A]
-		if loc {
-			l := pre[t*A : (t+1)*A]
-			for a := range kp {
-				z := models.Tanh(kp[a] + q[a] + l[a])
-				dvv[a] += d * z
-				gz := d * v[a] * (1 - z*z)
-				dp[a] = gz
-				dq[a] += gz
-			}
-			continue
+		for a, y := range z {
+			dp[a] = d * v[a] * (1 - y*y)
 		}
-		for a := range kp {
-			z := models.Tanh(kp[a] + q[a])
-			dvv[a] += d * z
-			gz := d * v[a] * (1 - z*z)
-			dp[a] = gz
-			dq[a] += gz
-		}
+		axpy(1, dp, dqw)
 	}
 	if !loc || lo >= hi {
 		return
 	}
 	nf := s.filters
 	// dUf += fT[:, lo:hi]·dpre[lo:hi]; dfT[:, lo:hi] = Uf·dpre[lo:hi]ᵀ.
-	gemmSerial(false, false, nf, A, hi-lo, 1, fT[lo:], T, dproj[lo*A:], A, 1, dUf, A)
-	gemmSerial(false, true, nf, hi-lo, A, 1, x.uf, A, dproj[lo*A:], A, 0, dfT[lo:], T)
-	convBackward(dF, row(g.prev, b, T), row(g.cum, b, T), dfT, row(x.prev, b, T), row(x.cum, b, T), x.filters, nf, s.channels, s.width, T, lo, hi)
+	gemmSerial(false, false, nf, A, hi-lo, 1, w.fT[lo:], T, dproj[lo*A:], A, 1, w.dUf, A)
+	gemmSerial(false, true, nf, hi-lo, A, 1, x.uf, A, dproj[lo*A:], A, 0, w.dfT[lo:], T)
+	convBackward(w.dF, row(g.prev, b, T), row(g.cum, b, T), w.dfT, row(x.prev, b, T), row(x.cum, b, T), x.filters, nf, s.channels, s.width, T, lo, hi)
 }

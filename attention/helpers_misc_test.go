@@ -145,3 +145,64 @@ func TestGateParity(t *testing.T) {
 		t.Error("Apply with a short state: no error")
 	}
 }
+
+// TestGather reorders a location-aware state as beam search does and
+// checks that the next step follows the gathered rows.
+func TestGather(t *testing.T) {
+	ps := newStore(tensor.Float32, 86)
+	m, err := NewLocationAware(ps, "att", tH, tD, tA, &LocationOptions{Filters: 2, Width: 3, Cumulative: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const beams = 3
+	one := newProblem(87, 1, tT, tD, tH, 2, []int{5})
+	p := newProblem(88, beams, tT, tD, tH, 2, []int{5, 5, 5})
+	p.memory = append(append(append([]float64(nil), one.memory...), one.memory...), one.memory...) // one utterance, three beams
+	keys, err := m.Prepare(f32s(p.memory), p.mask, beams, tT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s0, s1, g State
+	if err := m.Step(&s0, keys, f32s(p.queries[0]), nil); err != nil {
+		t.Fatal(err)
+	}
+	rows := []int{2, 0, 2}
+	if err := g.Gather(&s0, rows); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range rows {
+		for j := 0; j < tT; j++ {
+			if g.Weights[i*tT+j] != s0.Weights[r*tT+j] || g.Cumulative[i*tT+j] != s0.Cumulative[r*tT+j] {
+				t.Fatalf("row %d: gathered weights differ from source row %d", i, r)
+			}
+		}
+	}
+	// Row i of the next step from the gathered state equals the next step
+	// of source row rows[i] given the same query.
+	q := f32s(p.queries[1])
+	if err := m.Step(&s1, keys, q, &g); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range rows {
+		var ref, src State
+		if err := src.Gather(&s0, []int{r}); err != nil {
+			t.Fatal(err)
+		}
+		k1, err := m.Prepare(f32s(one.memory), p.mask[:tT], 1, tT)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Step(&ref, k1, q[i*tH:(i+1)*tH], &src); err != nil {
+			t.Fatal(err)
+		}
+		if d := maxAbs(f64s(s1.Weights[i*tT:(i+1)*tT]), f64s(ref.Weights)); d > 1e-6 {
+			t.Errorf("row %d: next weights differ by %g from source row %d's", i, d, r)
+		}
+	}
+	if err := g.Gather(&s0, []int{3}); err == nil {
+		t.Error("Gather of row 3 of 3: no error")
+	}
+	if err := g.Gather(&g, rows); err == nil {
+		t.Error("Gather into itself: no error")
+	}
+}

@@ -2,6 +2,7 @@ package attention
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/attend-go/attend/models"
 	"gorgonia.org/gorgonia"
@@ -93,6 +94,7 @@ type KeysNodes struct {
 // reusing the slices' storage when they are large enough.
 type State struct {
 	Steps      int       // steps taken: 0 before the first
+	B          int       // batch rows of the last step
 	Context    []float32 // (B, Context): Σ_t α_t·value_t
 	Weights    []float32 // (B, T): α of the last step; 0 on padding; rows of all padding are all 0
 	Cumulative []float32 // (B, T): Σ of the weights of all steps so far (coverage)
@@ -117,6 +119,7 @@ func (s *State) first() bool { return s == nil || s.Steps == 0 }
 
 // resize sizes dst's slices for a batch, keeping their storage.
 func (s *State) resize(B, T, ctxDim int) {
+	s.B = B
 	s.Context = grow(s.Context, B*ctxDim)
 	s.Weights = grow(s.Weights, B*T)
 	s.Cumulative = grow(s.Cumulative, B*T)
@@ -141,4 +144,45 @@ func grow[T any](buf []T, n int) []T {
 		return buf[:n]
 	}
 	return make([]T, n)
+}
+
+// Gather makes s hold the rows of src listed in rows: row i of s is row
+// rows[i] of src, in every field. Beam search uses it to follow the
+// hypotheses it keeps, which reorders and duplicates rows between steps;
+// the Keys of a beam are the same memory repeated, so they need no
+// reordering. s must not be src; it reuses its own storage.
+func (s *State) Gather(src *State, rows []int) error {
+	if s == src {
+		return fmt.Errorf("attention: State.Gather: destination is the source: %w", ErrKeys)
+	}
+	B := src.B
+	if src.first() || B < 1 {
+		return fmt.Errorf("attention: State.Gather: source state holds no step: %w", ErrKeys)
+	}
+	for i, r := range rows {
+		if r < 0 || r >= B {
+			return fmt.Errorf("attention: State.Gather: rows[%d] = %d, want 0..%d: %w", i, r, B-1, ErrShape)
+		}
+	}
+	n := len(rows)
+	s.Steps, s.B = src.Steps, n
+	s.Context = gatherRows(s.Context, src.Context, rows, len(src.Context)/B)
+	s.Weights = gatherRows(s.Weights, src.Weights, rows, len(src.Weights)/B)
+	s.Cumulative = gatherRows(s.Cumulative, src.Cumulative, rows, len(src.Cumulative)/B)
+	s.Center = gatherRows(s.Center, src.Center, rows, len(src.Center)/B)
+	s.Heads = gatherRows(s.Heads, src.Heads, rows, len(src.Heads)/B)
+	s.Sample = gatherRows(s.Sample, src.Sample, rows, len(src.Sample)/B)
+	return nil
+}
+
+// gatherRows copies rows of width w from src into dst (nil when src is).
+func gatherRows[T any](dst, src []T, rows []int, w int) []T {
+	if src == nil {
+		return dst[:0]
+	}
+	dst = grow(dst, len(rows)*w)
+	for i, r := range rows {
+		copy(dst[i*w:(i+1)*w], src[r*w:(r+1)*w])
+	}
+	return dst
 }
