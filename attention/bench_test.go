@@ -148,10 +148,10 @@ func stockAdditiveStep(b *testing.B, proj, mem, query, w, v *gorgonia.Node, B, T
 		}
 		return n
 	}
-	q := must(gorgonia.Mul(query, w))                                                  // (B, A)
-	pre := must(gorgonia.Tanh(must(gorgonia.BroadcastAdd(proj, q, nil, []byte{1})))) // (B, T, A)
-	e := must(gorgonia.Mul(must(gorgonia.Reshape(pre, tensor.Shape{B * T, A})), v))    // (B·T)
-	alpha := must(gorgonia.SoftMax(must(gorgonia.Reshape(e, tensor.Shape{B, T})), 1))  // (B, T)
+	q := must(gorgonia.Mul(query, w))                                                 // (B, A)
+	pre := must(gorgonia.Tanh(must(gorgonia.BroadcastAdd(proj, q, nil, []byte{1}))))  // (B, T, A)
+	e := must(gorgonia.Mul(must(gorgonia.Reshape(pre, tensor.Shape{B * T, A})), v))   // (B·T)
+	alpha := must(gorgonia.SoftMax(must(gorgonia.Reshape(e, tensor.Shape{B, T})), 1)) // (B, T)
 	ctx := must(gorgonia.BatchedMatMul(must(gorgonia.Reshape(alpha, tensor.Shape{B, 1, T})), mem))
 	return must(gorgonia.Reshape(ctx, tensor.Shape{B, D}))
 }
