@@ -110,6 +110,7 @@ func unsigned8(dst []float32, src []byte) {
 }
 
 func signed16LE(dst []float32, src []byte) {
+	src = src[:2*len(dst)]
 	for i := range dst {
 		dst[i] = float32(int16(binary.LittleEndian.Uint16(src[2*i:]))) * scale16
 	}
@@ -118,6 +119,7 @@ func signed16LE(dst []float32, src []byte) {
 // signed24LE places the three bytes in the top of an int32, which keeps the
 // sign, and scales that by 2^-31.
 func signed24LE(dst []float32, src []byte) {
+	src = src[:3*len(dst)]
 	for i := range dst {
 		b := src[3*i : 3*i+3]
 		dst[i] = float32(int32(uint32(b[0])<<8|uint32(b[1])<<16|uint32(b[2])<<24)) * scale32
@@ -125,18 +127,21 @@ func signed24LE(dst []float32, src []byte) {
 }
 
 func signed32LE(dst []float32, src []byte) {
+	src = src[:4*len(dst)]
 	for i := range dst {
 		dst[i] = float32(int32(binary.LittleEndian.Uint32(src[4*i:]))) * scale32
 	}
 }
 
 func float32LE(dst []float32, src []byte) {
+	src = src[:4*len(dst)]
 	for i := range dst {
 		dst[i] = clampSample(math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:])))
 	}
 }
 
 func float64LE(dst []float32, src []byte) {
+	src = src[:8*len(dst)]
 	for i := range dst {
 		dst[i] = clampSample(float32(math.Float64frombits(binary.LittleEndian.Uint64(src[8*i:]))))
 	}
