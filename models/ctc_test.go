@@ -72,13 +72,14 @@ func logSpaceCTC(logits []float64, T, V int, target []int, blank int) float64 {
 		}
 		return target[s/2]
 	}
-	logp := func(t, k int) float64 {
-		z := math.Inf(-1)
+	norm := make([]float64, T)
+	for t := range T {
+		norm[t] = math.Inf(-1)
 		for v := range V {
-			z = lse(z, logits[t*V+v])
+			norm[t] = lse(norm[t], logits[t*V+v])
 		}
-		return logits[t*V+k] - z
 	}
+	logp := func(t, k int) float64 { return logits[t*V+k] - norm[t] }
 	alpha := make([]float64, L)
 	for s := range alpha {
 		alpha[s] = math.Inf(-1)

@@ -25,8 +25,11 @@ import (
 // whole padded batch (see Apply). A step's state is packed as one (B, 2H)
 // matrix [h | c]: a decoder threads a single node through its steps and
 // slices h out (SplitState) only where it reads it.
+//
+// A layer's eager faces only read its parameters: goroutines may share a
+// layer, each with its own LSTMWorkspace.
 type LSTM struct {
-	Wx, Wh, B  *Param
+	Wx, Wh, B  *Param // (In, 4H), (H, 4H), (4H)
 	In, Hidden int
 }
 
@@ -81,8 +84,9 @@ func (l *LSTM) Apply(b *Binding, x, lengths *gorgonia.Node) (*gorgonia.Node, err
 }
 
 // Step is the eager face of one step: from x (batch, In) and prev (batch,
-// 2H) = [h₋₁ | c₋₁] it writes next (batch, 2H) = [h | c]. next may be prev.
-// The parameters must be float32; ws holds the working memory.
+// 2H) = [h₋₁ | c₋₁] it writes next (batch, 2H) = [h | c]. next may be prev
+// (but not overlap it otherwise, nor x). The parameters must be float32; ws
+// holds the working memory. Short slices panic.
 func (l *LSTM) Step(ws *LSTMWorkspace, next, x, prev []float32, batch int) {
 	H := l.Hidden
 	ws.gates = growFloats(ws.gates, batch*4*H)
