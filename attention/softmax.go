@@ -2,11 +2,12 @@ package attention
 
 import "github.com/attend-go/attend/models"
 
-// softmaxRow writes α_t = exp(β·e_t − m) / Σ_s exp(β·e_s − m) for the valid
-// positions of one row, the t in [lo, hi) with mask[t] > 0 (a nil mask marks
-// every position valid), and α_t = 0 everywhere else in the row. A row with
-// no valid position gets all zeros, never NaN. e is read only at valid
-// positions, so it may be alpha itself.
+// softmaxRow writes α_t = exp(β·(e_t − m)) / Σ_s exp(β·(e_s − m)), with m
+// the largest valid score, for the valid positions of one row, the t in
+// [lo, hi) with mask[t] > 0 (a nil mask marks every position valid), and
+// α_t = 0 everywhere else in the row. A row with no valid position gets all
+// zeros, never NaN. e is read only at valid positions, so it may be alpha
+// itself.
 func softmaxRow[F Float](alpha, e, mask []F, lo, hi int, beta F) {
 	var m F
 	found := false
@@ -14,8 +15,8 @@ func softmaxRow[F Float](alpha, e, mask []F, lo, hi int, beta F) {
 		if mask != nil && mask[t] <= 0 {
 			continue
 		}
-		if x := beta * e[t]; !found || x > m {
-			m, found = x, true
+		if !found || e[t] > m {
+			m, found = e[t], true
 		}
 	}
 	clear(alpha[:lo])
@@ -24,13 +25,15 @@ func softmaxRow[F Float](alpha, e, mask []F, lo, hi int, beta F) {
 		clear(alpha[lo:hi])
 		return
 	}
+	// β·(e_t − m) ≤ 0 for every finite score, however large: the exponent
+	// never overflows, and the maximum contributes exp(0) = 1 to the sum.
 	var sum F
 	for t := lo; t < hi; t++ {
 		if mask != nil && mask[t] <= 0 {
 			alpha[t] = 0
 			continue
 		}
-		x := models.Exp(beta*e[t] - m)
+		x := models.Exp(beta * (e[t] - m))
 		alpha[t] = x
 		sum += x
 	}
