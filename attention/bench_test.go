@@ -163,3 +163,25 @@ func fullLengths(batch, T int) []int {
 	}
 	return l
 }
+
+// BenchmarkTanh compares the inlined float32 tanh loop of the additive
+// score with models.Tanh per element, over one (T, A) = (100, 256) row.
+func BenchmarkTanh(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	a, c := f32s(uniform(r, benchT*benchDim, 3)), f32s(uniform(r, benchT*benchDim, 1))
+	dst := make([]float32, len(a))
+	b.Run("tanhAddTo", func(b *testing.B) {
+		b.SetBytes(int64(4 * len(a)))
+		for range b.N {
+			tanhAddTo(dst, a, c)
+		}
+	})
+	b.Run("models.Tanh", func(b *testing.B) {
+		b.SetBytes(int64(4 * len(a)))
+		for range b.N {
+			for i := range dst {
+				dst[i] = models.Tanh(a[i] + c[i])
+			}
+		}
+	})
+}

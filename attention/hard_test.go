@@ -62,6 +62,23 @@ func b2f(b bool) float64 {
 	return 0
 }
 
+// TestHardGradients checks the Hard training graph's gradients end to end
+// with the sampler reseeded before every run, so that every run of the
+// finite differences reads the same locations: the memory gets gradient
+// through the context, the parameters through the weights.
+func TestHardGradients(t *testing.T) {
+	src := rand.NewPCG(90, 91)
+	ps := newStore(tensor.Float64, 92)
+	m, err := NewHard(ps, "att", tH, tD, tA, &HardOptions{Rand: rand.New(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perturbZeros(ps, 93)
+	p := newProblem(94, tB, tT, tD, tH, tS, tLengths)
+	worst := checkGraphGradients(t, m, ps, p, func() { src.Seed(90, 91) })
+	t.Logf("worst relative error %.2g", worst)
+}
+
 // TestHardModes checks what each inference mode reads.
 func TestHardModes(t *testing.T) {
 	p := newProblem(23, tB, tT, tD, tH, 1, tLengths)

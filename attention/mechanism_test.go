@@ -187,13 +187,15 @@ func TestGradients(t *testing.T) {
 			}
 			p := newProblem(9, tB, tT, tD, m.Dims().Query, tS, tLengths)
 			perturbZeros(ps, 11)
-			worst := checkGraphGradients(t, m, ps, p)
+			worst := checkGraphGradients(t, m, ps, p, nil)
 			t.Logf("worst relative error %.2g", worst)
 		})
 	}
 }
 
-func checkGraphGradients(t *testing.T, m Mechanism, ps *models.Params, p problem) float64 {
+// checkGraphGradients runs the finite-difference check; beforeRun, when
+// set, runs before every run of the graph (to reseed a sampler).
+func checkGraphGradients(t *testing.T, m Mechanism, ps *models.Params, p problem, beforeRun func()) float64 {
 	t.Helper()
 	gr := buildGraph(t, m, ps, p)
 	r := rand.New(rand.NewPCG(12, 13))
@@ -222,6 +224,9 @@ func checkGraphGradients(t *testing.T, m Mechanism, ps *models.Params, p problem
 	vm := gorgonia.NewTapeMachine(gr.g, gorgonia.BindDualValues(wrt...))
 	defer vm.Close()
 	run := func() float64 {
+		if beforeRun != nil {
+			beforeRun()
+		}
 		vm.Reset()
 		if err := vm.RunAll(); err != nil {
 			t.Fatal(err)
