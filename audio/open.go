@@ -39,8 +39,8 @@ func OpenWithOptions(r io.ReadSeeker, opts *DecodeOptions) (Stream, Format, erro
 // decodeStream is the Stream Open returns: a format decoder, its declared
 // length and the duration limit.
 type decodeStream struct {
-	Stream          // the format's decoder
-	format   Format //
+	Stream   // the format's decoder
+	format   Format
 	in       *bufReadSeeker
 	declared int64 // frames the header declares, -1 if unknown
 	trusted  bool  // the declared frames are known to be in the file

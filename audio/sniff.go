@@ -36,9 +36,10 @@ func (f Format) String() string {
 	return fmt.Sprintf("Format(%d)", int(f))
 }
 
-// SniffLen is how many leading bytes Sniff examines at most. Fewer are
-// enough for every format; more than an ID3v2 tag plus SniffLen are never
-// needed.
+// SniffLen is the number of bytes after any ID3v2 tags that Sniff needs
+// for a certain answer: enough for an Ogg page header with a full segment
+// table and for the largest MPEG audio frame plus the next frame's header.
+// Fewer bytes still identify every format, with a weaker check of MP3.
 const SniffLen = 2048
 
 // Sniff identifies the format of a file from its first bytes, never from its
