@@ -81,10 +81,9 @@ func (r *Resampler) Rates() (from, to int) { return r.from, r.to }
 func (r *Resampler) Channels() int { return r.channels }
 
 // OutputFrames returns how many frames resampling n input frames yields:
-// ceil(n·to/from), the output frames whose instants n'·from/to fall
-// inside the input.
+// n·to/from rounded to the nearest integer (halves up), as sox does.
 func (r *Resampler) OutputFrames(n int) int {
-	return int((int64(n)*int64(r.l) + int64(r.m) - 1) / int64(r.m))
+	return int((2*int64(n)*int64(r.l) + int64(r.m)) / (2 * int64(r.m)))
 }
 
 // Process resamples src, interleaved frames at the input rate, and appends

@@ -189,7 +189,7 @@ func TestResampleAccuracy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := (tc.from/2*tc.to + tc.from - 1) / tc.from; len(out.Samples) != want {
+			if want := int(math.Round(float64(tc.from/2) * float64(tc.to) / float64(tc.from))); len(out.Samples) != want {
 				t.Errorf("got %d samples, want %d", len(out.Samples), want)
 			}
 			want := tone(tc.to, len(out.Samples), 1000, 0.5)
@@ -199,6 +199,24 @@ func TestResampleAccuracy(t *testing.T) {
 				t.Errorf("SNR against the ideal tone = %.1f dB, want ≥ 90 dB", snr)
 			}
 		})
+	}
+}
+
+// TestResampleLength checks output lengths against sox 14.4.2
+// (`sox in.wav -r 16000 out.wav rate -v` on 44.1 kHz files of these
+// lengths): n·to/from rounded to the nearest frame.
+func TestResampleLength(t *testing.T) {
+	r, err := NewResampler(44100, 16000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[int]int{0: 0, 1: 0, 2: 1, 919: 333, 920: 334, 921: 334, 922: 335, 44100: 16000} {
+		if got := r.OutputFrames(in); got != want {
+			t.Errorf("OutputFrames(%d) = %d, want %d", in, got, want)
+		}
+		if got := len(r.Flush(r.Process(nil, make([]float32, in)))); got != want {
+			t.Errorf("resampling %d frames gave %d, want %d", in, got, want)
+		}
 	}
 }
 

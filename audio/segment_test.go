@@ -168,7 +168,7 @@ func TestSegmenterConvertsInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	total := (mono.total*16000 + 44099) / 44100
+	total := (2*mono.total*16000 + 44100) / (2 * 44100) // rounded to nearest
 	segs := collect(t, sg, total, 10*16000, 16000)
 	for _, s := range segs[:len(segs)-1] {
 		if at := s.End * 44100 / 16000; !mono.silent(at) {
