@@ -25,7 +25,7 @@ import (
 //
 //	forward:  Z = Xp·Wx + b           one (N, I)×(I, 4H) GEMM
 //	          Z_s += h_{s−1}·Wh        one (active[s], H)×(H, 4H) GEMM per step
-//	backward: dh_{s−1} = dZ_s·Whᵀ      one GEMM per step
+//	backward: dh_{s−1} = dZ_s·Whᵀ      one GEMM per step (Whᵀ transposed once)
 //	          dWh = Hpᵀ·dZ, dWx = Xpᵀ·dZ, dXp = dZ·Wxᵀ   one GEMM each
 //
 // where Hp holds h_{s−1} aligned with the rows of step s (zero for s = 0).
@@ -99,6 +99,7 @@ type seqDir[F Float] struct {
 	h     []F // (B, H) the current step's h
 	dh    []F // (B, H) ∂L/∂h_s during Backward
 	dc    []F // (B, H) ∂L/∂c_s from later steps during Backward
+	whT   []F // (4H, H) Whᵀ during Backward
 }
 
 // seqForward runs len(dirs) directions over x (B, T, I): direction k writes
@@ -203,6 +204,14 @@ func (d *seqDir[F]) backward(p *seqPlan, reverse bool, w, dw seqWeights[F], dOut
 	B, T, N := p.B, p.T, p.rows()
 	d.dh = growFloats(d.dh, B*H)
 	d.dc = growFloats(d.dc, B*H)
+	// The per-step products dZ_s·Whᵀ read Wh transposed: transpose it once
+	// rather than have the BLAS repack it at every step.
+	d.whT = growFloats(d.whT, 4*H*H)
+	for i := range H {
+		for j, v := range w.wh[i*4*H : (i+1)*4*H] {
+			d.whT[j*H+i] = v
+		}
+	}
 	grain := cellRows(H)
 	for s := T - 1; s >= 0; s-- {
 		n, base, later := p.active[s], p.off[s], p.active[s+1]
@@ -229,7 +238,7 @@ func (d *seqDir[F]) backward(p *seqPlan, reverse bool, w, dw seqWeights[F], dOut
 			cellBackward(H, lo, hi, z, cPrev, H, c, H, d.dh, H, d.dc, H, z, d.dc, H)
 		})
 		if s > 0 {
-			Gemm(false, true, n, H, 4*H, 1, z, 4*H, w.wh, 4*H, 0, d.dh, H)
+			Gemm(false, false, n, H, 4*H, 1, z, 4*H, d.whT, H, 0, d.dh, H)
 		}
 	}
 	dz := d.gates[:N*4*H]
