@@ -127,7 +127,7 @@ func (c *additiveCore) weights(alpha []float32, keys *Keys, query []float32, pre
 
 // prepareNodes adds the key projection node: proj (B, T, A).
 func (c *additiveCore) prepareNodes(owner Mechanism, bd *models.Binding, memory, mask *gorgonia.Node) (KeysNodes, error) {
-	k, err := newKeysNodes(owner, memory, mask)
+	k, err := newKeysNodes(owner, memory, mask, c.u)
 	if err != nil {
 		return k, err
 	}

@@ -194,7 +194,7 @@ func (m *General) Step(dst *State, keys *Keys, query []float32, prev *State) err
 
 // PrepareNodes implements Mechanism.
 func (m *General) PrepareNodes(b *models.Binding, memory, mask *gorgonia.Node) (KeysNodes, error) {
-	return newKeysNodes(m, memory, mask)
+	return newKeysNodes(m, memory, mask, m.a.w)
 }
 
 // StepNode implements Mechanism: one fused score node (the query

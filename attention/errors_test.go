@@ -140,6 +140,11 @@ func TestGraphErrors(t *testing.T) {
 		{"mask shape", func() error { _, err := m.PrepareNodes(bind, mem, wrongMask); return err }(), ErrShape, "mask (3, 7)"},
 		{"query shape", func() error { _, err := m.StepNode(bind, keys, wrongQ, first); return err }(), ErrShape, "query (3, 6)"},
 		{"unprepared keys", func() error { _, err := m.StepNode(bind, KeysNodes{}, q, first); return err }(), ErrKeys, "not prepared"},
+		{"memory dtype", func() error {
+			mem64 := gorgonia.NewTensor(g, tensor.Float64, 3, gorgonia.WithShape(tB, tT, tD), gorgonia.WithName("mem64"))
+			_, err := m.PrepareNodes(bind, mem64, nil)
+			return err
+		}(), ErrDtype, "memory is float64"},
 		{"weights without cumulative", func() error {
 			_, err := m.StepNode(bind, keys, q, StateNodes{Weights: first.Weights})
 			return err

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/attend-go/attend/models"
-
 	"gorgonia.org/tensor"
 )
 

@@ -69,11 +69,17 @@ func prevSlices(prev *State) (weights, cumulative []float32) {
 }
 
 // newKeysNodes validates a memory node (B, T, D) and a mask node (B, T),
-// making an all-ones mask when mask is nil.
-func newKeysNodes(owner Mechanism, memory, mask *gorgonia.Node) (KeysNodes, error) {
+// making an all-ones mask when mask is nil, and checks that the memory has
+// the parameters' dtype.
+func newKeysNodes(owner Mechanism, memory, mask *gorgonia.Node, params ...*models.Param) (KeysNodes, error) {
 	D := owner.Dims().Key
 	if memory == nil {
 		return KeysNodes{}, fmt.Errorf("attention: %s: nil memory node: %w", owner.Name(), ErrShape)
+	}
+	for _, p := range params {
+		if p != nil && p.Value.Dtype() != memory.Dtype() {
+			return KeysNodes{}, fmt.Errorf("attention: %s: memory is %v, parameter %s %v: %w", owner.Name(), memory.Dtype(), p.Name, p.Value.Dtype(), ErrDtype)
+		}
 	}
 	s := memory.Shape()
 	if s.Dims() != 3 || s[2] != D {

@@ -81,7 +81,7 @@ func (m *Local) Step(dst *State, keys *Keys, query []float32, prev *State) error
 
 // PrepareNodes implements Mechanism.
 func (m *Local) PrepareNodes(b *models.Binding, memory, mask *gorgonia.Node) (KeysNodes, error) {
-	return newKeysNodes(m, memory, mask)
+	return newKeysNodes(m, memory, mask, m.wa)
 }
 
 // StepNode implements Mechanism: a center node p (B), a fused weights node

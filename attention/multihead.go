@@ -109,7 +109,7 @@ func (m *MultiHead) Step(dst *State, keys *Keys, query []float32, prev *State) e
 
 // PrepareNodes implements Mechanism: Proj is K (B, T, d) and Values V.
 func (m *MultiHead) PrepareNodes(b *models.Binding, memory, mask *gorgonia.Node) (KeysNodes, error) {
-	k, err := newKeysNodes(m, memory, mask)
+	k, err := newKeysNodes(m, memory, mask, m.wk)
 	if err != nil {
 		return k, err
 	}
