@@ -124,7 +124,8 @@
 // context node computes Σ_t α_t·v_t (B, D). Two nodes rather than one
 // packed [c | α] output: both stay dense and contiguous (no Slice views
 // for every consumer to materialize), the context node serves every
-// mechanism, and the cost is the same. The score node's backward pass
+// mechanism, and the arithmetic is the same (a packed output would save one
+// graph node and add two Slice nodes). The score node's backward pass
 // recomputes tanh(W·q + U·k_t + …) row by row instead of storing the
 // (B, T, A) activations between the passes: one more tanh per element
 // saves B·T·A floats per decoder step, which otherwise pile up over every

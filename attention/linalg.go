@@ -6,8 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/attend-go/attend/models"
-	"gonum.org/v1/gonum/blas/blas32"
-	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
 	"gorgonia.org/tensor"
 )
 
@@ -44,13 +43,19 @@ func gemmSerial[F Float](transA, transB bool, m, n, k int, alpha F, a []F, lda i
 	}
 }
 
+// level1 is gonum's own BLAS (assembly kernels, no cgo) for the short
+// vector operations of the inner loops, whatever BLAS models.Gemm uses: a
+// cgo call per axpy of 256 floats into OpenBLAS would cost more than the
+// axpy itself.
+var level1 gonum.Implementation
+
 // axpy computes y += α·x over len(x) elements.
 func axpy[F Float](alpha F, x, y []F) {
 	switch x := any(x).(type) {
 	case []float32:
-		blas32.Implementation().Saxpy(len(x), float32(alpha), x, 1, any(y).([]float32), 1)
+		level1.Saxpy(len(x), float32(alpha), x, 1, any(y).([]float32), 1)
 	case []float64:
-		blas64.Implementation().Daxpy(len(x), float64(alpha), x, 1, any(y).([]float64), 1)
+		level1.Daxpy(len(x), float64(alpha), x, 1, any(y).([]float64), 1)
 	}
 }
 
@@ -58,9 +63,9 @@ func axpy[F Float](alpha F, x, y []F) {
 func dot[F Float](x, y []F) F {
 	switch x := any(x).(type) {
 	case []float32:
-		return F(blas32.Implementation().Sdot(len(x), x, 1, any(y).([]float32), 1))
+		return F(level1.Sdot(len(x), x, 1, any(y).([]float32), 1))
 	case []float64:
-		return F(blas64.Implementation().Ddot(len(x), x, 1, any(y).([]float64), 1))
+		return F(level1.Ddot(len(x), x, 1, any(y).([]float64), 1))
 	}
 	return 0
 }
