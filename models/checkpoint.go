@@ -3,7 +3,6 @@ package models
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,17 +20,6 @@ const (
 	keyVersion = "attend.format_version"
 	keyConfig  = "attend.config"
 	keyVocab   = "attend.vocab"
-)
-
-// More sentinel errors; see also ErrCorrupt and ErrUnsupported.
-var (
-	// ErrKind means the file holds a different kind of model than asked
-	// for (CheckKind).
-	ErrKind = errors.New("models: wrong model kind")
-	// ErrMismatch means the tensors or the config of a file do not match
-	// what the model expects: a tensor is missing, unexpected or of the
-	// wrong shape, or the config has unknown fields.
-	ErrMismatch = errors.New("models: file does not match the model")
 )
 
 // Tensor is a named float32 tensor, row-major (C order).

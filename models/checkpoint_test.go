@@ -34,8 +34,8 @@ func sampleFile() *models.File {
 	}
 }
 
-// encode writes f with Write and returns the bytes.
-func encode(t *testing.T, f *models.File, dtype models.DType) []byte {
+// encodeModel writes f with Write and returns the bytes.
+func encodeModel(t *testing.T, f *models.File, dtype models.DType) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := models.Write(&b, f, dtype); err != nil {
@@ -60,7 +60,7 @@ func TestWriteParseRoundTrip(t *testing.T) {
 	for _, dtype := range []models.DType{models.F32, models.F16} {
 		t.Run(dtype.String(), func(t *testing.T) {
 			in := sampleFile()
-			got, err := models.Parse(encode(t, in, dtype))
+			got, err := models.Parse(encodeModel(t, in, dtype))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,8 +94,8 @@ func TestWriteParseRoundTrip(t *testing.T) {
 // TestWriteGolden pins the bytes Write produces, so that a format change
 // cannot slip in unnoticed.
 func TestWriteGolden(t *testing.T) {
-	golden(t, "sample_f32.safetensors", encode(t, sampleFile(), models.F32))
-	golden(t, "sample_f16.safetensors", encode(t, sampleFile(), models.F16))
+	goldenFile(t, "sample_f32.safetensors", encodeModel(t, sampleFile(), models.F32))
+	goldenFile(t, "sample_f16.safetensors", encodeModel(t, sampleFile(), models.F16))
 }
 
 // TestWriteLayout checks the byte layout Write promises: an 8-byte aligned
@@ -103,7 +103,7 @@ func TestWriteGolden(t *testing.T) {
 // sorted by name and laid out contiguously in that order.
 func TestWriteLayout(t *testing.T) {
 	for _, dtype := range []models.DType{models.F32, models.F16} {
-		data := encode(t, sampleFile(), dtype)
+		data := encodeModel(t, sampleFile(), dtype)
 		n := binary.LittleEndian.Uint64(data)
 		header := string(data[8 : 8+n])
 		if n%8 != 0 {
@@ -147,7 +147,7 @@ func TestWriteIsDeterministic(t *testing.T) {
 		b.Extra[k] = a.Extra[k]
 	}
 	for _, dtype := range []models.DType{models.F32, models.F16} {
-		if !bytes.Equal(encode(t, a, dtype), encode(t, b, dtype)) {
+		if !bytes.Equal(encodeModel(t, a, dtype), encodeModel(t, b, dtype)) {
 			t.Errorf("%s: bytes depend on the order of tensors or Extra", dtype)
 		}
 	}
@@ -157,7 +157,7 @@ func TestWriteIsDeterministic(t *testing.T) {
 // Python's safetensors writes (F32 tensor first, metadata keys in hash
 // order, an extra "format" key) and checks every value.
 func TestParsePythonStyleFixture(t *testing.T) {
-	golden(t, "python_style.safetensors", pythonStyleFixture())
+	goldenFile(t, "python_style.safetensors", pythonStyleFixture())
 	path := filepath.Join("testdata", "safetensors", "python_style.safetensors")
 	f, err := models.ReadFile(path)
 	if err != nil {
@@ -281,7 +281,7 @@ func TestWriteF16Limits(t *testing.T) {
 	inf := float32(math.Inf(1))
 	values := []float32{math.Nextafter32(65520, 0), -math.Nextafter32(65520, 0), inf, -inf, float32(math.NaN())}
 	f := &models.File{Kind: "asr", Tensors: []models.Tensor{{Name: "w", Shape: []int{5}, Data: values}}}
-	got, err := models.Parse(encode(t, f, models.F16))
+	got, err := models.Parse(encodeModel(t, f, models.F16))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +293,7 @@ func TestWriteF16Limits(t *testing.T) {
 
 // TestWriteZeroFile writes a File with nothing but a kind: defaults fill in.
 func TestWriteZeroFile(t *testing.T) {
-	got, err := models.Parse(encode(t, &models.File{Kind: "caption"}, models.F16))
+	got, err := models.Parse(encodeModel(t, &models.File{Kind: "caption"}, models.F16))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +397,7 @@ func TestDecodeConfig(t *testing.T) {
 // TestParseKeepsTensorsIndependent checks that the tensors Parse returns
 // do not alias the input bytes.
 func TestParseKeepsTensorsIndependent(t *testing.T) {
-	data := encode(t, sampleFile(), models.F32)
+	data := encodeModel(t, sampleFile(), models.F32)
 	f, err := models.Parse(data)
 	if err != nil {
 		t.Fatal(err)

@@ -37,7 +37,7 @@ func TestWriteFileCreatesAndReplaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := encode(t, sampleFile(), models.F32); !bytes.Equal(got, want) {
+	if want := encodeModel(t, sampleFile(), models.F32); !bytes.Equal(got, want) {
 		t.Errorf("file holds %d bytes that differ from Write's %d", len(got), len(want))
 	}
 	if st, err := os.Stat(path); err != nil || st.Mode().Perm()&0o600 != 0o600 {

@@ -2,26 +2,11 @@ package models
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"math"
 	"slices"
-)
-
-// Sentinel errors that callers test with errors.Is. Every error this
-// package returns for a bad file wraps exactly one of them; I/O errors are
-// wrapped as they come.
-var (
-	// ErrCorrupt means the bytes are not a valid safetensors file, or not a
-	// valid attend model file: a required attend.* metadata entry is
-	// missing or malformed.
-	ErrCorrupt = errors.New("models: corrupt model file")
-	// ErrUnsupported means the file is valid but uses something this build
-	// cannot read or write: a dtype it does not convert, or a newer format
-	// version.
-	ErrUnsupported = errors.New("models: unsupported")
 )
 
 // maxHeaderSize bounds the JSON header, as in the Rust implementation
@@ -100,9 +85,9 @@ func readSafetensors(r io.ReaderAt, size int64, source string) (*Safetensors, er
 		return nil, s.errorf(ErrCorrupt, "%v", err)
 	}
 	s.data = 8 + int64(n)
-	s.tensors, err = checkLayout(h, size-s.data)
-	if err != nil {
-		le := err.(layoutError)
+	var le *layoutError
+	s.tensors, le = checkLayout(h, size-s.data)
+	if le != nil {
 		return nil, s.errorf(le.sentinel, "%s", le.msg)
 	}
 	s.metadata = h.metadata
@@ -181,8 +166,8 @@ func (s *Safetensors) lookup(name string) (TensorInfo, error) {
 }
 
 // decode reads the bytes of t through buf, a scratch buffer whose length is
-// a multiple of 8, and converts them into dst, which holds t.Len()
-// elements.
+// a multiple of the element size, and converts them into dst, which holds
+// t.Len() elements.
 func decode[T float32 | float64](s *Safetensors, t TensorInfo, dst []T, buf []byte) error {
 	size := int64(t.DType.Size())
 	for off := t.Begin; off < t.End; {
@@ -227,16 +212,6 @@ func readFull(r io.ReaderAt, p []byte, off int64) error {
 	return err
 }
 
-// fileError is an error about a model file: its message names the file
-// and the problem, and it wraps the sentinel it falls under.
-type fileError struct {
-	msg string
-	err error
-}
-
-func (e *fileError) Error() string { return e.msg }
-func (e *fileError) Unwrap() error { return e.err }
-
 // errorf returns an error about s's file that wraps sentinel, its message
 // prefixed "models: " and the file name when known.
 func (s *Safetensors) errorf(sentinel error, format string, args ...any) error {
@@ -247,19 +222,4 @@ func (s *Safetensors) errorf(sentinel error, format string, args ...any) error {
 // wraps with %w.
 func (s *Safetensors) wrapf(format string, args ...any) error {
 	return fmt.Errorf(filePrefix(s.source)+format, args...)
-}
-
-// fileErrorf returns an error about the file named source ("" if unnamed)
-// that wraps sentinel.
-func fileErrorf(source string, sentinel error, format string, args ...any) error {
-	return &fileError{msg: filePrefix(source) + fmt.Sprintf(format, args...), err: sentinel}
-}
-
-// filePrefix returns the start of an error message about the file named
-// source.
-func filePrefix(source string) string {
-	if source == "" {
-		return "models: "
-	}
-	return "models: " + source + ": "
 }

@@ -73,9 +73,9 @@ var pythonStyleTensors = []struct {
 	{"b.h", []int{2, 3}, []float32{0x1p-24, 0.0999755859375, float32(math.Copysign(0, -1)), 0.333251953125, 0.5, -65504}},
 }
 
-// golden compares got with the file testdata/safetensors/name, or rewrites
+// goldenFile compares got with the file testdata/safetensors/name, or rewrites
 // the file with -update-safetensors.
-func golden(t *testing.T, name string, got []byte) {
+func goldenFile(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", "safetensors", name)
 	if *updateSafetensors {

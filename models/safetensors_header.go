@@ -315,31 +315,31 @@ var subByteDTypes = map[DType]bool{"F4": true, "F6_E2M3": true, "F6_E3M2": true}
 // implementation: every entry's byte count equals its element count times
 // the dtype size, and the entries, sorted by offset, tile the data buffer
 // exactly — no overlaps, no holes, no trailing bytes.
-func checkLayout(h *header, dataLen int64) ([]TensorInfo, error) {
+func checkLayout(h *header, dataLen int64) ([]TensorInfo, *layoutError) {
 	for _, t := range h.tensors {
 		size := t.DType.Size()
 		if size == 0 {
 			if subByteDTypes[t.DType] {
-				return nil, layoutError{ErrUnsupported, fmt.Sprintf("tensor %q: dtype %s has less than a byte per element, which this package does not read", t.Name, t.DType)}
+				return nil, &layoutError{ErrUnsupported, fmt.Sprintf("tensor %q: dtype %s has less than a byte per element, which this package does not read", t.Name, t.DType)}
 			}
-			return nil, layoutError{ErrCorrupt, fmt.Sprintf("tensor %q: unknown dtype %q", t.Name, clip([]byte(t.DType)))}
+			return nil, &layoutError{ErrCorrupt, fmt.Sprintf("tensor %q: unknown dtype %q", t.Name, clip([]byte(t.DType)))}
 		}
 		offsets := fmt.Sprintf("data_offsets [%d %d]", t.Begin, t.End)
 		if t.End < t.Begin {
-			return nil, layoutError{ErrCorrupt, fmt.Sprintf("tensor %q: %s end before they begin", t.Name, offsets)}
+			return nil, &layoutError{ErrCorrupt, fmt.Sprintf("tensor %q: %s end before they begin", t.Name, offsets)}
 		}
 		if t.End > dataLen {
-			return nil, layoutError{ErrCorrupt, fmt.Sprintf("tensor %q: %s run past the end of the %d-byte data buffer (file truncated?)", t.Name, offsets, dataLen)}
+			return nil, &layoutError{ErrCorrupt, fmt.Sprintf("tensor %q: %s run past the end of the %d-byte data buffer (file truncated?)", t.Name, offsets, dataLen)}
 		}
 		n, ok := numElements(t.Shape)
 		if ok && n > math.MaxInt64/int64(size) {
 			ok = false
 		}
 		if !ok {
-			return nil, layoutError{ErrCorrupt, fmt.Sprintf("tensor %q: shape %v %s is too large to address", t.Name, t.Shape, t.DType)}
+			return nil, &layoutError{ErrCorrupt, fmt.Sprintf("tensor %q: shape %v %s is too large to address", t.Name, t.Shape, t.DType)}
 		}
 		if have, need := t.End-t.Begin, n*int64(size); have != need {
-			return nil, layoutError{ErrCorrupt, fmt.Sprintf("tensor %q: %s hold %d bytes, shape %v %s needs %d", t.Name, offsets, have, t.Shape, t.DType, need)}
+			return nil, &layoutError{ErrCorrupt, fmt.Sprintf("tensor %q: %s hold %d bytes, shape %v %s needs %d", t.Name, offsets, have, t.Shape, t.DType, need)}
 		}
 	}
 
@@ -352,14 +352,14 @@ func checkLayout(h *header, dataLen int64) ([]TensorInfo, error) {
 		switch {
 		case t.Begin < next:
 			p := sorted[i-1]
-			return nil, layoutError{ErrCorrupt, fmt.Sprintf("tensors %q [%d %d] and %q [%d %d] overlap", p.Name, p.Begin, p.End, t.Name, t.Begin, t.End)}
+			return nil, &layoutError{ErrCorrupt, fmt.Sprintf("tensors %q [%d %d] and %q [%d %d] overlap", p.Name, p.Begin, p.End, t.Name, t.Begin, t.End)}
 		case t.Begin > next:
-			return nil, layoutError{ErrCorrupt, fmt.Sprintf("data bytes [%d %d) belong to no tensor (a hole before %q)", next, t.Begin, t.Name)}
+			return nil, &layoutError{ErrCorrupt, fmt.Sprintf("data bytes [%d %d) belong to no tensor (a hole before %q)", next, t.Begin, t.Name)}
 		}
 		next = t.End
 	}
 	if next != dataLen {
-		return nil, layoutError{ErrCorrupt, fmt.Sprintf("data bytes [%d %d) after the last tensor belong to no tensor", next, dataLen)}
+		return nil, &layoutError{ErrCorrupt, fmt.Sprintf("data bytes [%d %d) after the last tensor belong to no tensor", next, dataLen)}
 	}
 	return sorted, nil
 }
@@ -369,8 +369,6 @@ type layoutError struct {
 	sentinel error
 	msg      string
 }
-
-func (e layoutError) Error() string { return e.msg }
 
 // numElements returns the product of shape, and false if it overflows an
 // int64. A zero dimension makes the product zero whatever the others are.

@@ -13,25 +13,25 @@ import (
 	"github.com/attend-go/attend/models"
 )
 
-// python is Debian's interpreter, which has numpy; check_spec.py needs
+// debianPython is Debian's interpreter, which has numpy; check_spec.py needs
 // only json and struct.
-const python = "/usr/bin/python3"
+const debianPython = "/usr/bin/python3"
 
 // checkSpec runs testdata/safetensors/check_spec.py on file, with the
 // expectations file expect if not empty, and returns its output and
 // whether it passed.
 func checkSpec(t *testing.T, file, expect string) (string, bool) {
 	t.Helper()
-	if _, err := os.Stat(python); err != nil {
-		t.Skipf("%s not found: the independent Python check of the file format cannot run", python)
+	if _, err := os.Stat(debianPython); err != nil {
+		t.Skipf("%s not found: the independent Python check of the file format cannot run", debianPython)
 	}
 	args := []string{filepath.Join("testdata", "safetensors", "check_spec.py"), file}
 	if expect != "" {
 		args = append(args, expect)
 	}
-	out, err := exec.Command(python, args...).CombinedOutput()
+	out, err := exec.Command(debianPython, args...).CombinedOutput()
 	if _, exit := err.(*exec.ExitError); err != nil && !exit {
-		t.Fatalf("running %s: %v", python, err)
+		t.Fatalf("running %s: %v", debianPython, err)
 	}
 	return strings.TrimSpace(string(out)), err == nil
 }
