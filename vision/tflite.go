@@ -66,35 +66,24 @@ const (
 	opFullyConnected  tfOp = 9
 	opReshape         tfOp = 22
 	opSoftmax         tfOp = 25
+	opCustom          tfOp = 32
 	opSqueeze         tfOp = 43
 	opQuantize        tfOp = 114
-	opCustom          tfOp = 32
 )
 
+// opNames names the operators this package runs and, for clearer errors,
+// some common ones it does not.
+var opNames = map[tfOp]string{
+	opAdd: "ADD", opAveragePool2D: "AVERAGE_POOL_2D", 2: "CONCATENATION", opConv2D: "CONV_2D",
+	opDepthwiseConv2D: "DEPTHWISE_CONV_2D", opDequantize: "DEQUANTIZE", opFullyConnected: "FULLY_CONNECTED",
+	14: "LOGISTIC", 17: "MAX_POOL_2D", 18: "MUL", 19: "RELU", 21: "RELU6", opReshape: "RESHAPE",
+	23: "RESIZE_BILINEAR", opSoftmax: "SOFTMAX", opCustom: "CUSTOM", 34: "PAD", 40: "MEAN", 41: "SUB",
+	opSqueeze: "SQUEEZE", 114: "QUANTIZE", 117: "HARD_SWISH",
+}
+
 func (o tfOp) String() string {
-	switch o {
-	case opAdd:
-		return "ADD"
-	case opAveragePool2D:
-		return "AVERAGE_POOL_2D"
-	case opConv2D:
-		return "CONV_2D"
-	case opDepthwiseConv2D:
-		return "DEPTHWISE_CONV_2D"
-	case opDequantize:
-		return "DEQUANTIZE"
-	case opFullyConnected:
-		return "FULLY_CONNECTED"
-	case opReshape:
-		return "RESHAPE"
-	case opSoftmax:
-		return "SOFTMAX"
-	case opSqueeze:
-		return "SQUEEZE"
-	case opQuantize:
-		return "QUANTIZE"
-	case opCustom:
-		return "CUSTOM"
+	if name, ok := opNames[o]; ok {
+		return name
 	}
 	return fmt.Sprintf("builtin operator %d", int32(o))
 }
@@ -217,6 +206,7 @@ func readTFLite(data []byte) (*tfModel, error) {
 		return nil, r.err
 	}
 	m.tensors = r.readTensors(sg, buffers)
+	r.where = func() string { return "subgraphs[0]" }
 	m.inputs = r.indices(r.vectorField(sg, 1, 4), len(m.tensors), "inputs", false)
 	m.outputs = r.indices(r.vectorField(sg, 2, 4), len(m.tensors), "outputs", false)
 	m.operators = r.readOperators(sg, codes, len(m.tensors))
