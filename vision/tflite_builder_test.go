@@ -313,7 +313,7 @@ func floatConst(name string, v []float32, shape ...int32) tinyTensor {
 //	reshape                         → 1×5
 //	softmax                         → 1×5
 type tinyNet struct {
-	model                 *tinyModel
+	model                  *tinyModel
 	w1, w2, w3, w4, w5, w6 []float32
 	b1, b2, b3, b4, b5, b6 []float32
 }
