@@ -208,9 +208,7 @@ func (p *writePlan) writeTo(w io.Writer) error {
 			n := min(len(data), len(buf)/size)
 			chunk := buf[:n*size]
 			if p.dtype == F16 {
-				for i, v := range data[:n] {
-					binary.LittleEndian.PutUint16(chunk[2*i:], Float16bits(v))
-				}
+				putFloat16s(chunk, data[:n])
 			} else {
 				for i, v := range data[:n] {
 					binary.LittleEndian.PutUint32(chunk[4*i:], math.Float32bits(v))

@@ -1,6 +1,9 @@
 package models
 
-import "math"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // IEEE 754 binary16 ("half") layout: 1 sign bit, 5 exponent bits (bias 15),
 // 10 fraction bits. Finite halves span ±65504; the smallest subnormal is
@@ -24,33 +27,63 @@ const (
 func Float16bits(f float32) uint16 {
 	b := math.Float32bits(f)
 	sign := uint16(b>>16) & 0x8000
-	b &= 0x7fffffff // |f|
+	a := b & 0x7fffffff
+	if inFloat16Range(a) {
+		return sign | float16Normal(a)
+	}
+	return sign | float16Rare(a)
+}
+
+// putFloat16s stores src in dst as little-endian halves, as Float16bits
+// would one by one, with the common case inlined.
+func putFloat16s(dst []byte, src []float32) {
+	dst = dst[:2*len(src)]
+	for i, f := range src {
+		b := math.Float32bits(f)
+		a := b & 0x7fffffff
+		var h uint16
+		if inFloat16Range(a) {
+			h = float16Normal(a)
+		} else {
+			h = float16Rare(a)
+		}
+		binary.LittleEndian.PutUint16(dst[2*i:], uint16(b>>16)&0x8000|h)
+	}
+}
+
+// inFloat16Range reports whether the float32 magnitude a (its bits) is in
+// [2⁻¹⁴, 2¹⁶), where it rounds to a normal half or, from 65520 on, to Inf.
+func inFloat16Range(a uint32) bool { return a-0x38800000 < 0x47800000-0x38800000 }
+
+// float16Normal returns the unsigned half for a float32 magnitude a in
+// [2⁻¹⁴, 2¹⁶). It rebiases the exponent from 127 to 15 and rounds away the
+// low 13 fraction bits: adding 0xfff, plus 1 when the kept part is odd,
+// carries into bit 13 exactly when rounding to nearest even goes up. A
+// carry out of the fraction increments the exponent, which is right, up to
+// and including 0x7c00 (Inf) from 65520 on.
+func float16Normal(a uint32) uint16 {
+	return uint16((a - (127-15)<<23 + 0xfff + a>>13&1) >> 13)
+}
+
+// float16Rare returns the unsigned half for a float32 magnitude a outside
+// [2⁻¹⁴, 2¹⁶): zero, subnormal, overflow, Inf or NaN.
+func float16Rare(a uint32) uint16 {
 	switch {
-	case b >= 0x47800000: // |f| ≥ 2¹⁶, Inf or NaN
-		if b <= 0x7f800000 {
-			return sign | float16ExpMask // overflow or Inf
-		}
-		h := uint16(b>>13) & float16FracMask
-		if h == 0 {
-			h = 0x200 // the payload did not fit: quiet NaN
-		}
-		return sign | float16ExpMask | h
-	case b >= 0x38800000: // |f| ≥ 2⁻¹⁴: a normal half, or Inf after rounding
-		// Rebias the exponent from 127 to 15 and round away the low 13
-		// fraction bits: adding 0xfff, plus 1 when the kept part is odd,
-		// carries into bit 13 exactly when rounding to nearest even goes
-		// up. A carry out of the fraction increments the exponent, which
-		// is right, up to and including 0x7c00 (Inf) from 65520 on.
-		odd := b >> 13 & 1
-		return sign | uint16((b-(127-15)<<23+0xfff+odd)>>13)
-	default: // a subnormal half or zero
+	case a < 0x38800000: // a subnormal half or zero
 		// Adding 0.5 puts 2⁻²⁴, the subnormal unit, at the last fraction
 		// bit of the float32 sum, so the FPU's own round-to-nearest-even
 		// does the rounding; the fraction bits are then the half's. The
 		// conversion forces rounding to float32 (no fused operations).
-		v := float32(math.Float32frombits(b) + 0.5)
-		return sign | uint16(math.Float32bits(v)-math.Float32bits(0.5))
+		v := float32(math.Float32frombits(a) + 0.5)
+		return uint16(math.Float32bits(v) - 0x3f000000) // 0.5's bits
+	case a <= 0x7f800000: // ≥ 2¹⁶: overflow, or Inf
+		return float16ExpMask
 	}
+	h := uint16(a>>13) & float16FracMask // NaN: keep what fits of the payload
+	if h == 0 {
+		h = 0x200 // nothing did: quiet NaN
+	}
+	return float16ExpMask | h
 }
 
 // Float16frombits returns the float32 value of the IEEE 754 binary16
