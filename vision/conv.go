@@ -53,7 +53,7 @@ func (c *conv) colSize() int {
 	return c.win.outH * c.win.outW * c.w.k
 }
 
-func (c *conv) run(in, out, col []float32, par parallel, scratch []*gemmScratch) {
+func (c *conv) run(in, out, col []float32, par parallel, scratch []*scratch) {
 	m := c.win.outH * c.win.outW
 	if c.pointwise {
 		gemm(m, in, c.inC, c.w, out, c.outC(), c.lo, c.hi, par, scratch)
@@ -71,16 +71,36 @@ func im2col(win *window, ch int, in, col []float32, par parallel) {
 	par.do(win.outH, func(_, y int) {
 		for x := 0; x < win.outW; x++ {
 			dst := col[(y*win.outW+x)*k:][:k]
+			ix0 := x*win.strideW - win.padLeft
 			for ky := 0; ky < win.kh; ky++ {
 				iy := y*win.strideH + ky*win.dilH - win.padTop
-				for kx := 0; kx < win.kw; kx++ {
-					ix := x*win.strideW + kx*win.dilW - win.padLeft
-					seg := dst[(ky*win.kw+kx)*ch:][:ch]
-					if iy < 0 || iy >= win.inH || ix < 0 || ix >= win.inW {
+				seg := dst[ky*win.kw*ch : (ky+1)*win.kw*ch]
+				if iy < 0 || iy >= win.inH {
+					clear(seg)
+					continue
+				}
+				row := in[iy*win.inW*ch : (iy+1)*win.inW*ch]
+				if win.dilW == 1 {
+					// Taps [lo, hi) are inside the row and adjacent in
+					// memory: one copy.
+					lo, hi := max(-ix0, 0), min(win.kw, win.inW-ix0)
+					if lo >= hi {
 						clear(seg)
 						continue
 					}
-					copy(seg, in[(iy*win.inW+ix)*ch:])
+					clear(seg[:lo*ch])
+					copy(seg[lo*ch:hi*ch], row[(ix0+lo)*ch:])
+					clear(seg[hi*ch:])
+					continue
+				}
+				for kx := 0; kx < win.kw; kx++ {
+					ix := ix0 + kx*win.dilW
+					tap := seg[kx*ch : (kx+1)*ch]
+					if ix < 0 || ix >= win.inW {
+						clear(tap)
+						continue
+					}
+					copy(tap, row[ix*ch:])
 				}
 			}
 		}
@@ -91,51 +111,84 @@ func im2col(win *window, ch int, in, col []float32, par parallel) {
 //
 //	out[y][x][c] = clamp(bias[c] + Σ_{ky,kx} in[y·s+ky·d−p][x·s+kx·d−p][c] · w[ky][kx][c], lo, hi)
 //
-// Pixels whose 3×3 window lies inside the input go through the
-// depthwise3x3 kernel, eight channels at a time with AVX2; border pixels,
-// other kernel sizes and dilations through a plain loop.
+// A 3×3 undilated window, the only kind in MobileNet, goes through the
+// depthwise3x3 kernel (eight channels at a time with AVX2): a run of
+// output pixels whose window lies inside the input in one call, rows of
+// the padding read from a shared row of zeros; a pixel at the left or
+// right edge is copied with its zero padding into a 3×3 patch first.
+// Other windows take a plain loop.
 type depthwise struct {
 	win    window
 	ch     int
 	w      []float32 // kh·kw·ch: tap t, channel c at w[t*ch+c]
 	bias   []float32 // ch
 	lo, hi float32
+	zeros  []float32 // at least inW·ch zeros, read only
 }
 
-func (d *depthwise) run(in, out []float32, par parallel) {
+func (d *depthwise) run(in, out []float32, par parallel, scratch []*scratch) {
 	win := &d.win
-	fast := win.kh == 3 && win.kw == 3 && win.dilH == 1 && win.dilW == 1
+	if win.kh != 3 || win.kw != 3 || win.dilH != 1 || win.dilW != 1 {
+		par.do(win.outH, func(_, y int) {
+			for x := 0; x < win.outW; x++ {
+				d.pixel(in, out[(y*win.outW+x)*d.ch:][:d.ch], y, x)
+			}
+		})
+		return
+	}
 	// Output columns [x0, x1) have their whole window inside the input.
 	x0 := min((win.padLeft+win.strideW-1)/win.strideW, win.outW)
-	x1 := max(min((win.inW-3+win.padLeft)/win.strideW+1, win.outW), x0)
-	if win.inW < 3 {
-		x1 = x0
+	x1 := x0
+	if win.inW >= 3 {
+		x1 = max(min((win.inW-3+win.padLeft)/win.strideW+1, win.outW), x0)
 	}
-	par.do(win.outH, func(_, y int) {
+	rowLen := win.inW * d.ch
+	par.do(win.outH, func(worker, y int) {
 		row := out[y*win.outW*d.ch : (y+1)*win.outW*d.ch]
-		iy := y*win.strideH - win.padTop
-		if !fast || iy < 0 || iy+3 > win.inH || x0 >= x1 {
-			for x := 0; x < win.outW; x++ {
-				d.pixel(in, row[x*d.ch:(x+1)*d.ch], y, x)
+		var rows [3][]float32
+		for ky := range rows {
+			if iy := y*win.strideH + ky - win.padTop; iy >= 0 && iy < win.inH {
+				rows[ky] = in[iy*rowLen : (iy+1)*rowLen]
+			} else {
+				rows[ky] = d.zeros[:rowLen]
 			}
-			return
 		}
+		patch := scratch[worker].patch[:9*d.ch]
 		for x := 0; x < x0; x++ {
-			d.pixel(in, row[x*d.ch:(x+1)*d.ch], y, x)
+			d.edgePixel(&rows, patch, row[x*d.ch:(x+1)*d.ch], x)
 		}
-		rowLen := win.inW * d.ch
-		first := (x0*win.strideW - win.padLeft) * d.ch
-		r0 := in[iy*rowLen : (iy+1)*rowLen][first:]
-		r1 := in[(iy+1)*rowLen : (iy+2)*rowLen][first:]
-		r2 := in[(iy+2)*rowLen : (iy+3)*rowLen][first:]
-		depthwise3x3(x1-x0, d.ch, win.strideW*d.ch, r0, r1, r2, d.w, d.bias, row[x0*d.ch:x1*d.ch], d.lo, d.hi)
+		if x0 < x1 {
+			first := (x0*win.strideW - win.padLeft) * d.ch
+			depthwise3x3(x1-x0, d.ch, win.strideW*d.ch, rows[0][first:], rows[1][first:], rows[2][first:],
+				d.w, d.bias, row[x0*d.ch:x1*d.ch], d.lo, d.hi)
+		}
 		for x := x1; x < win.outW; x++ {
-			d.pixel(in, row[x*d.ch:(x+1)*d.ch], y, x)
+			d.edgePixel(&rows, patch, row[x*d.ch:(x+1)*d.ch], x)
 		}
 	})
 }
 
-// pixel computes one output pixel, skipping taps in the padding.
+// edgePixel computes output column x of a 3×3 depthwise convolution whose
+// window overhangs the left or right edge: the window is copied into
+// patch with zeros for the padding, and the kernel runs on the copy.
+func (d *depthwise) edgePixel(rows *[3][]float32, patch, dst []float32, x int) {
+	ch := d.ch
+	ix0 := x*d.win.strideW - d.win.padLeft
+	for ky, r := range rows {
+		for kx := 0; kx < 3; kx++ {
+			tap := patch[(3*ky+kx)*ch : (3*ky+kx+1)*ch]
+			if ix := ix0 + kx; ix >= 0 && ix < d.win.inW {
+				copy(tap, r[ix*ch:])
+			} else {
+				clear(tap)
+			}
+		}
+	}
+	depthwise3x3(1, ch, 0, patch[:3*ch], patch[3*ch:6*ch], patch[6*ch:], d.w, d.bias, dst, d.lo, d.hi)
+}
+
+// pixel computes one output pixel of any window, skipping taps in the
+// padding.
 func (d *depthwise) pixel(in, dst []float32, y, x int) {
 	win := &d.win
 	copy(dst, d.bias)

@@ -88,9 +88,9 @@ func TestGemm(t *testing.T) {
 					}
 				}
 				threads := max(tc.threads, 1)
-				scratch := make([]*gemmScratch, threads)
+				scratch := make([]*scratch, threads)
 				for i := range scratch {
-					scratch[i] = newGemmScratch(tc.k)
+					scratch[i] = newScratch(tc.k, 0)
 				}
 				gemm(tc.m, a, lda, packWeights(w, tc.n, tc.k, bias), c, ldc, lo, hi, parallel{threads}, scratch)
 				if i := closeTo(c, want, 1e-5*math.Sqrt(float64(tc.k))); i >= 0 {
@@ -129,11 +129,12 @@ func TestDepthwise(t *testing.T) {
 					win: window{kh: tc.k, kw: tc.k, strideH: tc.stride, strideW: tc.stride, dilH: tc.dil, dilW: tc.dil,
 						padTop: padTop, padLeft: padLeft, inH: tc.h, inW: tc.w, outH: outH, outW: outW},
 					ch: tc.ch, w: randSlice(r, tc.k*tc.k*tc.ch), bias: randSlice(r, tc.ch), lo: 0, hi: 6,
+					zeros: make([]float32, tc.w*tc.ch),
 				}
 				in := randSlice(r, tc.h*tc.w*tc.ch)
 				want := refDepthwise(in, tc.h, tc.w, tc.ch, d.w, d.bias, tc.k, tc.stride, tc.dil, tc.pad, 0, 6)
 				got := make([]float32, outH*outW*tc.ch)
-				d.run(in, got, parallel{2})
+				d.run(in, got, parallel{2}, []*scratch{newScratch(0, tc.ch), newScratch(0, tc.ch)})
 				if len(want) != len(got) {
 					t.Fatalf("reference has %d outputs, kernel %d", len(want), len(got))
 				}
@@ -197,6 +198,40 @@ func TestSamePad(t *testing.T) {
 		if out != tc.out || before != tc.before {
 			t.Errorf("samePad(in %d, k %d, stride %d, dil %d, %d) = %d, %d; want %d, %d",
 				tc.in, tc.k, tc.stride, tc.dil, tc.pad, out, before, tc.out, tc.before)
+		}
+	}
+}
+
+// BenchmarkGemm times the GEMM on MobileNetV2's pointwise convolution
+// shapes (M positions × K input channels × N output channels), with the
+// Go and, where they run, the assembly kernels, on one goroutine.
+func BenchmarkGemm(b *testing.B) {
+	shapes := []struct{ m, k, n int }{
+		{3136, 24, 144}, // block 2 expand, 56×56
+		{3136, 144, 24}, // block 2 project
+		{196, 96, 576},  // block 11 expand, 14×14
+		{49, 320, 1280}, // Conv_1, 7×7
+	}
+	saved := useAVX2
+	defer func() { useAVX2 = saved }()
+	kernels := []bool{false}
+	if saved {
+		kernels = append(kernels, true)
+	}
+	for _, asm := range kernels {
+		useAVX2 = asm
+		for _, s := range shapes {
+			b.Run(fmt.Sprintf("%s/%dx%dx%d", kernelName(), s.m, s.k, s.n), func(b *testing.B) {
+				r := rand.New(rand.NewPCG(1, 2))
+				a, c := randSlice(r, s.m*s.k), make([]float32, s.m*s.n)
+				w := packWeights(randSlice(r, s.n*s.k), s.n, s.k, randSlice(r, s.n))
+				sc := []*scratch{newScratch(s.k, 0)}
+				b.ReportAllocs()
+				for b.Loop() {
+					gemm(s.m, a, s.k, w, c, s.n, 0, 6, parallel{1}, sc)
+				}
+				b.ReportMetric(2*float64(s.m*s.k*s.n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
 		}
 	}
 }

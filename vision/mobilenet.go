@@ -139,7 +139,7 @@ func newState(net *network, threads int) state {
 		s.slots = append(s.slots, make([]float32, n))
 	}
 	for range threads {
-		s.scratch = append(s.scratch, newGemmScratch(net.maxK))
+		s.scratch = append(s.scratch, newScratch(net.maxK, net.maxChannels))
 	}
 	return s
 }

@@ -11,11 +11,13 @@ import (
 type network struct {
 	layers []layer
 
-	slotSizes  []int // floats per activation slot
-	tensorSlot []int // model tensor index → slot, −1 for constants
-	colSize    int   // im2col scratch, floats
-	maxK       int   // largest GEMM K, for the edge-tile scratch
-	macs       int64 // multiply-adds (and pooling adds) per image
+	slotSizes   []int     // floats per activation slot
+	tensorSlot  []int     // model tensor index → slot, −1 for constants
+	colSize     int       // im2col scratch, floats
+	maxK        int       // largest GEMM K, for the edge-tile scratch
+	maxChannels int       // most depthwise channels, for the border patch
+	zeros       []float32 // a row of zeros for depthwise padding, shared
+	macs        int64     // multiply-adds (and pooling adds) per image
 
 	inputSlot           int
 	inH, inW            int
@@ -136,6 +138,11 @@ func (c *compiler) run() error {
 			return err
 		}
 		net.layers = append(net.layers, l)
+	}
+	for _, l := range net.layers {
+		if d, ok := l.(*depthwiseLayer); ok {
+			d.zeros = net.zeros
+		}
 	}
 	ot := &m.tensors[out]
 	if len(ot.shape) != 2 || ot.shape[0] != 1 {
@@ -467,6 +474,10 @@ func (c *compiler) depthwiseLayer(op *tfOperator, out int, ot *tfTensor) (layer,
 		return nil, c.unsupported("fused activation %d", op.opts.activation)
 	}
 	c.net.macs += int64(outH*outW) * int64(len(w))
+	c.net.maxChannels = max(c.net.maxChannels, ch)
+	if n := inW * ch; len(c.net.zeros) < n {
+		c.net.zeros = make([]float32, n)
+	}
 	l := &depthwiseLayer{
 		ports:     ports{in: sa, in2: -1, out: c.alloc(out), tensor: out},
 		depthwise: depthwise{win: win, ch: ch, w: w, bias: bias, lo: lo, hi: hi},

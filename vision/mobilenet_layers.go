@@ -12,11 +12,11 @@ type layer interface {
 }
 
 // state is the per-Encoder memory: one buffer per activation slot, the
-// im2col matrix and per-goroutine GEMM scratch.
+// im2col matrix and per-goroutine kernel scratch.
 type state struct {
 	slots   [][]float32
 	col     []float32
-	scratch []*gemmScratch
+	scratch []*scratch // one per goroutine
 	par     parallel
 }
 
@@ -44,7 +44,7 @@ type depthwiseLayer struct {
 }
 
 func (l *depthwiseLayer) run(s *state) {
-	l.depthwise.run(s.slots[l.in], s.slots[l.out], s.par)
+	l.depthwise.run(s.slots[l.in], s.slots[l.out], s.par, s.scratch)
 }
 
 // addLayer is ADD of two tensors of one shape, with a fused activation.
