@@ -41,7 +41,7 @@ func (e *Embedding) Lookup(dst []float32, ids []int) ([]float32, error) {
 		return dst, err
 	}
 	dst = growFloats(dst, len(ids)*e.Dim)
-	gatherRows(dst, e.Table.F32(), ids, e.Dim)
+	gatherRows(dst, floatsOf[float32](e.Table.Value), ids, e.Dim)
 	return dst, nil
 }
 

@@ -52,9 +52,9 @@ func (l *Linear) Forward(dst, x []float32, rows int) []float32 {
 	dst = growFloats(dst, rows*l.Out)
 	var bias []float32
 	if l.B != nil {
-		bias = l.B.F32()
+		bias = floatsOf[float32](l.B.Value)
 	}
-	linearForward(dst, x, l.W.F32(), bias, rows, l.In, l.Out)
+	linearForward(dst, x, floatsOf[float32](l.W.Value), bias, rows, l.In, l.Out)
 	return dst
 }
 
@@ -62,11 +62,11 @@ func (l *Linear) Forward(dst, x []float32, rows int) []float32 {
 // be nil.
 func linearForward[F Float](y, x, w, b []F, rows, in, out int) {
 	if b == nil {
-		MatMul(rows, out, in, x[:rows*in], w, y[:rows*out])
+		gemm(false, false, rows, out, in, 1, x, in, w, out, 0, y, out)
 		return
 	}
 	broadcastRows(y, rows, out, b)
-	MatMulAdd(rows, out, in, x[:rows*in], w, y[:rows*out])
+	gemm(false, false, rows, out, in, 1, x, in, w, out, 1, y, out)
 }
 
 // linearKernel is y = x·W (+ b) with inputs x (…, I), W (I, O) and
@@ -133,8 +133,8 @@ func linearKernelBackward[F Float](dIn []*tensor.Dense, dOut *tensor.Dense, in [
 	I, O := ws[0], ws[1]
 	rows := in[0].Shape().TotalSize() / I
 	x, w, dy := floatsOf[F](in[0]), floatsOf[F](in[1]), floatsOf[F](dOut)
-	Gemm(false, true, rows, I, O, 1, dy, O, w, O, 0, floatsOf[F](dIn[0]), I)
-	Gemm(true, false, I, O, rows, 1, x, I, dy, O, 0, floatsOf[F](dIn[1]), O)
+	gemm(false, true, rows, I, O, 1, dy, O, w, O, 0, floatsOf[F](dIn[0]), I)
+	gemm(true, false, I, O, rows, 1, x, I, dy, O, 0, floatsOf[F](dIn[1]), O)
 	if len(in) == 3 {
 		sumRows(floatsOf[F](dIn[2]), dy, rows, O)
 	}

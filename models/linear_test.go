@@ -22,6 +22,7 @@ func TestLinearGradients(t *testing.T) {
 		{"sequence", []int{2, 3, 4}, 2, true},
 		{"no bias", []int{3, 4}, 3, false},
 		{"vector", []int{4}, 3, true},
+		{"one input", []int{3, 1}, 4, true},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

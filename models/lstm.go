@@ -90,7 +90,7 @@ func (l *LSTM) Apply(b *Binding, x, lengths *gorgonia.Node) (*gorgonia.Node, err
 func (l *LSTM) Step(ws *LSTMWorkspace, next, x, prev []float32, batch int) {
 	H := l.Hidden
 	ws.gates = growFloats(ws.gates, batch*4*H)
-	stepForward(ws.gates, x, prev, next, l.Wx.F32(), l.Wh.F32(), l.B.F32(), batch, l.In, H)
+	stepForward(ws.gates, x, prev, next, floatsOf[float32](l.Wx.Value), floatsOf[float32](l.Wh.Value), floatsOf[float32](l.B.Value), batch, l.In, H)
 }
 
 // Forward is the eager face of the whole-sequence layer: x (batch, steps,
@@ -107,7 +107,7 @@ func (l *LSTM) Forward(ws *LSTMWorkspace, dst, x []float32, batch, steps int, le
 }
 
 func (l *LSTM) eagerWeights() seqWeights[float32] {
-	return seqWeights[float32]{wx: l.Wx.F32(), wh: l.Wh.F32(), b: l.B.F32()}
+	return seqWeights[float32]{wx: floatsOf[float32](l.Wx.Value), wh: floatsOf[float32](l.Wh.Value), b: floatsOf[float32](l.B.Value)}
 }
 
 // LSTMWorkspace is the working memory of the eager LSTM, BiLSTM and

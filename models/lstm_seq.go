@@ -163,7 +163,7 @@ func (d *seqDir[F]) forward(p *seqPlan, reverse bool, w seqWeights[F], x []F, I,
 		}
 	}
 	broadcastRows(d.gates, N, 4*H, w.b)
-	Gemm(false, false, N, 4*H, I, 1, d.xp, I, w.wx, 4*H, 1, d.gates, 4*H)
+	gemm(false, false, N, 4*H, I, 1, d.xp, I, w.wx, 4*H, 1, d.gates, 4*H)
 
 	if T > 0 {
 		clear(d.hprev[:p.active[0]*H]) // h₋₁ = 0
@@ -174,13 +174,17 @@ func (d *seqDir[F]) forward(p *seqPlan, reverse bool, w seqWeights[F], x []F, I,
 		z := d.gates[base*4*H : (base+n)*4*H]
 		var cPrev []F
 		if s > 0 {
-			Gemm(false, false, n, 4*H, H, 1, d.hprev[base*H:], H, w.wh, 4*H, 1, z, 4*H)
+			gemm(false, false, n, 4*H, H, 1, d.hprev[base*H:], H, w.wh, 4*H, 1, z, 4*H)
 			cPrev = d.c[p.off[s-1]*H:]
 		}
 		c := d.c[base*H:]
-		ParallelFor(n, grain, func(lo, hi int) {
-			cellForward(H, lo, hi, z, cPrev, H, c, H, d.h, H)
-		})
+		if n < 2*grain {
+			cellForward(H, 0, n, z, cPrev, H, c, H, d.h, H)
+		} else {
+			ParallelFor(n, grain, func(lo, hi int) {
+				cellForward(H, lo, hi, z, cPrev, H, c, H, d.h, H)
+			})
+		}
 		next := p.active[s+1]
 		for r := range n {
 			b, t := p.frame(r, s, reverse)
@@ -234,11 +238,15 @@ func (d *seqDir[F]) backward(p *seqPlan, reverse bool, w, dw seqWeights[F], dOut
 			cPrev = d.c[p.off[s-1]*H:]
 		}
 		c := d.c[base*H:]
-		ParallelFor(n, grain, func(lo, hi int) {
-			cellBackward(H, lo, hi, z, cPrev, H, c, H, d.dh, H, d.dc, H, z, d.dc, H)
-		})
+		if n < 2*grain {
+			cellBackward(H, 0, n, z, cPrev, H, c, H, d.dh, H, d.dc, H, z, d.dc, H)
+		} else {
+			ParallelFor(n, grain, func(lo, hi int) {
+				cellBackward(H, lo, hi, z, cPrev, H, c, H, d.dh, H, d.dc, H, z, d.dc, H)
+			})
+		}
 		if s > 0 {
-			Gemm(false, false, n, H, 4*H, 1, z, 4*H, d.whT, H, 0, d.dh, H)
+			gemm(false, false, n, H, 4*H, 1, z, 4*H, d.whT, H, 0, d.dh, H)
 		}
 	}
 	dz := d.gates[:N*4*H]
@@ -248,10 +256,10 @@ func (d *seqDir[F]) backward(p *seqPlan, reverse bool, w, dw seqWeights[F], dOut
 		clear(dw.b)
 		return
 	}
-	Gemm(true, false, H, 4*H, N, 1, d.hprev, H, dz, 4*H, 0, dw.wh, 4*H)
-	Gemm(true, false, I, 4*H, N, 1, d.xp, I, dz, 4*H, 0, dw.wx, 4*H)
+	gemm(true, false, H, 4*H, N, 1, d.hprev, H, dz, 4*H, 0, dw.wh, 4*H)
+	gemm(true, false, I, 4*H, N, 1, d.xp, I, dz, 4*H, 0, dw.wx, 4*H)
 	sumRows(dw.b, dz, N, 4*H)
-	Gemm(false, true, N, I, 4*H, 1, dz, 4*H, w.wx, 4*H, 0, d.xp, I)
+	gemm(false, true, N, I, 4*H, 1, dz, 4*H, w.wx, 4*H, 0, d.xp, I)
 }
 
 // scatterAdd adds the packed input gradient d.xp into dx (B, T, I).

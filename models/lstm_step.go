@@ -13,11 +13,15 @@ import (
 // overwrites it.
 func stepForward[F Float](gates, x, prev, next, wx, wh, b []F, B, I, H int) {
 	broadcastRows(gates, B, 4*H, b)
-	Gemm(false, false, B, 4*H, I, 1, x, I, wx, 4*H, 1, gates, 4*H)
-	Gemm(false, false, B, 4*H, H, 1, prev, 2*H, wh, 4*H, 1, gates, 4*H)
-	ParallelFor(B, cellRows(H), func(lo, hi int) {
-		cellForward(H, lo, hi, gates, prev[H:], 2*H, next[H:], 2*H, next, 2*H)
-	})
+	gemm(false, false, B, 4*H, I, 1, x, I, wx, 4*H, 1, gates, 4*H)
+	gemm(false, false, B, 4*H, H, 1, prev, 2*H, wh, 4*H, 1, gates, 4*H)
+	if grain := cellRows(H); B < 2*grain { // no closure: steady-state decoding does not allocate
+		cellForward(H, 0, B, gates, prev[H:], 2*H, next[H:], 2*H, next, 2*H)
+	} else {
+		ParallelFor(B, grain, func(lo, hi int) {
+			cellForward(H, lo, hi, gates, prev[H:], 2*H, next[H:], 2*H, next, 2*H)
+		})
+	}
 }
 
 // lstmStepKernel is one LSTM step. Inputs: x (B, I), state (B, 2H) =
@@ -91,12 +95,16 @@ func stepKernelBackward[F Float](k *lstmStepKernel, dIn []*tensor.Dense, dOut, o
 	next, dy := floatsOf[F](out), floatsOf[F](dOut)
 	dx, dState := floatsOf[F](dIn[0]), floatsOf[F](dIn[1])
 	dz := k.gates.([]F)
-	ParallelFor(B, cellRows(H), func(lo, hi int) {
-		cellBackward(H, lo, hi, dz, prev[H:], 2*H, next[H:], 2*H, dy, 2*H, dy[H:], 2*H, dz, dState[H:], 2*H)
-	})
-	Gemm(false, true, B, I, 4*H, 1, dz, 4*H, wx, 4*H, 0, dx, I)
-	Gemm(false, true, B, H, 4*H, 1, dz, 4*H, wh, 4*H, 0, dState, 2*H)
-	Gemm(true, false, I, 4*H, B, 1, x, I, dz, 4*H, 0, floatsOf[F](dIn[2]), 4*H)
-	Gemm(true, false, H, 4*H, B, 1, prev, 2*H, dz, 4*H, 0, floatsOf[F](dIn[3]), 4*H)
+	if grain := cellRows(H); B < 2*grain {
+		cellBackward(H, 0, B, dz, prev[H:], 2*H, next[H:], 2*H, dy, 2*H, dy[H:], 2*H, dz, dState[H:], 2*H)
+	} else {
+		ParallelFor(B, grain, func(lo, hi int) {
+			cellBackward(H, lo, hi, dz, prev[H:], 2*H, next[H:], 2*H, dy, 2*H, dy[H:], 2*H, dz, dState[H:], 2*H)
+		})
+	}
+	gemm(false, true, B, I, 4*H, 1, dz, 4*H, wx, 4*H, 0, dx, I)
+	gemm(false, true, B, H, 4*H, 1, dz, 4*H, wh, 4*H, 0, dState, 2*H)
+	gemm(true, false, I, 4*H, B, 1, x, I, dz, 4*H, 0, floatsOf[F](dIn[2]), 4*H)
+	gemm(true, false, H, 4*H, B, 1, prev, 2*H, dz, 4*H, 0, floatsOf[F](dIn[3]), 4*H)
 	sumRows(floatsOf[F](dIn[4]), dz, B, 4*H)
 }

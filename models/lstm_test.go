@@ -20,6 +20,7 @@ func TestLSTMStepGradients(t *testing.T) {
 		{"small", 3, 4, 3, 1},
 		{"single row", 1, 2, 2, 0.5},
 		{"saturating", 2, 3, 2, 3},
+		{"one unit", 3, 1, 1, 1}, // one-row products (GEMV paths)
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
