@@ -247,6 +247,37 @@ func TestLSTMRejectsBadLengths(t *testing.T) {
 	}
 }
 
+// Shape mismatches are caught when the graph is built, with the kernel's
+// name and the offending shapes.
+func TestKernelsRejectBadShapes(t *testing.T) {
+	s := func(dims ...int) tensor.Shape { return tensor.Shape(dims) }
+	cases := []struct {
+		name   string
+		kernel models.Kernel
+		shapes []tensor.Shape
+	}{
+		{"step: state width", models.NewLSTMStepKernel(), []tensor.Shape{s(2, 3), s(2, 5), s(3, 8), s(2, 8), s(8)}},
+		{"step: Wx rows", models.NewLSTMStepKernel(), []tensor.Shape{s(2, 3), s(2, 4), s(4, 8), s(2, 8), s(8)}},
+		{"step: inputs", models.NewLSTMStepKernel(), []tensor.Shape{s(2, 3), s(2, 4)}},
+		{"LSTM: x rank", models.NewLSTMSeqKernel(), []tensor.Shape{s(2, 3), s(2), s(3, 8), s(2, 8), s(8)}},
+		{"LSTM: lengths", models.NewLSTMSeqKernel(), []tensor.Shape{s(2, 4, 3), s(3), s(3, 8), s(2, 8), s(8)}},
+		{"LSTM: bias", models.NewLSTMSeqKernel(), []tensor.Shape{s(2, 4, 3), s(2), s(3, 8), s(2, 8), s(4)}},
+		{"BiLSTM: hidden sizes", models.NewBiLSTMKernel(), []tensor.Shape{s(2, 4, 3), s(2), s(3, 8), s(2, 8), s(8), s(3, 12), s(3, 12), s(12)}},
+		{"BiLSTM: one direction", models.NewBiLSTMKernel(), []tensor.Shape{s(2, 4, 3), s(2), s(3, 8), s(2, 8), s(8)}},
+		{"pyramid: lengths", models.NewPyramidKernel(), []tensor.Shape{s(2, 4, 3), s(4)}},
+		{"embedding: table rank", models.NewEmbeddingKernel(), []tensor.Shape{s(2, 3), s(10)}},
+		{"CTC: targets batch", models.NewCTCKernel(0), []tensor.Shape{s(2, 5, 4), s(3, 2), s(2), s(2)}},
+		{"CTC: blank", models.NewCTCKernel(4), []tensor.Shape{s(2, 5, 4), s(2, 2), s(2), s(2)}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := c.kernel.OutputShape(c.shapes); err == nil {
+				t.Errorf("%s accepted %v", c.kernel.Name(), c.shapes)
+			}
+		})
+	}
+}
+
 func ExampleLSTM_Step() {
 	r := rand.New(rand.NewPCG(1, 2))
 	ps := models.NewParams(tensor.Float32, r)
