@@ -21,13 +21,18 @@ import (
 // (PadID for rows that carry no loss) and weights (N) the row weights: a
 // padding mask divided by the number of real tokens gives the
 // token-normalized loss of DESIGN.md. Rows whose target is PadID contribute
-// nothing whatever their weight. The output has shape (1), not a scalar:
-// gorgonia's scalar handling breaks ops downstream of custom kernels.
+// nothing whatever their weight. The result is a scalar node, ready for
+// gorgonia.Grad (the kernel itself outputs shape (1): gorgonia's scalar
+// handling breaks downstream of custom kernels, so a Sum makes the scalar).
 func CrossEntropy(logits, targets, weights *gorgonia.Node, smoothing float64) (*gorgonia.Node, error) {
 	if smoothing < 0 || smoothing >= 1 {
 		return nil, fmt.Errorf("models: CrossEntropy: label smoothing %v, want [0, 1)", smoothing)
 	}
-	return Apply(&xentKernel{eps: smoothing}, logits, targets, weights)
+	l, err := Apply(&xentKernel{eps: smoothing}, logits, targets, weights)
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.Sum(l)
 }
 
 type xentKernel struct {

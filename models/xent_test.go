@@ -54,7 +54,7 @@ func TestCrossEntropyValue(t *testing.T) {
 		if err := vm.RunAll(); err != nil {
 			t.Fatal(err)
 		}
-		if got := loss.Value().Data().([]float64)[0]; math.Abs(got-tc.want) > 1e-12 {
+		if got := loss.Value().Data().(float64); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("ε=%v: loss %v, want %v", tc.eps, got, tc.want)
 		}
 		vm.Close()
