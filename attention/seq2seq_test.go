@@ -263,4 +263,3 @@ func TestToyReverseDigits(t *testing.T) {
 		})
 	}
 }
-
