@@ -90,9 +90,19 @@ func planWrite(f *File, dtype DType) (*writePlan, error) {
 		}
 	}
 
-	// The header, as the Rust implementation serializes it: compact JSON,
-	// __metadata__ first, then the entries in data order.
-	h := []byte(`{"` + metadataKey + `":{`)
+	h := appendHeader(nil, meta, tensors, dtype)
+	if len(h) > maxHeaderSize {
+		return fail("header of %d bytes exceeds the limit of %d that readers accept", len(h), maxHeaderSize)
+	}
+	return &writePlan{dtype: dtype, header: h, tensors: tensors}, nil
+}
+
+// appendHeader appends the padded JSON header for tensors, in that order,
+// stored as dtype, as the Rust implementation serializes it: compact JSON,
+// __metadata__ first (here with sorted keys), then the entries in data
+// order, spaces up to a multiple of 8 bytes.
+func appendHeader(h []byte, meta map[string]string, tensors []Tensor, dtype DType) []byte {
+	h = append(h, `{"`+metadataKey+`":{`...)
 	for i, k := range slices.Sorted(maps.Keys(meta)) {
 		if i > 0 {
 			h = append(h, ',')
@@ -124,10 +134,7 @@ func planWrite(f *File, dtype DType) (*writePlan, error) {
 	for len(h)%8 != 0 {
 		h = append(h, ' ')
 	}
-	if len(h) > maxHeaderSize {
-		return fail("header of %d bytes exceeds the limit of %d that readers accept", len(h), maxHeaderSize)
-	}
-	return &writePlan{dtype: dtype, header: h, tensors: tensors}, nil
+	return h
 }
 
 // writeMetadata checks the metadata fields of f and returns the

@@ -46,12 +46,13 @@ type header struct {
 
 // parseHeader decodes the JSON header b (without the length prefix).
 //
-// It is stricter than JSON requires where leniency would make a file
-// ambiguous: duplicate keys, at the top level or in an entry, are errors
-// (the Rust implementation keeps the last silently), and so is invalid
-// UTF-8. Like the Rust implementation it ignores unknown fields in an entry
-// and accepts trailing JSON whitespace, of which the spec's space padding is
-// one kind.
+// It is stricter than encoding/json where leniency would make a file
+// ambiguous: a key given twice, at the top level or within an entry, is an
+// error rather than one of the two winning silently, keys match exactly
+// (not case-insensitively), and invalid UTF-8 is an error rather than
+// being replaced (the Rust implementation rejects it too). Like the Rust
+// implementation it ignores unknown fields in an entry and accepts
+// trailing JSON whitespace, of which the spec's space padding is one kind.
 func parseHeader(b []byte) (*header, error) {
 	if len(b) == 0 || b[0] != '{' {
 		return nil, errors.New("header does not start with '{'")
