@@ -72,6 +72,9 @@ func newScratch(maxK, maxChannels int) *scratch {
 // a[i*lda:][:K], C row i at c[i*ldc:][:N]. scratch has one entry per
 // goroutine of par, each sized for at least b.k.
 func gemm(m int, a []float32, lda int, b *packedB, c []float32, ldc int, lo, hi float32, par parallel, scratch []*scratch) {
+	if m == 0 || b.n == 0 {
+		return
+	}
 	tiles := (m + gemmMR - 1) / gemmMR
 	panels := (b.n + gemmNR - 1) / gemmNR
 	// Tasks are rectangles of tilesPer row tiles × panelsPer panels. A

@@ -383,7 +383,7 @@ func (c *compiler) convLayer(op *tfOperator, out int, ot *tfTensor) (layer, erro
 			return nil, c.fail("weights %q have shape %v, want [out in]", ft.name, ft.shape)
 		}
 		outC, cv.inC = ft.shape[0], ft.shape[1]
-		if cv.inC == 0 || elements(a.shape)%cv.inC != 0 || elements(ot.shape) != elements(a.shape)/cv.inC*outC {
+		if cv.inC == 0 || outC == 0 || elements(a.shape) == 0 || elements(a.shape)%cv.inC != 0 || elements(ot.shape) != elements(a.shape)/cv.inC*outC {
 			return nil, c.fail("input %v, weights %v, output %v do not match", a.shape, ft.shape, ot.shape)
 		}
 		m := elements(a.shape) / cv.inC

@@ -307,3 +307,25 @@ func TestTopK(t *testing.T) {
 		t.Errorf("TopK(k < 0) returned %d predictions, want 0", len(got))
 	}
 }
+
+// TestEncoderFullyConnected replaces the tiny network's 1×1 classifier
+// convolution by the equivalent FULLY_CONNECTED operator.
+func TestEncoderFullyConnected(t *testing.T) {
+	n := newTinyNet(3)
+	op := &n.model.ops[7]
+	op.code, op.optTag, op.opts = opFullyConnected, optFullyConnected, fbTable{uint8(actNone)}
+	n.model.tensors[op.inputs[1]].shape = []int32{5, 16}
+	enc, err := NewEncoder(n.model.flatbuffer(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pixels, img := tinyInput(5, enc)
+	_, _, want := n.forward(pixels)
+	got, err := enc.Classify(nil, img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := closeTo(got, want, 1e-4); i >= 0 {
+		t.Errorf("prob[%d] = %v, want %v", i, got[i], want[i])
+	}
+}
