@@ -164,10 +164,10 @@
 // twelve 8-wide registers; 8 channels per instruction in depthwise);
 // elsewhere, or built with -tags purego, Go kernels, which the Go
 // compiler does not vectorize. Work is split over EncoderOptions.Threads
-// goroutines (default GOMAXPROCS). On one core of the 2-core Xeon
-// (Sapphire Rapids) this was developed on, a 224×224 image takes about
-// 14 ms with the assembly kernels and 135 ms with the Go ones (CPU time;
-// BenchmarkMobileNetV2). On MobileNetV2's pointwise shapes one core ran
+// goroutines (default GOMAXPROCS). On one core of the shared 2-core Xeon
+// (Sapphire Rapids) this was developed on, a 224×224 image took 14–20 ms
+// with the assembly kernels and 135–185 ms with the Go ones, and 11–12 ms
+// on both cores (BenchmarkMobileNetV2). On MobileNetV2's pointwise shapes one core ran
 // the assembly GEMM at 35–60 GFLOP/s, the Go one at 3–5 (BenchmarkGemm),
 // and gonum's SGEMM (blas/gonum, SSE assembly inside) at 4–8.
 //
