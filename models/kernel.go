@@ -78,6 +78,7 @@ type fusedOp struct {
 	inDims  []int
 	outDims int
 	grads   *gradCache
+	out     *tensor.Dense // output reused across runs (see output)
 }
 
 // gradCache holds the input gradients of one Backward call, shared by the
@@ -123,8 +124,24 @@ func (op *fusedOp) Do(in ...gorgonia.Value) (gorgonia.Value, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	out := tensor.New(tensor.Of(ins[0].Dtype()), tensor.WithShape(shape...))
-	return out, op.forward(out, ins)
+	return op.output(shape, ins[0].Dtype()), op.forward(op.out, ins)
+}
+
+// output returns the op's own output tensor, allocated on the first run and
+// reused after: the tape machine forgets its registers at every Reset, so
+// without this every run of a bucket graph would allocate every output.
+// Reuse is safe because a value's register is only recycled after its last
+// reader in a run, and every run recomputes the op before reading it; a
+// tensor another op has reshaped in place is reshaped back.
+func (op *fusedOp) output(shape tensor.Shape, dt tensor.Dtype) *tensor.Dense {
+	if op.out == nil || op.out.Dtype() != dt || op.out.Shape().TotalSize() != shape.TotalSize() || op.out.RequiresIterator() {
+		op.out = tensor.New(tensor.Of(dt), tensor.WithShape(shape...))
+	} else if !op.out.Shape().Eq(shape) {
+		if err := op.out.Reshape(shape...); err != nil {
+			op.out = tensor.New(tensor.Of(dt), tensor.WithShape(shape...))
+		}
+	}
+	return op.out
 }
 
 // UsePreallocDo writes into the machine's register when it fits. A register
@@ -220,11 +237,9 @@ func (op *gradOp) Do(in ...gorgonia.Value) (gorgonia.Value, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	src, err := op.gradient(ins)
-	if err != nil {
-		return nil, err
-	}
-	return src.Clone().(*tensor.Dense), nil
+	// The cached gradient is returned itself, not a copy: like a fused
+	// op's output it is reused across runs and recomputed before use.
+	return op.gradient(ins)
 }
 
 func (op *gradOp) UsePreallocDo(prealloc gorgonia.Value, in ...gorgonia.Value) (gorgonia.Value, error) {
