@@ -99,8 +99,67 @@
 // of this package, with nothing but Python's json and struct (and numpy
 // when present); the tests run it on files this package writes.
 //
-// # Layers and training
+// # Compute strategy: fused kernels in gorgonia graphs
 //
-// Parameters, layers (Linear, Embedding, LSTM, BiLSTM, CTC), fused ops,
-// optimizers and bucketed training graphs: this section is coming.
+// Gorgonia provides autodiff glue; the arithmetic lives in Kernels. A
+// Kernel is an eager forward pass and a hand-written backward pass over
+// dense float32 or float64 tensors; Apply makes it one gorgonia node whose
+// per-input gradient nodes share a single Backward call per run. A whole
+// LSTM sequence, an attention step or a loss is one node, so a training
+// graph has hundreds of nodes, not tens of thousands, and compiles once.
+// Every Kernel is checked against central finite differences in float64
+// (package modeltest) through the same adapter training uses.
+//
+// Matrix products go through Gemm: gonum's BLAS by default, OpenBLAS with
+// -tags openblas. Tanh and Sigmoid are fast rational approximations in
+// float32 and exact in float64.
+//
+// # Parameters and layers
+//
+// Params owns every weight once, under a dotted name, initialized from a
+// seeded *rand.Rand (GlorotUniform, Orthogonal per gate block, LSTMBias with
+// forget bias 1, ...). Each layer holds *Param values and has two faces over
+// them: a graph face (Apply with a Binding of the parameters into one
+// graph) for training and an eager face (Forward, Step, Lookup) for
+// inference, which agree within 1e-5.
+//
+//	Linear       x (…, In) → x·W + b (…, Out)
+//	Embedding    ids (…) → (…, Dim); PadID embeds to zero
+//	LSTM         step: x (B, In), [h | c] (B, 2H) → [h | c] (B, 2H);
+//	             sequence: x (B, T, In), lengths (B) → (B, T, H)
+//	BiLSTM       x (B, T, In), lengths (B) → (B, T, 2H) = [forward | backward]
+//	Pyramid      (B, T, D) → (B, ⌈T/2⌉, 2D), lengths ⌈len/2⌉ (Chan et al. 2016)
+//	PyramidalBiLSTM  the LAS listener: BiLSTM, then (Pyramid → BiLSTM) per layer
+//	Dropout      inverted dropout with a seeded mask per run
+//	CrossEntropy logits (N, V), targets (N), row weights (N) → Σ w·CE, label smoothing
+//	CTCLoss      logits (B, T, V), targets, lengths → (B) (Graves et al. 2006)
+//
+// Integer inputs (token ids, lengths, CTC targets) travel as float tensors
+// of whole numbers (IntTensor builds them); PadID (−1) marks padding.
+//
+// # Training
+//
+// Buckets keeps one compiled graph per shape bucket (batch × padded input
+// length × padded output length): built, differentiated and compiled on first
+// use, then reused, all sharing the Params' Value tensors. Graph.Run adds each
+// run's gradients into the Params' Grad tensors; Adam (bias-corrected,
+// global-norm clipping, AdamW decay, a Schedule such as WarmupInvSqrt or
+// WarmupCosine) consumes and clears them. Losses are normalized by the real
+// token count through CrossEntropy's row weights. Everything is
+// deterministic for a seed.
+//
+// # Gorgonia pitfalls this package works around
+//
+//   - Import of gorgonia panics at start on Go ≥ 1.21 unless go.mod pins
+//     go4.org/unsafe/assume-no-moving-gc v0.0.0-20231121144256-b99613f794b6.
+//   - Unnamed input nodes of one type and shape are merged by hash-consing:
+//     name every input node.
+//   - A node's Value() after RunAll may hold another node's data (register
+//     reuse, gorgonia issue #576): read results through gorgonia.Read.
+//   - Gradients bound with BindDualValues accumulate across RunAll calls:
+//     Binding.CollectGrads moves them into the Params and zeroes them.
+//   - TapeMachine.Reset forgets every register, so each run would allocate
+//     every value again: fused ops keep their output and gradient tensors.
+//   - A Kernel with a scalar () output breaks ops downstream: output (1).
+//   - Shapes are fixed when a graph is built; hence the buckets.
 package models
