@@ -104,12 +104,12 @@ func activation[F Float](x *additiveArgs[F], b, t int, qw, pre, z []F) []F {
 	A := x.A
 	kp := x.proj[(b*x.T+t)*A : (b*x.T+t+1)*A]
 	if pre == nil {
-		tanhAddTo(z, kp, qw)
+		models.TanhAdd(z, kp, qw)
 		return z
 	}
 	l := pre[t*A : (t+1)*A]
 	axpy(1, qw, l)
-	tanhAddTo(l, kp, l)
+	models.TanhAdd(l, kp, l)
 	return l
 }
 

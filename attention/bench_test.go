@@ -14,7 +14,8 @@ import (
 // D = H = A.
 const benchT, benchDim = 100, 256
 
-func BenchmarkDecoderStepEager(b *testing.B) {
+// BenchmarkAttentionStepEager times the attention part of one eager decoder step.
+func BenchmarkAttentionStepEager(b *testing.B) {
 	builds := []struct {
 		name  string
 		build func(ps *models.Params) (Mechanism, error)
@@ -164,16 +165,16 @@ func fullLengths(batch, T int) []int {
 	return l
 }
 
-// BenchmarkTanh compares the inlined float32 tanh loop of the additive
+// BenchmarkTanh compares models.TanhAdd, the inlined float32 loop of the additive
 // score with models.Tanh per element, over one (T, A) = (100, 256) row.
 func BenchmarkTanh(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 1))
 	a, c := f32s(uniform(r, benchT*benchDim, 3)), f32s(uniform(r, benchT*benchDim, 1))
 	dst := make([]float32, len(a))
-	b.Run("tanhAddTo", func(b *testing.B) {
+	b.Run("models.TanhAdd", func(b *testing.B) {
 		b.SetBytes(int64(4 * len(a)))
 		for range b.N {
-			tanhAddTo(dst, a, c)
+			models.TanhAdd(dst, a, c)
 		}
 	})
 	b.Run("models.Tanh", func(b *testing.B) {

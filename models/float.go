@@ -47,25 +47,64 @@ func Log[F Float](x F) F {
 	return F(math.Log(float64(x)))
 }
 
-// fastTanh32 is Eigen's rational (13/6) approximation of tanh for float32,
-// clamped where float32 tanh rounds to ±1.
+// Eigen's rational (13/6) approximation of tanh for float32: tanh(x) ≈
+// x·p(x²)/q(x²) on [−tanhClamp, tanhClamp], where float32 tanh rounds to ±1
+// outside; max abs error about 1e-7.
+const (
+	tanhClamp = 7.90531110763549805
+	tanhP13   = -2.76076847742355e-16
+	tanhP11   = 2.00018790482477e-13
+	tanhP9    = -8.60467152213735e-11
+	tanhP7    = 5.12229709037114e-08
+	tanhP5    = 1.48572235717979e-05
+	tanhP3    = 6.37261928875436e-04
+	tanhP1    = 4.89352455891786e-03
+	tanhQ6    = 1.19825839466702e-06
+	tanhQ4    = 1.18534705686654e-04
+	tanhQ2    = 2.26843463243900e-03
+	tanhQ0    = 4.89352518554385e-03
+)
+
 func fastTanh32(x float32) float32 {
-	const clamp = 7.90531110763549805
-	if x > clamp {
-		x = clamp
-	} else if x < -clamp {
-		x = -clamp
+	if x > tanhClamp { // branches: the min/max builtins' NaN handling costs more
+		x = tanhClamp
+	} else if x < -tanhClamp {
+		x = -tanhClamp
 	}
 	x2 := x * x
-	p := x2*-2.76076847742355e-16 + 2.00018790482477e-13
-	p = x2*p + -8.60467152213735e-11
-	p = x2*p + 5.12229709037114e-08
-	p = x2*p + 1.48572235717979e-05
-	p = x2*p + 6.37261928875436e-04
-	p = x2*p + 4.89352455891786e-03
-	p = x * p
-	q := x2*1.19825839466702e-06 + 1.18534705686654e-04
-	q = x2*q + 2.26843463243900e-03
-	q = x2*q + 4.89352518554385e-03
+	p := ((((((tanhP13*x2+tanhP11)*x2+tanhP9)*x2+tanhP7)*x2+tanhP5)*x2+tanhP3)*x2 + tanhP1) * x
+	q := ((tanhQ6*x2+tanhQ4)*x2+tanhQ2)*x2 + tanhQ0
 	return p / q
+}
+
+// TanhAdd writes dst[i] = tanh(a[i] + b[i]) for i < len(dst): the inner
+// loop of every additive attention score. The float32 loop inlines the
+// approximation of Tanh (a call per element costs more than the
+// arithmetic); float64 is exact.
+func TanhAdd[F Float](dst, a, b []F) {
+	switch d := any(dst).(type) {
+	case []float32:
+		tanhAdd32(d, any(a).([]float32), any(b).([]float32))
+	case []float64:
+		a, b := any(a).([]float64)[:len(d)], any(b).([]float64)[:len(d)]
+		for i := range d {
+			d[i] = math.Tanh(a[i] + b[i])
+		}
+	}
+}
+
+func tanhAdd32(dst, a, b []float32) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		x := a[i] + b[i]
+		if x > tanhClamp {
+			x = tanhClamp
+		} else if x < -tanhClamp {
+			x = -tanhClamp
+		}
+		x2 := x * x
+		p := ((((((tanhP13*x2+tanhP11)*x2+tanhP9)*x2+tanhP7)*x2+tanhP5)*x2+tanhP3)*x2 + tanhP1) * x
+		q := ((tanhQ6*x2+tanhQ4)*x2+tanhQ2)*x2 + tanhQ0
+		dst[i] = p / q
+	}
 }
