@@ -8,7 +8,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 
@@ -40,21 +39,6 @@ Example:
 
 // run is the whole program; main only maps its error to an exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return cli.ErrUsage
-	}
-	switch args[0] {
-	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, usage)
-		return nil
-	case "features":
-		return runFeatures(args[1:], stdin, stdout, stderr)
-	case "version", "-version", "--version":
-		fmt.Fprintln(stdout, "asr", pipeline.Version)
-		return nil
-	default:
-		fmt.Fprint(stderr, usage)
-		return cli.Usagef("unknown command %q", args[0])
-	}
+	commands := map[string]cli.Command{"features": runFeatures}
+	return cli.Dispatch("asr", usage, pipeline.Version, commands, args, stdin, stdout, stderr)
 }

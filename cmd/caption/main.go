@@ -9,7 +9,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 
@@ -41,21 +40,6 @@ Example:
 
 // run is the whole program; main only maps its error to an exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return cli.ErrUsage
-	}
-	switch args[0] {
-	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, usage)
-		return nil
-	case "inspect":
-		return runInspect(args[1:], stdin, stdout, stderr)
-	case "version", "-version", "--version":
-		fmt.Fprintln(stdout, "caption", pipeline.Version)
-		return nil
-	default:
-		fmt.Fprint(stderr, usage)
-		return cli.Usagef("unknown command %q", args[0])
-	}
+	commands := map[string]cli.Command{"inspect": runInspect}
+	return cli.Dispatch("caption", usage, pipeline.Version, commands, args, stdin, stdout, stderr)
 }

@@ -102,3 +102,32 @@ func ExampleArgs(line, root string) []string {
 	}
 	return args
 }
+
+// A Command runs one subcommand with its arguments (after the name).
+type Command func(args []string, stdin io.Reader, stdout, stderr io.Writer) error
+
+// Dispatch runs the subcommand args[0] of tool. With no arguments it prints
+// usage to stderr and fails with a usage error; "-h", "help" and friends
+// print usage to stdout; "version" prints the tool's name and version; an
+// unknown name prints usage and fails with a usage error naming it.
+func Dispatch(tool, usage, version string, commands map[string]Command, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return ErrUsage
+	}
+	switch name := args[0]; name {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, tool, version)
+		return nil
+	default:
+		cmd, ok := commands[name]
+		if !ok {
+			fmt.Fprint(stderr, usage)
+			return Usagef("unknown command %q", name)
+		}
+		return cmd(args[1:], stdin, stdout, stderr)
+	}
+}

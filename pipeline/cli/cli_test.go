@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -40,5 +42,34 @@ func TestExamples(t *testing.T) {
 	args := ExampleArgs(got[0], "root")
 	if want := []string{"x", filepath.Join("root", "testdata/a.wav")}; !reflect.DeepEqual(args, want) {
 		t.Errorf("ExampleArgs = %q, want %q", args, want)
+	}
+}
+
+func TestDispatch(t *testing.T) {
+	called := ""
+	cmds := map[string]Command{"go": func(args []string, _ io.Reader, stdout, _ io.Writer) error {
+		called = strings.Join(args, " ")
+		return nil
+	}}
+	tests := []struct {
+		args           []string
+		code           int
+		stdout, stderr string
+		called         string
+	}{
+		{nil, 2, "", "USAGE", ""},
+		{[]string{"-h"}, 0, "USAGE", "", ""},
+		{[]string{"version"}, 0, "tool v1\n", "", ""},
+		{[]string{"stop"}, 2, "", "USAGEtool: unknown command \"stop\"\n", ""},
+		{[]string{"go", "a", "b"}, 0, "", "", "a b"},
+	}
+	for _, tc := range tests {
+		called = ""
+		var stdout, stderr bytes.Buffer
+		err := Dispatch("tool", "USAGE", "v1", cmds, tc.args, nil, &stdout, &stderr)
+		if code := ExitCode("tool", err, &stderr); code != tc.code || stdout.String() != tc.stdout || stderr.String() != tc.stderr || called != tc.called {
+			t.Errorf("Dispatch(%q): exit %d, stdout %q, stderr %q, called %q; want %d, %q, %q, %q",
+				tc.args, code, stdout.String(), stderr.String(), called, tc.code, tc.stdout, tc.stderr, tc.called)
+		}
 	}
 }
