@@ -2,7 +2,6 @@ package models
 
 import (
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
@@ -10,25 +9,27 @@ import (
 // is X or Xᵀ as transA/transB say, op(A) is m×k, op(B) is k×n and C is m×n;
 // lda, ldb and ldc are the row strides of A, B and C as stored.
 //
-// It calls the BLAS that gonum's blas32/blas64 packages use: gonum's pure-Go
-// implementation (parallel over GOMAXPROCS for large products) unless the
-// binary is built with -tags openblas. Mismatched sizes panic, as in gonum:
+// float32 products run on the package's own SGEMM (sgemm.go: packed,
+// AVX2/FMA assembly micro-kernel where the CPU has it, parallel over
+// GOMAXPROCS for large products, allocation-free), float64 ones (gradient
+// checks) on gonum's pure-Go DGEMM; with -tags openblas both go to
+// OpenBLAS. β = 0 means C is not read. Mismatched sizes panic, as in gonum:
 // they are programmer errors.
 func Gemm[F Float](transA, transB bool, m, n, k int, alpha F, a []F, lda int, b []F, ldb int, beta F, c []F, ldc int) {
-	if m == 0 || n == 0 {
-		return
-	}
-	ta, tb := blas.NoTrans, blas.NoTrans
-	if transA {
-		ta = blas.Trans
-	}
-	if transB {
-		tb = blas.Trans
-	}
 	switch a := any(a).(type) {
 	case []float32:
-		blas32.Implementation().Sgemm(ta, tb, m, n, k, float32(alpha), a, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
+		gemm32(transA, transB, m, n, k, float32(alpha), a, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
 	case []float64:
+		if m == 0 || n == 0 {
+			return
+		}
+		ta, tb := blas.NoTrans, blas.NoTrans
+		if transA {
+			ta = blas.Trans
+		}
+		if transB {
+			tb = blas.Trans
+		}
 		blas64.Implementation().Dgemm(ta, tb, m, n, k, float64(alpha), a, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
 	}
 }

@@ -1,0 +1,138 @@
+package models
+
+import "fmt"
+
+// sgemm is Gemm's float32 path in the default build: C = α·op(A)·op(B) +
+// β·C on row-major matrices, with gonum's argument conventions, computed by
+// the kernels below instead of gonum's SGEMM (3–5 GFLOP/s per core here).
+//
+// The algorithm is the GotoBLAS/BLIS one (Goto and van de Geijn, "Anatomy
+// of high-performance matrix multiplication", ACM TOMS 34(3), 2008; Van
+// Zee and van de Geijn, "BLIS", ACM TOMS 41(3), 2015):
+//
+//	for jc over n in steps of NC:                 columns of C and op(B)
+//	  for pc over k in steps of KC:               the shared dimension
+//	    pack op(B)[pc:+KC, jc:+NC] into 16-wide panels   (L3 / L2)
+//	    for ic over m in steps of MC:
+//	      pack α·op(A)[ic:+MC, pc:+KC] into 6-row strips (L2)
+//	      for each 16-wide panel (L1), for each 6-row strip:
+//	        C[6×16] = strip·panel + β'·C[6×16]    (micro-kernel)
+//
+// where β' is β for the first KC block and 1 after it, so C is read (and
+// scaled) once, while its tile is in registers; with β = 0 it is not read
+// at all. Packing makes every micro-kernel load sequential whatever the
+// transposes and strides, and folds α into A. Tiles at the right and bottom
+// edges are computed into a scratch tile and copied out.
+//
+// The micro-kernel (sgemm_amd64.s) keeps the 6×16 tile of C in twelve
+// 8-wide AVX registers and issues 12 fused multiply-adds per step of k from
+// 2 loads of B and 6 broadcasts of A; it needs AVX2 and FMA (x86-64-v3),
+// checked at start-up (cpu_amd64.go). Elsewhere, with -tags purego, or
+// when sgemmAVX2 is cleared, a Go micro-kernel with the same contract runs
+// inside the same driver.
+//
+// Special shapes:
+//   - m = 1 (greedy decoding, one row) and n = 1 are matrix–vector
+//     products: streaming over B without packing it (sgemv.go).
+//   - Few rows (m ≤ sgemmInPlaceRows) with op(B) = B: B's panels are read
+//     in place with its own row stride; packing them would cost about as
+//     much as the product.
+//   - Large products split their rows or columns over GOMAXPROCS
+//     goroutines (sgemm_parallel.go).
+//
+// Packing buffers come from a free list, so steady-state calls allocate
+// nothing.
+func sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if m == 0 || n == 0 {
+		return
+	}
+	checkGemm(transA, transB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
+	if k == 0 || alpha == 0 {
+		scaleRows(m, n, beta, c, ldc)
+		return
+	}
+	g := gemmArgs{
+		transA: transA, transB: transB,
+		m: m, n: n, k: k,
+		alpha: alpha, a: a, lda: lda,
+		b: b, ldb: ldb,
+		beta: beta, c: c, ldc: ldc,
+		avx2: sgemmAVX2,
+	}
+	switch {
+	case m == 1:
+		g.gemvRow()
+	case n == 1:
+		g.gemvColumn()
+	default:
+		g.run()
+	}
+}
+
+// gemmArgs is one product C = α·op(A)·op(B) + β·C, or a block of one.
+type gemmArgs struct {
+	transA, transB bool
+	m, n, k        int
+	alpha          float32
+	a              []float32
+	lda            int
+	b              []float32
+	ldb            int
+	beta           float32
+	c              []float32
+	ldc            int
+	avx2           bool // run the assembly kernels
+}
+
+// checkGemm panics unless the strides and lengths fit the shapes, as
+// gonum's Sgemm does: they are programmer errors, and the assembly
+// kernels must never read or write outside the slices. Strides are checked
+// as in gonum (lda ≥ max(1, columns), also when k = 0), so that a call
+// that passes here passes in the OpenBLAS build too; lengths only where
+// the operand is read.
+func checkGemm(transA, transB bool, m, n, k, la, lda, lb, ldb, lc, ldc int) {
+	if m < 0 || n < 0 || k < 0 {
+		panic(fmt.Sprintf("models: Gemm: negative size m=%d n=%d k=%d", m, n, k))
+	}
+	rowsA, colsA := m, k
+	if transA {
+		rowsA, colsA = k, m
+	}
+	rowsB, colsB := k, n
+	if transB {
+		rowsB, colsB = n, k
+	}
+	checkMatrix("A", rowsA, colsA, la, lda, m > 0 && n > 0 && k > 0)
+	checkMatrix("B", rowsB, colsB, lb, ldb, m > 0 && n > 0 && k > 0)
+	checkMatrix("C", m, n, lc, ldc, true)
+}
+
+// checkMatrix checks a rows×cols row-major matrix of row stride ld stored
+// in length elements; used says whether its elements are accessed.
+func checkMatrix(name string, rows, cols, length, ld int, used bool) {
+	if ld < max(1, cols) {
+		panic(fmt.Sprintf("models: Gemm: row stride of %s is %d, want ≥ %d (its columns)", name, ld, max(1, cols)))
+	}
+	if used && rows > 0 && cols > 0 && length < (rows-1)*ld+cols {
+		panic(fmt.Sprintf("models: Gemm: %s has %d elements, want ≥ %d for %d×%d with row stride %d",
+			name, length, (rows-1)*ld+cols, rows, cols, ld))
+	}
+}
+
+// scaleRows computes C = β·C for an m×n C of row stride ldc; β = 0 writes
+// zeros without reading C.
+func scaleRows(m, n int, beta float32, c []float32, ldc int) {
+	if beta == 1 {
+		return
+	}
+	for i := range m {
+		row := c[i*ldc : i*ldc+n]
+		if beta == 0 {
+			clear(row)
+			continue
+		}
+		for j := range row {
+			row[j] *= beta
+		}
+	}
+}

@@ -1,0 +1,107 @@
+//go:build !purego && !openblas
+
+package models
+
+// Implemented in sgemm_amd64.s; see there for the exact contracts.
+
+//go:noescape
+func sgemmKernel6x16(k int, a, b *float32, ldb int, c *float32, ldc int, beta float32)
+
+//go:noescape
+func sgemmKernel5x16(k int, a, b *float32, ldb int, c *float32, ldc int, beta float32)
+
+//go:noescape
+func sgemmKernel4x16(k int, a, b *float32, ldb int, c *float32, ldc int, beta float32)
+
+//go:noescape
+func sgemmKernel3x16(k int, a, b *float32, ldb int, c *float32, ldc int, beta float32)
+
+//go:noescape
+func sgemmKernel2x16(k int, a, b *float32, ldb int, c *float32, ldc int, beta float32)
+
+//go:noescape
+func sgemmKernel1x16(k int, a, b *float32, ldb int, c *float32, ldc int, beta float32)
+
+//go:noescape
+func sgemvNAVX2(k int, x, b *float32, ldb int, y *float32, n int)
+
+//go:noescape
+func sgemvTAVX2(k int, x, b *float32, ldb int, y *float32, n int)
+
+// sgemmAVX2 selects the assembly kernels. It is set once at start-up;
+// tests clear it to run the Go kernels on the same machine.
+var sgemmAVX2 = cpuHasAVX2FMA()
+
+// sgemmTile runs the micro-kernel for a tile of rows×16 (see sgemmTileGo
+// for its contract).
+func sgemmTile(avx2 bool, rows, k int, a, b []float32, ldb int, c []float32, ldc int, beta float32) {
+	if !avx2 {
+		sgemmTileGo(rows, k, a, b, ldb, c, ldc, beta)
+		return
+	}
+	// The assembly reads and writes exactly these ranges; the checks turn
+	// a slicing bug in the driver into a panic rather than a corruption.
+	_ = a[sgemmMR*k-1]
+	_ = b[(k-1)*ldb+sgemmNR-1]
+	_ = c[(rows-1)*ldc+sgemmNR-1]
+	switch rows {
+	case 6:
+		sgemmKernel6x16(k, &a[0], &b[0], ldb, &c[0], ldc, beta)
+	case 5:
+		sgemmKernel5x16(k, &a[0], &b[0], ldb, &c[0], ldc, beta)
+	case 4:
+		sgemmKernel4x16(k, &a[0], &b[0], ldb, &c[0], ldc, beta)
+	case 3:
+		sgemmKernel3x16(k, &a[0], &b[0], ldb, &c[0], ldc, beta)
+	case 2:
+		sgemmKernel2x16(k, &a[0], &b[0], ldb, &c[0], ldc, beta)
+	case 1:
+		sgemmKernel1x16(k, &a[0], &b[0], ldb, &c[0], ldc, beta)
+	default:
+		panic("models: sgemmTile: bad row count")
+	}
+}
+
+// gemvN computes y[j] = Σ_{p<k} x[p]·b[p·ldb+j] for j < len(y), k ≥ 1.
+func gemvN(avx2 bool, k int, x, b []float32, ldb int, y []float32) {
+	n8 := 0
+	if avx2 {
+		n8 = len(y) &^ 7
+	}
+	if n8 > 0 {
+		_ = x[k-1]
+		_ = b[(k-1)*ldb+n8-1]
+		_ = y[n8-1]
+		sgemvNAVX2(k, &x[0], &b[0], ldb, &y[0], n8)
+	}
+	if n8 < len(y) {
+		gemvNGo(k, x, b[n8:], ldb, y[n8:])
+	}
+}
+
+// gemvT computes y[j] = Σ_{p<k} x[p]·b[j·ldb+p] for j < len(y), k ≥ 1.
+func gemvT(avx2 bool, k int, x, b []float32, ldb int, y []float32) {
+	k8 := 0
+	if avx2 {
+		k8 = k &^ 7
+	}
+	if k8 == 0 || len(y) == 0 {
+		gemvTGo(k, x, b, ldb, y)
+		return
+	}
+	_ = x[k-1]
+	_ = b[(len(y)-1)*ldb+k-1]
+	sgemvTAVX2(k8, &x[0], &b[0], ldb, &y[0], len(y))
+	if k8 == k {
+		return
+	}
+	xt := x[k8:k]
+	for j := range y {
+		row := b[j*ldb+k8:][:len(xt)]
+		s := y[j]
+		for p, v := range xt {
+			s += v * row[p]
+		}
+		y[j] = s
+	}
+}

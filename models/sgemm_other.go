@@ -1,0 +1,18 @@
+//go:build !amd64 || purego || openblas
+
+package models
+
+// Without the assembly kernels (other architectures, or -tags purego) the
+// Go kernels run.
+
+// sgemmAVX2 is always false here; it exists so that tests treat every
+// build alike.
+var sgemmAVX2 = false
+
+func sgemmTile(_ bool, rows, k int, a, b []float32, ldb int, c []float32, ldc int, beta float32) {
+	sgemmTileGo(rows, k, a, b, ldb, c, ldc, beta)
+}
+
+func gemvN(_ bool, k int, x, b []float32, ldb int, y []float32) { gemvNGo(k, x, b, ldb, y) }
+
+func gemvT(_ bool, k int, x, b []float32, ldb int, y []float32) { gemvTGo(k, x, b, ldb, y) }
