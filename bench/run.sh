@@ -90,7 +90,9 @@ for pkg in attention models; do
 	go test -c "${build_flags[@]}" -o "$WORK/$pkg.test" "./$pkg" >>"$LOG" 2>&1 ||
 		{ tail -20 "$LOG" >&2; die "go test -c ./$pkg failed"; }
 done
-go build -o "$WORK/paramcount" ./bench/paramcount >>"$LOG" 2>&1 || { tail -20 "$LOG" >&2; die "building bench/paramcount failed"; }
+for cmd in paramcount parity; do
+	go build -o "$WORK/$cmd" "./bench/$cmd" >>"$LOG" 2>&1 || { tail -20 "$LOG" >&2; die "building bench/$cmd failed"; }
+done
 
 # --- parameter counts -----------------------------------------------------
 count() { sed -n "s/^PARAMS model=$1 trainable=\([0-9]*\)$/\1/p"; }
@@ -100,6 +102,16 @@ py_dec=$($PY bench/pytorch/decoder_step.py --params | count decoder)
 py_lis=$($PY bench/pytorch/bilstm_step.py --params | count listener)
 params_ok=1
 [[ $ours_dec == "$py_dec" && $ours_lis == "$py_lis" ]] || params_ok=0
+
+# --- parity: the twins compute our functions (bench/parity, pytorch/parity.py)
+note "checking parity of the PyTorch twins with our models"
+"$WORK/parity" -o "$WORK/parity.safetensors" >>"$LOG" 2>&1 || { tail -20 "$LOG" >&2; die "bench/parity failed"; }
+parity_out=$($PY bench/pytorch/parity.py "$WORK/parity.safetensors" 2>&1) || true
+echo "$parity_out" >>"$LOG"
+parity=$(sed -n 's/^PARITY //p' <<<"$parity_out")
+parity_fail=$(sed -n 's/^parity: FAIL //p' <<<"$parity_out")
+[[ $parity == ok* ]] && parity_ok=1 || parity_ok=0
+rm -f "$WORK/parity.safetensors"
 
 # --- one measurement --------------------------------------------------------
 # Each run is wrapped in /usr/bin/time -v (peak RSS, the run's own CPU
@@ -201,6 +213,11 @@ echo "ours: $(go version | awk '{print $3}')${tags:+ -tags $tags}, commit $commi
 echo "$rounds round(s)$( ((quick)) && echo ' (--quick)'); each cell is the best (min) seconds per iteration; PyTorch OMP_WAIT_POLICY=$omp_wait"
 echo "load average (1, 5, 15 min) at start: $start_load, at end: $end_load"
 echo "trainable parameters: decoder ours $ours_dec, PyTorch $py_dec; listener ours $ours_lis, PyTorch $py_lis$( ((params_ok)) && echo ' (match)' || echo ' (MISMATCH)')"
+echo "parity (outputs, losses, gradients vs ours, relative): ${parity:-no result}"
+if ((!parity_ok)); then
+	[[ -n $parity_fail ]] && sed 's/^/  /' <<<"$parity_fail" | head -8
+	(($(wc -l <<<"$parity_fail") > 8)) && echo "  … (all in the log)"
+fi
 echo "ratio = PyTorch / ours (> 1: we are faster); +m = glibc malloc raised (${TUNED_MALLOC[*]})"
 echo "others = CPU cores other processes used during the worst of the row's best runs (0 = quiet machine)"
 echo
@@ -217,4 +234,5 @@ for w in "${WORKLOADS[@]}"; do
 	done
 done
 ((params_ok)) || { echo "bench/run.sh: parameter counts differ" >&2; exit 1; }
+((parity_ok)) || { echo "bench/run.sh: the PyTorch twins do not compute our functions (parity above)" >&2; exit 1; }
 ((failures == 0)) || { echo "bench/run.sh: $failures runs failed" >&2; exit 1; }

@@ -39,28 +39,13 @@ def main():
     args = ap.parse_args()
 
     torch, blas_threads = common.init_torch(args.threads)
-    nn = torch.nn
-    rnn = torch.nn.utils.rnn
-
-    def bilstm(In):
-        """nn.LSTM initialized like models.NewLSTM, bias_hh frozen at zero."""
-        m = nn.LSTM(In, H, batch_first=True, bidirectional=True)
-        for sfx in ("_l0", "_l0_reverse"):
-            common.glorot_(getattr(m, "weight_ih" + sfx), In, 4 * H)
-            common.orthogonal_blocks_(getattr(m, "weight_hh" + sfx), H, 4 * H, transposed=True)
-            b_ih, b_hh = getattr(m, "bias_ih" + sfx), getattr(m, "bias_hh" + sfx)
-            with torch.no_grad():
-                b_ih.zero_()
-                b_ih[H : 2 * H] = 1  # forget gate ([i f g o] in PyTorch)
-                b_hh.zero_()
-            b_hh.requires_grad_(False)
-        return m
+    import listener
 
     torch.manual_seed(1)
-    layers = nn.ModuleList([bilstm(I if j == 0 else 4 * H) for j in range(LAYERS)])
-    n_params = common.count_trainable(layers)
+    model = listener.Listener(I, H, LAYERS)
+    n_params = common.count_trainable(model)
     if args.params:
-        common.list_params(layers)
+        common.list_params(model)
         print(f"PARAMS model=listener trainable={n_params}")
         return
 
@@ -76,23 +61,8 @@ def main():
         T_out = (T_out + 1) // 2
     R = torch.randn(B, T_out, 2 * H, generator=gen)
 
-    def listen(x, lengths):
-        y, n = x, lengths
-        for j, layer in enumerate(layers):
-            if j > 0:  # pyramid: (B, t, 2H) -> (B, ceil(t/2), 4H), lengths ceil(n/2)
-                if y.shape[1] % 2:
-                    y = torch.nn.functional.pad(y, (0, 0, 0, 1))
-                y = y.reshape(y.shape[0], y.shape[1] // 2, 2 * y.shape[2])
-                n = (n + 1) // 2
-            if packed:
-                seq = rnn.pack_padded_sequence(y, n, batch_first=True, enforce_sorted=False)
-                y, _ = rnn.pad_packed_sequence(layer(seq)[0], batch_first=True, total_length=y.shape[1])
-            else:
-                y, _ = layer(y)
-        return y
-
     def step():
-        loss = (listen(x, lengths) * R).sum()
+        loss = (model(x, lengths, packed) * R).sum()
         loss.backward()
 
     mean, fastest = common.time_loop(step, args.warmup, args.iters)

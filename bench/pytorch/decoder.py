@@ -140,10 +140,13 @@ class Decoder(nn.Module):
             outs.append(torch.cat([state[0], ctx], 1))  # (B, H+D)
         return self.out(torch.cat(outs, 0))  # (S*B, V)
 
-    def step(self, proj, memory, state, ctx, tokens):
-        """One eager step (no padding): logits (B, V), next state, context."""
+    def step(self, proj, memory, pad, state, ctx, tokens):
+        """One eager step: logits (B, V), next state, context.
+
+        pad (B, T) is True at padded memory entries, or None.
+        """
         x = torch.cat([self.embed_ids(tokens), ctx], 1)
         state = self.cell(x, state)
-        _, ctx = self.att.step(proj, memory, None, state[0])
+        _, ctx = self.att.step(proj, memory, pad, state[0])
         logits = self.out(torch.cat([state[0], ctx], 1))
         return logits, state, ctx

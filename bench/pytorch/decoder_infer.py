@@ -45,7 +45,7 @@ def main():
         carry = list(model.start(B))  # [state, ctx]
 
         def step():
-            _, carry[0], carry[1] = model.step(proj, memory, carry[0], carry[1], tokens)
+            _, carry[0], carry[1] = model.step(proj, memory, None, carry[0], carry[1], tokens)
 
         mean, fastest = common.time_loop(step, args.warmup, args.iters)
     common.report(f"decoder_step_B{B}", args.threads, blas_threads, args.iters, mean, fastest,
