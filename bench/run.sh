@@ -91,7 +91,7 @@ for pkg in attention models; do
 		{ tail -20 "$LOG" >&2; die "go test -c ./$pkg failed"; }
 done
 for cmd in paramcount parity; do
-	go build -o "$WORK/$cmd" "./bench/$cmd" >>"$LOG" 2>&1 || { tail -20 "$LOG" >&2; die "building bench/$cmd failed"; }
+	go build "${build_flags[@]}" -o "$WORK/$cmd" "./bench/$cmd" >>"$LOG" 2>&1 || { tail -20 "$LOG" >&2; die "building bench/$cmd failed"; }
 done
 
 # --- parameter counts -----------------------------------------------------
