@@ -105,3 +105,51 @@ func gemvT(avx2 bool, k int, x, b []float32, ldb int, y []float32) {
 		y[j] = s
 	}
 }
+
+//go:noescape
+func sgemmPackBNAVX2(kk int, b *float32, ldb int, panels int, dst *float32)
+
+//go:noescape
+func sgemmPackATAVX2(kk int, a *float32, lda int, alpha float32, dst *float32)
+
+//go:noescape
+func sgemmPackANAVX2(kk int, a *float32, lda int, alpha float32, dst *float32)
+
+// packStripAN packs the first steps of a full strip of A, not transposed
+// (dst[6p+r] = α·a[r·lda+p]), in assembly, and returns how many it packed:
+// a multiple of 8, the rest is left to the caller.
+func packStripAN(avx2 bool, kk int, a []float32, lda int, alpha float32, dst []float32) int {
+	k8 := kk &^ 7
+	if !avx2 || k8 == 0 {
+		return 0
+	}
+	_ = a[(sgemmMR-1)*lda+k8-1]
+	_ = dst[sgemmMR*k8-1]
+	sgemmPackANAVX2(k8, &a[0], lda, alpha, &dst[0])
+	return k8
+}
+
+// packStripAT packs a full strip of A, transposed (dst[6p+r] =
+// α·a[p·lda+r]), in assembly, and reports whether it did.
+func packStripAT(avx2 bool, kk int, a []float32, lda int, alpha float32, dst []float32) bool {
+	if !avx2 {
+		return false
+	}
+	_ = a[(kk-1)*lda+sgemmMR-1]
+	_ = dst[sgemmMR*kk-1]
+	sgemmPackATAVX2(kk, &a[0], lda, alpha, &dst[0])
+	return true
+}
+
+// packPanelsBN packs full 16-wide panels of B, not transposed
+// (dst[t·16·kk+p·16+j] = b[p·ldb+16t+j]), in assembly, and reports whether
+// it did.
+func packPanelsBN(avx2 bool, kk int, b []float32, ldb, panels int, dst []float32) bool {
+	if !avx2 {
+		return false
+	}
+	_ = b[(kk-1)*ldb+sgemmNR*panels-1]
+	_ = dst[panels*sgemmNR*kk-1]
+	sgemmPackBNAVX2(kk, &b[0], ldb, panels, &dst[0])
+	return true
+}

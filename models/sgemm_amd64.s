@@ -1124,3 +1124,145 @@ reduce1:
 done1:
 	VZEROUPPER
 	RET
+
+// Packing kernels (see sgemm_pack.go for the layouts).
+
+// Lanes 0–5 of a YMM register: the six rows of a strip of A.
+DATA sgemmMask6<>+0(SB)/4, $0xffffffff
+DATA sgemmMask6<>+4(SB)/4, $0xffffffff
+DATA sgemmMask6<>+8(SB)/4, $0xffffffff
+DATA sgemmMask6<>+12(SB)/4, $0xffffffff
+DATA sgemmMask6<>+16(SB)/4, $0xffffffff
+DATA sgemmMask6<>+20(SB)/4, $0xffffffff
+DATA sgemmMask6<>+24(SB)/4, $0
+DATA sgemmMask6<>+28(SB)/4, $0
+GLOBL sgemmMask6<>(SB), RODATA|NOPTR, $32
+
+// func sgemmPackBNAVX2(kk int, b *float32, ldb int, panels int, dst *float32)
+//
+// dst[t·16·kk + p·16 + j] = b[p·ldb + 16t + j] for p < kk, t < panels,
+// j < 16: rows of B, not transposed, cut into 16-wide panels. kk ≥ 1,
+// panels ≥ 1.
+TEXT ·sgemmPackBNAVX2(SB), NOSPLIT, $0-40
+	MOVQ kk+0(FP), CX
+	MOVQ b+8(FP), SI
+	MOVQ ldb+16(FP), R9
+	SHLQ $2, R9
+	MOVQ panels+24(FP), BX
+	MOVQ dst+32(FP), DI
+	MOVQ CX, R10
+	SHLQ $6, R10            // R10 = 16·kk floats in bytes: one panel
+
+packBNrow:
+	MOVQ SI, R11
+	MOVQ DI, R12
+	MOVQ BX, R13
+
+packBNpanel:
+	VMOVUPS (R11), Y0
+	VMOVUPS 32(R11), Y1
+	VMOVUPS Y0, (R12)
+	VMOVUPS Y1, 32(R12)
+	ADDQ $64, R11
+	ADDQ R10, R12
+	DECQ R13
+	JNZ  packBNpanel
+	ADDQ R9, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  packBNrow
+	VZEROUPPER
+	RET
+
+// func sgemmPackATAVX2(kk int, a *float32, lda int, alpha float32, dst *float32)
+//
+// dst[6p + r] = alpha·a[p·lda + r] for p < kk, r < 6: a strip of six rows of
+// op(A) = Aᵀ, six consecutive values of each row of the stored A. Masked
+// loads and stores touch exactly those six. kk ≥ 1.
+TEXT ·sgemmPackATAVX2(SB), NOSPLIT, $0-40
+	MOVQ kk+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ lda+16(FP), R9
+	SHLQ $2, R9
+	VBROADCASTSS alpha+24(FP), Y14
+	MOVQ dst+32(FP), DI
+	VMOVUPS sgemmMask6<>(SB), Y15
+
+packATloop:
+	VMASKMOVPS (SI), Y15, Y0
+	VMULPS Y14, Y0, Y0
+	VMASKMOVPS Y0, Y15, (DI)
+	ADDQ R9, SI
+	ADDQ $24, DI
+	DECQ CX
+	JNZ  packATloop
+	VZEROUPPER
+	RET
+
+// func sgemmPackANAVX2(kk int, a *float32, lda int, alpha float32, dst *float32)
+//
+// dst[6p + r] = alpha·a[r·lda + p] for p < kk, r < 6: a strip of six rows
+// of A, not transposed, interleaved. kk is a multiple of 8. Eight values of
+// each row are loaded (Y0–Y5, rows 6 and 7 being zero) and transposed 8×8
+// with unpacks, shuffles and lane permutes into eight columns, each stored
+// with a mask as six values.
+TEXT ·sgemmPackANAVX2(SB), NOSPLIT, $0-40
+	MOVQ kk+0(FP), CX
+	SHRQ $3, CX
+	JZ   packANdone
+	MOVQ a+8(FP), SI
+	MOVQ lda+16(FP), R9
+	SHLQ $2, R9
+	LEAQ (SI)(R9*2), R10
+	ADDQ R9, R10            // R10 = row 3
+	VBROADCASTSS alpha+24(FP), Y14
+	MOVQ dst+32(FP), DI
+	VMOVUPS sgemmMask6<>(SB), Y13
+	VXORPS Y15, Y15, Y15
+
+packANloop:
+	VMULPS (SI), Y14, Y0
+	VMULPS (SI)(R9*1), Y14, Y1
+	VMULPS (SI)(R9*2), Y14, Y2
+	VMULPS (R10), Y14, Y3
+	VMULPS (R10)(R9*1), Y14, Y4
+	VMULPS (R10)(R9*2), Y14, Y5
+	VUNPCKLPS Y1, Y0, Y6    // [r0 r1 r0 r1]: columns 0 1 | 4 5
+	VUNPCKHPS Y1, Y0, Y7    // columns 2 3 | 6 7
+	VUNPCKLPS Y3, Y2, Y8
+	VUNPCKHPS Y3, Y2, Y9
+	VUNPCKLPS Y5, Y4, Y10
+	VUNPCKHPS Y5, Y4, Y11
+	VSHUFPS $0x44, Y8, Y6, Y0    // rows 0–3 of columns 0 | 4
+	VSHUFPS $0xEE, Y8, Y6, Y1    // columns 1 | 5
+	VSHUFPS $0x44, Y9, Y7, Y2    // columns 2 | 6
+	VSHUFPS $0xEE, Y9, Y7, Y3    // columns 3 | 7
+	VSHUFPS $0x44, Y15, Y10, Y4  // rows 4–7 of columns 0 | 4
+	VSHUFPS $0xEE, Y15, Y10, Y5
+	VSHUFPS $0x44, Y15, Y11, Y6
+	VSHUFPS $0xEE, Y15, Y11, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VMASKMOVPS Y8, Y13, (DI)
+	VPERM2F128 $0x20, Y5, Y1, Y8
+	VMASKMOVPS Y8, Y13, 24(DI)
+	VPERM2F128 $0x20, Y6, Y2, Y8
+	VMASKMOVPS Y8, Y13, 48(DI)
+	VPERM2F128 $0x20, Y7, Y3, Y8
+	VMASKMOVPS Y8, Y13, 72(DI)
+	VPERM2F128 $0x31, Y4, Y0, Y8
+	VMASKMOVPS Y8, Y13, 96(DI)
+	VPERM2F128 $0x31, Y5, Y1, Y8
+	VMASKMOVPS Y8, Y13, 120(DI)
+	VPERM2F128 $0x31, Y6, Y2, Y8
+	VMASKMOVPS Y8, Y13, 144(DI)
+	VPERM2F128 $0x31, Y7, Y3, Y8
+	VMASKMOVPS Y8, Y13, 168(DI)
+	ADDQ $32, SI
+	ADDQ $32, R10
+	ADDQ $192, DI
+	DECQ CX
+	JNZ  packANloop
+
+packANdone:
+	VZEROUPPER
+	RET

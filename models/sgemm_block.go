@@ -22,7 +22,9 @@ const (
 // serial computes the product on the calling goroutine with the packing
 // buffers of s.
 func (g *gemmArgs) serial(s *sgemmScratch) {
-	inPlace := !g.transB && g.m <= sgemmInPlaceRows
+	// The Go kernel, which runs over the panel once per 3×4 block, always
+	// wants it packed.
+	inPlace := g.avx2 && !g.transB && g.m <= sgemmInPlaceRows
 	for jc := 0; jc < g.n; jc += sgemmNC {
 		nn := min(sgemmNC, g.n-jc)
 		for pc := 0; pc < g.k; pc += sgemmKC {

@@ -16,3 +16,9 @@ func sgemmTile(_ bool, rows, k int, a, b []float32, ldb int, c []float32, ldc in
 func gemvN(_ bool, k int, x, b []float32, ldb int, y []float32) { gemvNGo(k, x, b, ldb, y) }
 
 func gemvT(_ bool, k int, x, b []float32, ldb int, y []float32) { gemvTGo(k, x, b, ldb, y) }
+
+func packStripAN(bool, int, []float32, int, float32, []float32) int { return 0 }
+
+func packStripAT(bool, int, []float32, int, float32, []float32) bool { return false }
+
+func packPanelsBN(bool, int, []float32, int, int, []float32) bool { return false }

@@ -17,6 +17,9 @@ func (g *gemmArgs) packA(dst []float32, ic, mm, pc, kk int) {
 		case g.transA:
 			// A is stored k×m: the strip's six values for step p are
 			// consecutive in row pc+p.
+			if rows == mr && packStripAT(g.avx2, kk, g.a[pc*g.lda+ic+ir:], g.lda, alpha, strip) {
+				continue
+			}
 			for p := range kk {
 				src := g.a[(pc+p)*g.lda+ic+ir:][:rows]
 				d := strip[p*mr : p*mr+mr]
@@ -34,7 +37,7 @@ func (g *gemmArgs) packA(dst []float32, ic, mm, pc, kk int) {
 			a3 := g.a[base+3*lda:][:kk]
 			a4 := g.a[base+4*lda:][:kk]
 			a5 := g.a[base+5*lda:][:kk]
-			for p := range kk {
+			for p := packStripAN(g.avx2, kk, g.a[base:], lda, alpha, strip); p < kk; p++ {
 				d := (*[mr]float32)(strip[p*mr : p*mr+mr])
 				d[0] = alpha * a0[p]
 				d[1] = alpha * a1[p]
@@ -64,9 +67,10 @@ func (g *gemmArgs) packB(dst []float32, jc, nn, pc, kk int) {
 		// Row by row of B, 16 values at a time into each panel: copies of
 		// fixed size, which the compiler inlines.
 		full := nn &^ (nr - 1)
+		fullDone := full > 0 && packPanelsBN(g.avx2, kk, g.b[pc*g.ldb+jc:], g.ldb, full/nr, dst)
 		for p := range kk {
 			src := g.b[(pc+p)*g.ldb+jc:][:nn]
-			for jr := 0; jr < full; jr += nr {
+			for jr := 0; jr < full && !fullDone; jr += nr {
 				*(*[nr]float32)(dst[jr*kk+p*nr:]) = *(*[nr]float32)(src[jr:])
 			}
 			if full < nn {
