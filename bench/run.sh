@@ -4,7 +4,7 @@
 # Usage: bench/run.sh [--quick] [--rounds N] [--tags openblas] [--threads 1,2]
 #                     [--only W1,W2] [--log FILE]
 #
-#   --quick         one round with few iterations: a smoke run (~3 min)
+#   --quick         one round with few iterations: a smoke run (1-3 min)
 #   --rounds N      rounds of alternating runs; each cell keeps its best (default 3)
 #   --tags openblas build ours with -tags openblas (cgo, OpenBLAS sgemm)
 #   --threads LIST  thread counts: GOMAXPROCS for ours, torch + OpenMP +
