@@ -224,24 +224,27 @@ func TestSgemmParallel(t *testing.T) {
 		{true, false, 120, 1000, 60, 0.5, 1, 3}, // column chunks
 		{false, true, 16, 1100, 256, 1, 1, 0},   // column chunks, B transposed
 		{true, true, 500, 97, 80, -1, 0.25, 2},  // row chunks, both transposed
-		{false, false, 600, 600, 300, 1, 0, 1},  // many chunks each way
+		{false, false, 400, 410, 50, 1, 0, 1},   // many chunks each way
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	for _, path := range sgemmPaths() {
-		for _, procs := range []int{1, 2, 5} {
-			t.Run(fmt.Sprintf("%s/procs%d", path.name, procs), func(t *testing.T) {
-				withKernels(t, path.avx2)
-				runtime.GOMAXPROCS(procs)
-				r := rand.New(rand.NewPCG(3, 4))
-				for _, tc := range cases {
-					t.Run(tc.String(), func(t *testing.T) {
-						a, lda, b, ldb, c, ldc := tc.operands(r)
-						want, bound := naiveGemm(tc, a, lda, b, ldb, c, ldc)
-						sgemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, a, lda, b, ldb, tc.beta, c, ldc)
-						checkGemmResult(t, tc, c, ldc, want, bound)
-					})
-				}
-			})
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, tc := range cases {
+		a, lda, b, ldb, c0, ldc := tc.operands(r)
+		want, bound := naiveGemm(tc, a, lda, b, ldb, c0, ldc)
+		for _, path := range sgemmPaths() {
+			for _, procs := range []int{1, 2, 5} {
+				t.Run(fmt.Sprintf("%s/procs%d/%v", path.name, procs, tc), func(t *testing.T) {
+					withKernels(t, path.avx2)
+					runtime.GOMAXPROCS(procs)
+					g := gemmArgs{m: tc.m, n: tc.n, k: tc.k}
+					if _, _, chunks := g.split(procs); procs > 1 && chunks < 2 {
+						t.Fatalf("not split over %d goroutines: the case tests nothing parallel", procs)
+					}
+					c := append([]float32(nil), c0...)
+					sgemm(tc.transA, tc.transB, tc.m, tc.n, tc.k, tc.alpha, a, lda, b, ldb, tc.beta, c, ldc)
+					checkGemmResult(t, tc, c, ldc, want, bound)
+				})
+			}
 		}
 	}
 }
@@ -393,4 +396,85 @@ func TestSgemmBadArgs(t *testing.T) {
 			sgemm(tt.transA, tt.transB, tt.m, tt.n, tt.k, 1, tt.a, tt.lda, tt.b, tt.ldb, 0, tt.c, tt.ldc)
 		})
 	}
+}
+
+// TestSgemmPack checks the assembly packing against the Go packing, bit
+// for bit, including the zero padding of partial strips and panels.
+func TestSgemmPack(t *testing.T) {
+	if !sgemmAVX2 {
+		t.Log("no AVX2/FMA here: the Go packing runs alone, and TestSgemm covers it")
+		return
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	rnd := func(size int) []float32 {
+		s := make([]float32, size)
+		for i := range s {
+			s[i] = float32(r.NormFloat64())
+		}
+		return s
+	}
+	for _, trans := range []bool{false, true} {
+		for _, kk := range []int{1, 7, 8, 9, 16, 23, 256} {
+			for _, rows := range []int{5, 6, 12, 13, 20} {
+				t.Run(fmt.Sprintf("A_trans%v_%dx%d", trans, rows, kk), func(t *testing.T) {
+					const ic, pc, pad = 2, 3, 5 // an inner block of a larger matrix
+					m, k := ic+rows+1, pc+kk+2
+					g := gemmArgs{transA: trans, m: m, k: k, alpha: 0.75, lda: k + pad}
+					if trans {
+						g.lda = m + pad
+						g.a = rnd(k * g.lda)
+					} else {
+						g.a = rnd(m * g.lda)
+					}
+					size := roundUp(rows, sgemmMR) * kk
+					got, want := make([]float32, size), make([]float32, size)
+					for i := range got {
+						got[i], want[i] = 99, 99
+					}
+					g.avx2 = true
+					g.packA(got, ic, rows, pc, kk)
+					g.avx2 = false
+					g.packA(want, ic, rows, pc, kk)
+					if i := firstDiff(got, want); i >= 0 {
+						t.Errorf("packed A[%d] = %g, want %g", i, got[i], want[i])
+					}
+				})
+			}
+			for _, cols := range []int{16, 17, 32, 40} {
+				t.Run(fmt.Sprintf("B_trans%v_%dx%d", trans, kk, cols), func(t *testing.T) {
+					const jc, pc, pad = 3, 2, 4
+					n, k := jc+cols+1, pc+kk+3
+					g := gemmArgs{transB: trans, n: n, k: k, ldb: n + pad}
+					if trans {
+						g.ldb = k + pad
+						g.b = rnd(n * g.ldb)
+					} else {
+						g.b = rnd(k * g.ldb)
+					}
+					size := roundUp(cols, sgemmNR) * kk
+					got, want := make([]float32, size), make([]float32, size)
+					for i := range got {
+						got[i], want[i] = 99, 99
+					}
+					g.avx2 = true
+					g.packB(got, jc, cols, pc, kk)
+					g.avx2 = false
+					g.packB(want, jc, cols, pc, kk)
+					if i := firstDiff(got, want); i >= 0 {
+						t.Errorf("packed B[%d] = %g, want %g", i, got[i], want[i])
+					}
+				})
+			}
+		}
+	}
+}
+
+// firstDiff returns the first index where got and want differ bitwise, or −1.
+func firstDiff(got, want []float32) int {
+	for i := range got {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			return i
+		}
+	}
+	return -1
 }
