@@ -78,9 +78,10 @@ func fastTanh32(x float32) float32 {
 }
 
 // TanhAdd writes dst[i] = tanh(a[i] + b[i]) for i < len(dst): the inner
-// loop of every additive attention score. The float32 loop inlines the
-// approximation of Tanh (a call per element costs more than the
-// arithmetic); float64 is exact.
+// loop of every additive attention score. In float32 it runs the
+// approximation of Tanh eight lanes at a time with AVX2/FMA where the CPU
+// has them (tanh_amd64.s) and as an inlined Go loop otherwise (a call per
+// element costs more than the arithmetic); float64 is exact.
 func TanhAdd[F Float](dst, a, b []F) {
 	switch d := any(dst).(type) {
 	case []float32:
@@ -95,7 +96,7 @@ func TanhAdd[F Float](dst, a, b []F) {
 
 func tanhAdd32(dst, a, b []float32) {
 	a, b = a[:len(dst)], b[:len(dst)]
-	for i := range dst {
+	for i := tanhAddFast(dst, a, b); i < len(dst); i++ {
 		x := a[i] + b[i]
 		if x > tanhClamp {
 			x = tanhClamp
