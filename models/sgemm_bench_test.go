@@ -11,8 +11,9 @@ import (
 
 // BenchmarkSgemm compares, on the shapes that matter in this module, the
 // package's SGEMM ("asm": assembly kernels where the CPU has them; "go":
-// the Go kernels, forced) with gonum's pure-Go SGEMM. Run with -cpu 1,2 for
-// one and two cores. Each shape is m×n×k with the transposes of A and B:
+// the Go kernels, forced) with gonum's pure-Go SGEMM (SGEMV for one row).
+// Run with -cpu 1,2 for one and two cores. Each shape is m×n×k with the
+// transposes of A and B:
 //
 //	square256…1024   square products
 //	decLSTM          (32×576)·(576×1024): decoder LSTM step, B = 32
@@ -68,7 +69,17 @@ func BenchmarkSgemm(b *testing.B) {
 	}
 }
 
+// gonumSgemm is gonum's SGEMM, or for one row (m = 1) its SGEMV, as
+// models.gemm (linear_rows.go) calls it.
 func gonumSgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if m == 1 && !tA {
+		if tB { // B stored n×k: cᵀ = B·x
+			gonum.Implementation{}.Sgemv(blas.NoTrans, n, k, alpha, b, ldb, a, 1, beta, c, 1)
+		} else { // B stored k×n: cᵀ = Bᵀ·x
+			gonum.Implementation{}.Sgemv(blas.Trans, k, n, alpha, b, ldb, a, 1, beta, c, 1)
+		}
+		return
+	}
 	ta, tb := blas.NoTrans, blas.NoTrans
 	if tA {
 		ta = blas.Trans

@@ -223,7 +223,7 @@ func TestSgemmParallel(t *testing.T) {
 		{false, false, 300, 200, 100, 1, 0, 0},  // row chunks
 		{true, false, 120, 1000, 60, 0.5, 1, 3}, // column chunks
 		{false, true, 16, 1100, 256, 1, 1, 0},   // column chunks, B transposed
-		{true, true, 500, 97, 80, -1, 0.25, 2},  // row chunks, both transposed
+		{true, true, 500, 97, 100, -1, 0.25, 2}, // row chunks, both transposed
 		{false, false, 400, 410, 50, 1, 0, 1},   // many chunks each way
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
