@@ -110,6 +110,9 @@ func gemvT(avx2 bool, k int, x, b []float32, ldb int, y []float32) {
 func sgemmPackBNAVX2(kk int, b *float32, ldb int, panels int, dst *float32)
 
 //go:noescape
+func sgemmPackBTAVX2(kk int, b *float32, ldb int, dst *float32)
+
+//go:noescape
 func sgemmPackATAVX2(kk int, a *float32, lda int, alpha float32, dst *float32)
 
 //go:noescape
@@ -152,4 +155,18 @@ func packPanelsBN(avx2 bool, kk int, b []float32, ldb, panels int, dst []float32
 	_ = dst[panels*sgemmNR*kk-1]
 	sgemmPackBNAVX2(kk, &b[0], ldb, panels, &dst[0])
 	return true
+}
+
+// packPanelBT packs the first steps of a full 16-wide panel of B,
+// transposed (dst[16p+j] = b[j·ldb+p]), in assembly, and returns how many
+// it packed: a multiple of 8, the rest is left to the caller.
+func packPanelBT(avx2 bool, kk int, b []float32, ldb int, dst []float32) int {
+	k8 := kk &^ 7
+	if !avx2 || k8 == 0 {
+		return 0
+	}
+	_ = b[(sgemmNR-1)*ldb+k8-1]
+	_ = dst[sgemmNR*k8-1]
+	sgemmPackBTAVX2(k8, &b[0], ldb, &dst[0])
+	return k8
 }

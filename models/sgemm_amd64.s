@@ -1266,3 +1266,79 @@ packANloop:
 packANdone:
 	VZEROUPPER
 	RET
+
+// func sgemmPackBTAVX2(kk int, b *float32, ldb int, dst *float32)
+//
+// dst[16p + j] = b[j·ldb + p] for p < kk, j < 16: one 16-wide panel of
+// op(B) = Bᵀ, from 16 rows of the stored B. kk is a multiple of 8. Each
+// iteration transposes two 8×8 blocks (rows 0–7, then 8–15, over eight
+// steps p) with unpacks, shuffles and lane permutes.
+TEXT ·sgemmPackBTAVX2(SB), NOSPLIT, $0-32
+	MOVQ kk+0(FP), CX
+	SHRQ $3, CX
+	JZ   packBTdone
+	MOVQ b+8(FP), SI
+	MOVQ ldb+16(FP), R9
+	SHLQ $2, R9
+	LEAQ (R9)(R9*2), R10    // R10 = 3·ldb
+	MOVQ dst+24(FP), DI
+
+packBTloop:
+	MOVQ SI, R12            // row 0 of the half
+	MOVQ DI, R13            // column 0 of the half in dst
+	MOVQ $2, BX
+
+packBThalf:
+	LEAQ (R12)(R9*4), R11   // row 4
+	VMOVUPS (R12), Y0
+	VMOVUPS (R12)(R9*1), Y1
+	VMOVUPS (R12)(R9*2), Y2
+	VMOVUPS (R12)(R10*1), Y3
+	VMOVUPS (R11), Y4
+	VMOVUPS (R11)(R9*1), Y5
+	VMOVUPS (R11)(R9*2), Y6
+	VMOVUPS (R11)(R10*1), Y7
+	VUNPCKLPS Y1, Y0, Y8
+	VUNPCKHPS Y1, Y0, Y9
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VUNPCKLPS Y5, Y4, Y12
+	VUNPCKHPS Y5, Y4, Y13
+	VUNPCKLPS Y7, Y6, Y14
+	VUNPCKHPS Y7, Y6, Y15
+	VSHUFPS $0x44, Y10, Y8, Y0
+	VSHUFPS $0xEE, Y10, Y8, Y1
+	VSHUFPS $0x44, Y11, Y9, Y2
+	VSHUFPS $0xEE, Y11, Y9, Y3
+	VSHUFPS $0x44, Y14, Y12, Y4
+	VSHUFPS $0xEE, Y14, Y12, Y5
+	VSHUFPS $0x44, Y15, Y13, Y6
+	VSHUFPS $0xEE, Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VMOVUPS Y8, (R13)
+	VPERM2F128 $0x20, Y5, Y1, Y8
+	VMOVUPS Y8, 64(R13)
+	VPERM2F128 $0x20, Y6, Y2, Y8
+	VMOVUPS Y8, 128(R13)
+	VPERM2F128 $0x20, Y7, Y3, Y8
+	VMOVUPS Y8, 192(R13)
+	VPERM2F128 $0x31, Y4, Y0, Y8
+	VMOVUPS Y8, 256(R13)
+	VPERM2F128 $0x31, Y5, Y1, Y8
+	VMOVUPS Y8, 320(R13)
+	VPERM2F128 $0x31, Y6, Y2, Y8
+	VMOVUPS Y8, 384(R13)
+	VPERM2F128 $0x31, Y7, Y3, Y8
+	VMOVUPS Y8, 448(R13)
+	LEAQ (R11)(R9*4), R12   // rows 8–15
+	ADDQ $32, R13
+	DECQ BX
+	JNZ  packBThalf
+	ADDQ $32, SI            // next eight steps p
+	ADDQ $512, DI
+	DECQ CX
+	JNZ  packBTloop
+
+packBTdone:
+	VZEROUPPER
+	RET

@@ -22,3 +22,5 @@ func packStripAN(bool, int, []float32, int, float32, []float32) int { return 0 }
 func packStripAT(bool, int, []float32, int, float32, []float32) bool { return false }
 
 func packPanelsBN(bool, int, []float32, int, int, []float32) bool { return false }
+
+func packPanelBT(bool, int, []float32, int, []float32) int { return 0 }

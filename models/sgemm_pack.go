@@ -85,13 +85,16 @@ func (g *gemmArgs) packB(dst []float32, jc, nn, pc, kk int) {
 		w := min(nr, nn-jr)
 		panel := dst[jr*kk : jr*kk+nr*kk]
 		// B is stored n×k: column j of the panel is a row of B.
-		if w < nr {
+		p0 := 0
+		if w == nr {
+			p0 = packPanelBT(g.avx2, kk, g.b[(jc+jr)*g.ldb+pc:], g.ldb, panel)
+		} else {
 			clear(panel)
 		}
 		for j := range w {
-			src := g.b[(jc+jr+j)*g.ldb+pc:][:kk]
+			src := g.b[(jc+jr+j)*g.ldb+pc+p0:][:kk-p0]
 			for p, v := range src {
-				panel[p*nr+j] = v
+				panel[(p0+p)*nr+j] = v
 			}
 		}
 	}
