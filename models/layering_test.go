@@ -29,6 +29,9 @@ var layers = map[string][]string{
 	"audio":          {"audio"},
 	"vision":         {"vision"},
 	"testdata":       {},
+	// bench holds comparison harnesses (bench/pytorch); like a test, it may
+	// use any library layer, and nothing imports it.
+	"bench": {"pipeline", "audio", "vision", "models", "attention", "models/asr", "models/caption"},
 }
 
 // gorgoniaFree lists the layers that must not depend on gorgonia, even
