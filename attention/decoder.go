@@ -85,11 +85,11 @@ func (d *Decoder) Unroll(b *models.Binding, keys KeysNodes, inputs *gorgonia.Nod
 	u := &Unrolled{}
 	outs := make(gorgonia.Nodes, S)
 	for i := 0; i < S; i++ {
-		e, err := gorgonia.Slice(emb, gorgonia.S(i)) // (B, E)
+		e, err := models.Select(emb, 0, i) // (B, E)
 		if err != nil {
 			return fail(i, err)
 		}
-		x, err := gorgonia.Concat(1, e, ctx) // (B, E+C)
+		x, err := models.Concat(1, e, ctx) // (B, E+C)
 		if err != nil {
 			return fail(i, err)
 		}
@@ -105,13 +105,13 @@ func (d *Decoder) Unroll(b *models.Binding, keys KeysNodes, inputs *gorgonia.Nod
 		}
 		ctx = att.Context // (B, C)
 		u.Weights = append(u.Weights, att.Weights)
-		if outs[i], err = gorgonia.Concat(1, h, ctx); err != nil { // (B, H+C)
+		if outs[i], err = models.Concat(1, h, ctx); err != nil { // (B, H+C)
 			return fail(i, err)
 		}
 	}
 	all := outs[0]
 	if S > 1 {
-		if all, err = gorgonia.Concat(0, outs...); err != nil { // (S·B, H+C)
+		if all, err = models.Concat(0, outs...); err != nil { // (S·B, H+C)
 			return fail(S, err)
 		}
 	}

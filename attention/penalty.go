@@ -64,7 +64,7 @@ func StackWeights(steps []*gorgonia.Node) (*gorgonia.Node, error) {
 	flat := steps[0] // (B, S·L) after the concatenation
 	if len(steps) > 1 {
 		var err error
-		if flat, err = gorgonia.Concat(1, steps...); err != nil {
+		if flat, err = models.Concat(1, steps...); err != nil {
 			return nil, fmt.Errorf("attention: StackWeights: %w", err)
 		}
 	}

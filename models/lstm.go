@@ -56,18 +56,19 @@ func (l *LSTM) ApplyStep(b *Binding, x, state *gorgonia.Node) (*gorgonia.Node, e
 	return Apply(&lstmStepKernel{}, append(gorgonia.Nodes{x, state}, l.weights(b)...)...)
 }
 
-// SplitState returns views of h (B, H) and c (B, H) of a packed state
-// (B, 2H). Fused kernels copy such a view into a dense buffer when they
-// read it, so prefer passing the whole state where a kernel takes one.
+// SplitState returns h (B, H) and c (B, H) of a packed state (B, 2H), each
+// a fused copy (see Slice: gorgonia's own slices [0:H] and [H:2H] are one
+// node when H is a multiple of 256), so prefer passing the whole state
+// where a kernel takes one.
 func (l *LSTM) SplitState(state *gorgonia.Node) (h, c *gorgonia.Node, err error) {
 	H := l.Hidden
 	if s := state.Shape(); s.Dims() != 2 || s[1] != 2*H {
 		return nil, nil, fmt.Errorf("models: LSTM state %v, want (B, %d)", s, 2*H)
 	}
-	if h, err = gorgonia.Slice(state, nil, gorgonia.S(0, H)); err != nil {
+	if h, err = Slice(state, 1, 0, H); err != nil {
 		return nil, nil, fmt.Errorf("models: LSTM state: %w", err)
 	}
-	if c, err = gorgonia.Slice(state, nil, gorgonia.S(H, 2*H)); err != nil {
+	if c, err = Slice(state, 1, H, 2*H); err != nil {
 		return nil, nil, fmt.Errorf("models: LSTM state: %w", err)
 	}
 	return h, c, nil
