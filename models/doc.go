@@ -162,4 +162,8 @@
 //     every value again: fused ops keep their output and gradient tensors.
 //   - A Kernel with a scalar () output breaks ops downstream: output (1).
 //   - Shapes are fixed when a graph is built; hence the buckets.
+//   - gorgonia's Slice and Concat hash their bounds as single bytes, so two
+//     slices whose bounds agree modulo 256 and whose shapes match are merged
+//     into one node (the decoder's [h ; ctx] gradient went to both halves
+//     when H = D = 256): use this package's Slice, Select and Concat.
 package models
