@@ -17,15 +17,15 @@ import (
 // process from holding up the product, at the price of one more repacking;
 // each chunk is at least sgemmMinChunk rows or columns.
 //
-// Measured on the 2-core Xeon this was developed on (minimum of repeated
-// runs, other cores idle): products under about 4 MFLOP (70 µs on one
-// core) ran no faster or slower on two; (16×256)·(256×1024), 8.4 MFLOP,
-// 1.1–1.2× faster; (32×576)·(576×1024) 1.6×; 256³ 1.6×; products from 50
-// MFLOP up 1.9–2×. One chunk per goroutine was 5% faster on
+// Measured on the 2-core Xeon this was developed on (other cores idle):
+// products under about 4 MFLOP (70 µs on one core) ran no faster on two;
+// (16×256)·(256×1024), 8.4 MFLOP, 1.2× faster at best but no faster on
+// average over back-to-back calls; (32×576)·(576×1024), 38 MFLOP, 1.5–1.6×;
+// from 50 MFLOP up 1.7–2×. One chunk per goroutine was 5% faster on
 // (256×6400)·(6400×1024), where each column chunk repacks all of A, and 8%
 // slower on 256³; three per goroutine no better than two.
 const (
-	sgemmParallelFlops = 1 << 23
+	sgemmParallelFlops = 1 << 24 // 16.8 MFLOP: about 250 µs on one core
 	sgemmChunksPerProc = 2
 	sgemmMinChunk      = 96
 )

@@ -220,11 +220,11 @@ func TestSgemm(t *testing.T) {
 // a number that does not divide the chunks evenly), against the reference.
 func TestSgemmParallel(t *testing.T) {
 	cases := []gemmCase{
-		{false, false, 300, 200, 100, 1, 0, 0},  // row chunks
-		{true, false, 120, 1000, 60, 0.5, 1, 3}, // column chunks
-		{false, true, 16, 1100, 256, 1, 1, 0},   // column chunks, B transposed
-		{true, true, 500, 97, 100, -1, 0.25, 2}, // row chunks, both transposed
-		{false, false, 400, 410, 50, 1, 0, 1},   // many chunks each way
+		{false, false, 300, 200, 150, 1, 0, 0},  // row chunks
+		{true, false, 120, 1000, 80, 0.5, 1, 3}, // column chunks
+		{false, true, 16, 1100, 512, 1, 1, 0},   // column chunks, B transposed
+		{true, true, 500, 97, 200, -1, 0.25, 2}, // row chunks, both transposed
+		{false, false, 400, 410, 60, 1, 0, 1},   // many chunks each way
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	r := rand.New(rand.NewPCG(3, 4))
