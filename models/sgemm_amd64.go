@@ -2,7 +2,10 @@
 
 package models
 
-// Implemented in sgemm_amd64.s; see there for the exact contracts.
+// Implemented in sgemm_amd64.s, which sgemm_asm_gen.go writes; see there
+// for the exact contracts.
+
+//go:generate go run sgemm_asm_gen.go
 
 //go:noescape
 func sgemmKernel6x16(k int, a, b *float32, ldb int, c *float32, ldc int, beta float32)
