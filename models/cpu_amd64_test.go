@@ -1,4 +1,4 @@
-//go:build linux && !purego && !openblas
+//go:build linux && !purego
 
 package models
 

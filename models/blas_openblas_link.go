@@ -1,6 +1,0 @@
-//go:build openblas
-
-package models
-
-// #cgo LDFLAGS: -lopenblas
-import "C"
