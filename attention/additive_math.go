@@ -76,7 +76,7 @@ func additiveForwardSerial[F Float](s *additiveSpec, x *additiveArgs[F], alpha [
 	qwBuf := getScratch[F](x.B * x.A)
 	defer putScratch(qwBuf)
 	qw := *qwBuf
-	gemmSerial(false, false, x.B, x.A, x.H, 1, x.query, x.H, x.w, x.A, 0, qw, x.A)
+	models.Gemm(false, false, x.B, x.A, x.H, 1, x.query, x.H, x.w, x.A, 0, qw, x.A)
 	additiveRows(s, x, qw, alpha, 0, x.B)
 }
 
@@ -95,7 +95,7 @@ func additiveRows[F Float](s *additiveSpec, x *additiveArgs[F], qw, alpha []F, l
 func locTerm[F Float](s *additiveSpec, x *additiveArgs[F], b, lo, hi int, fT, pre []F) {
 	T, A := x.T, x.A
 	convForward(fT, row(x.prev, b, T), row(x.cum, b, T), x.filters, s.filters, s.channels, s.width, T, lo, hi)
-	gemmSerial(true, false, hi-lo, A, s.filters, 1, fT[lo:], T, x.uf, A, 0, pre[lo*A:], A)
+	models.Gemm(true, false, hi-lo, A, s.filters, 1, fT[lo:], T, x.uf, A, 0, pre[lo*A:], A)
 }
 
 // activation writes z = tanh(proj[b,t] + qw (+ pre[t])) for one position;
@@ -221,7 +221,7 @@ func additiveRowBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], b int,
 	}
 	nf := s.filters
 	// dUf += fT[:, lo:hi]·dpre[lo:hi]; dfT[:, lo:hi] = Uf·dpre[lo:hi]ᵀ.
-	gemmSerial(false, false, nf, A, hi-lo, 1, w.fT[lo:], T, dproj[lo*A:], A, 1, w.dUf, A)
-	gemmSerial(false, true, nf, hi-lo, A, 1, x.uf, A, dproj[lo*A:], A, 0, w.dfT[lo:], T)
+	models.Gemm(false, false, nf, A, hi-lo, 1, w.fT[lo:], T, dproj[lo*A:], A, 1, w.dUf, A)
+	models.Gemm(false, true, nf, hi-lo, A, 1, x.uf, A, dproj[lo*A:], A, 0, w.dfT[lo:], T)
 	convBackward(w.dF, row(g.prev, b, T), row(g.cum, b, T), w.dfT, row(x.prev, b, T), row(x.cum, b, T), x.filters, nf, s.channels, s.width, T, lo, hi)
 }

@@ -125,7 +125,7 @@ func dotForwardSerial[F Float](k dotKernel, x *dotArgs[F], alpha []F) {
 		buf := getScratch[F](x.B * x.d)
 		defer putScratch(buf)
 		q = *buf
-		gemmSerial(false, false, x.B, x.d, x.H, 1, x.query, x.H, x.w, x.d, 0, q, x.d)
+		models.Gemm(false, false, x.B, x.d, x.H, 1, x.query, x.H, x.w, x.d, 0, q, x.d)
 	}
 	dotRows(k, x, q, alpha, 0, x.B)
 }

@@ -10,38 +10,8 @@ import (
 	"gorgonia.org/tensor"
 )
 
-// Small dense helpers shared by the kernels and the eager steps. The eager
-// steps must not allocate, and gonum's GEMM spawns goroutines (which
-// allocate) once a product spans four 64×64 blocks, so gemmSerial tiles
-// products into pieces that gonum computes serially with its assembly
-// kernels.
-
-// Tile sizes that keep gonum's GEMM on its serial path (fewer than four
-// 64-wide blocks of C per call).
-const (
-	tileRows = 64
-	tileCols = 192
-)
-
-// gemmSerial computes C = α·op(A)·op(B) + β·C like models.Gemm, in tiles
-// small enough that no call spawns goroutines.
-func gemmSerial[F Float](transA, transB bool, m, n, k int, alpha F, a []F, lda int, b []F, ldb int, beta F, c []F, ldc int) {
-	for i0 := 0; i0 < m; i0 += tileRows {
-		mi := min(tileRows, m-i0)
-		aOff := i0 * lda // row i0 of A
-		if transA {
-			aOff = i0 // column i0 of the stored Aᵀ
-		}
-		for j0 := 0; j0 < n; j0 += tileCols {
-			nj := min(tileCols, n-j0)
-			bOff := j0 // column j0 of B
-			if transB {
-				bOff = j0 * ldb // row j0 of the stored Bᵀ
-			}
-			models.Gemm(transA, transB, mi, nj, k, alpha, a[aOff:], lda, b[bOff:], ldb, beta, c[i0*ldc+j0:], ldc)
-		}
-	}
-}
+// Small dense helpers shared by the kernels and the eager steps. Matrix
+// products go straight to models.Gemm, which allocates nothing.
 
 // level1 is gonum's own BLAS (assembly kernels, no cgo) for the short
 // vector operations of the inner loops, whatever BLAS models.Gemm uses: a

@@ -59,7 +59,7 @@ func centerForward[F Float](p []F, in [][]F, B, H, A, T int, serial bool) {
 	defer putScratch(buf)
 	u := *buf // (B, A) = query·Wp
 	if serial {
-		gemmSerial(false, false, B, A, H, 1, query, H, wp, A, 0, u, A)
+		models.Gemm(false, false, B, A, H, 1, query, H, wp, A, 0, u, A)
 	} else {
 		models.Gemm(false, false, B, A, H, 1, query, H, wp, A, 0, u, A)
 	}
@@ -185,7 +185,7 @@ func localForward[F Float](halfWidth int, x *localArgs[F], alpha []F, serial boo
 	defer putScratch(buf)
 	q := *buf // (B, D) = query·Wa
 	if serial {
-		gemmSerial(false, false, B, D, H, 1, x.query, H, x.wa, D, 0, q, D)
+		models.Gemm(false, false, B, D, H, 1, x.query, H, x.wa, D, 0, q, D)
 	} else {
 		models.Gemm(false, false, B, D, H, 1, x.query, H, x.wa, D, 0, q, D)
 	}

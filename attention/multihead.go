@@ -94,7 +94,7 @@ func (m *MultiHead) Step(dst *State, keys *Keys, query []float32, prev *State) e
 	defer putScratch(buf)
 	heads := *buf // (B, d): the heads' contexts side by side
 	contextForward(heads, dst.Heads, keys.values, B, h, T, d, false)
-	gemmSerial(false, false, B, d, d, 1, heads, d, f32(m.wo), d, 0, dst.Context, d)
+	models.Gemm(false, false, B, d, d, 1, heads, d, f32(m.wo), d, 0, dst.Context, d)
 	inv := 1 / float32(h)
 	for b := 0; b < B; b++ {
 		w := dst.Weights[b*T : (b+1)*T]
