@@ -26,6 +26,10 @@ Examples:
 	asr features -tsv testdata/hello.wav > hello.tsv
 `
 
+func init() {
+	commands.Add("features", "show the log-mel features the model sees for audio files", runFeatures)
+}
+
 func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("features", featuresUsage, featuresExamples, stderr)
 	tsv := fs.Bool("tsv", false, "print every frame as a tab-separated row of 80 log-mel values instead of a summary")

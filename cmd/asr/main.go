@@ -5,6 +5,7 @@
 //	asr <command> [flags] [arguments]
 //
 // Run "asr -h" for the commands and "asr <command> -h" for each one's flags.
+// Each command lives in its own file and registers itself in commands.
 package main
 
 import (
@@ -19,17 +20,17 @@ func main() {
 	os.Exit(cli.ExitCode("asr", run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))
 }
 
-const usage = `asr turns speech into text with an attention-based encoder–decoder.
+// commands holds the subcommands; each file adds its own from init.
+var commands cli.Registry
+
+const usageHead = `asr turns speech into text with an attention-based encoder–decoder.
 
 Usage:
 
 	asr <command> [flags] [arguments]
+`
 
-Commands:
-
-	features   show the log-mel features the model sees for audio files
-	version    print the version
-
+const usageTail = `
 Run "asr <command> -h" for a command's flags and examples.
 
 Example:
@@ -39,6 +40,5 @@ Example:
 
 // run is the whole program; main only maps its error to an exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	commands := map[string]cli.Command{"features": runFeatures}
-	return cli.Dispatch("asr", usage, pipeline.Version, commands, args, stdin, stdout, stderr)
+	return commands.Dispatch("asr", usageHead, usageTail, pipeline.Version, args, stdin, stdout, stderr)
 }

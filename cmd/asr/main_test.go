@@ -79,7 +79,11 @@ func TestFeaturesTSV(t *testing.T) {
 // so the documentation cannot drift from the behaviour.
 func TestUsageExamplesRun(t *testing.T) {
 	root := filepath.Join("..", "..")
-	for _, text := range []string{usage, featuresExamples} {
+	texts := []string{commands.Usage(usageHead, usageTail)}
+	for _, name := range commands.Names() {
+		texts = append(texts, commands.Help(name))
+	}
+	for _, text := range texts {
 		examples := cli.Examples("asr", text)
 		if len(examples) == 0 {
 			t.Fatalf("help text has no examples:\n%s", text)

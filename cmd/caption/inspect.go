@@ -24,6 +24,10 @@ Examples:
 	caption inspect testdata/gradient.png
 `
 
+func init() {
+	commands.Add("inspect", "show how images are decoded and prepared for the encoder", runInspect)
+}
+
 func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("inspect", inspectUsage, inspectExamples, stderr)
 	if ok, err := cli.Parse(fs, args); !ok {

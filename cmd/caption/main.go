@@ -5,7 +5,8 @@
 //	caption <command> [flags] [arguments]
 //
 // Run "caption -h" for the commands and "caption <command> -h" for each
-// one's flags.
+// one's flags. Each command lives in its own file and registers itself in
+// commands.
 package main
 
 import (
@@ -20,17 +21,17 @@ func main() {
 	os.Exit(cli.ExitCode("caption", run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))
 }
 
-const usage = `caption describes images in words with an attention-based encoder–decoder.
+// commands holds the subcommands; each file adds its own from init.
+var commands cli.Registry
+
+const usageHead = `caption describes images in words with an attention-based encoder–decoder.
 
 Usage:
 
 	caption <command> [flags] [arguments]
+`
 
-Commands:
-
-	inspect    show how images are decoded and prepared for the encoder
-	version    print the version
-
+const usageTail = `
 Run "caption <command> -h" for a command's flags and examples.
 
 Example:
@@ -40,6 +41,5 @@ Example:
 
 // run is the whole program; main only maps its error to an exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	commands := map[string]cli.Command{"inspect": runInspect}
-	return cli.Dispatch("caption", usage, pipeline.Version, commands, args, stdin, stdout, stderr)
+	return commands.Dispatch("caption", usageHead, usageTail, pipeline.Version, args, stdin, stdout, stderr)
 }

@@ -44,7 +44,11 @@ func TestRun(t *testing.T) {
 }
 
 func TestUsageExamplesRun(t *testing.T) {
-	for _, text := range []string{usage, inspectExamples} {
+	texts := []string{commands.Usage(usageHead, usageTail)}
+	for _, name := range commands.Names() {
+		texts = append(texts, commands.Help(name))
+	}
+	for _, text := range texts {
 		examples := cli.Examples("caption", text)
 		if len(examples) == 0 {
 			t.Fatalf("no examples in:\n%s", text)
