@@ -1,0 +1,124 @@
+package asr
+
+import (
+	"fmt"
+
+	"github.com/attend-go/attend/models"
+)
+
+// Example is one training utterance: normalized log-mel frames (Frames,
+// MelBins) and its target tokens, without EOS.
+type Example struct {
+	Frames   int
+	Features []float32
+	Tokens   []int
+}
+
+// BatchKey is a training graph's fixed shape: B utterances, T stacked
+// input frames (the listener's input length, padded) and S speller steps
+// (the longest target plus EOS, padded).
+type BatchKey struct{ B, T, S int }
+
+// Batch is a padded batch laid out for a graph of its Key.
+type Batch struct {
+	Key     BatchKey
+	X       []float32 // (B, T, Stack·MelBins) stacked frames, zero past each length
+	Lengths []int     // (B) stacked frames per utterance
+	Mask    []float32 // (B, T') 1 on real encoder frames, T' = Listener.OutputLength(T)
+	DecIn   []int     // (S, B) previous token per step: EOS (start), then the targets; PadID past the end
+	Targets []int     // (S·B) step-major targets, EOS after the last character; PadID past it
+	Weights []float32 // (S·B) (1−λ)/N on real targets, N the batch's target tokens
+	// CTC head (unused without one): targets (B, S) padded with 1,
+	// their lengths (B), and per-utterance weights λ/N_ctc, 0 for
+	// utterances too short to align their target.
+	CTCTargets []int
+	CTCLengths []int
+	CTCWeights []float32
+	// Tokens is N, the real target tokens (characters and EOS).
+	Tokens int
+}
+
+// KeyFor returns the smallest key of a bucket grid that holds exs: T
+// rounded up to a multiple of tStep stacked frames, S to a multiple of
+// sStep steps.
+func (m *Model) KeyFor(exs []Example, tStep, sStep int) BatchKey {
+	k := BatchKey{B: len(exs)}
+	for _, e := range exs {
+		k.T = max(k.T, StackedLength(e.Frames, m.Config.Stack))
+		k.S = max(k.S, len(e.Tokens)+1)
+	}
+	k.T = (k.T + tStep - 1) / tStep * tStep
+	k.S = (k.S + sStep - 1) / sStep * sStep
+	return k
+}
+
+// MakeBatch lays out exs as a batch of shape key (which must hold them).
+func (m *Model) MakeBatch(key BatchKey, exs []Example) (*Batch, error) {
+	cfg := m.Config
+	B, T, S := key.B, key.T, key.S
+	if len(exs) != B {
+		return nil, fmt.Errorf("asr: MakeBatch: %d examples for a batch of %d", len(exs), B)
+	}
+	W := cfg.inputWidth()
+	Te := m.Listener.OutputLength(T)
+	bt := &Batch{
+		Key: key, X: make([]float32, B*T*W), Lengths: make([]int, B), Mask: make([]float32, B*Te),
+		DecIn: make([]int, S*B), Targets: make([]int, S*B), Weights: make([]float32, S*B),
+		CTCTargets: make([]int, B*S), CTCLengths: make([]int, B), CTCWeights: make([]float32, B),
+	}
+	var stacked []float32
+	ctcTokens := 0
+	for b, e := range exs {
+		if len(e.Features) != e.Frames*cfg.MelBins {
+			return nil, fmt.Errorf("asr: MakeBatch: example %d has %d values for %d frames of %d bins", b, len(e.Features), e.Frames, cfg.MelBins)
+		}
+		n := StackedLength(e.Frames, cfg.Stack)
+		if n > T || len(e.Tokens)+1 > S {
+			return nil, fmt.Errorf("asr: MakeBatch: example %d (%d stacked frames, %d tokens) does not fit key %+v", b, n, len(e.Tokens), key)
+		}
+		stacked = Stack(stacked, e.Features, e.Frames, cfg.MelBins, cfg.Stack)
+		copy(bt.X[b*T*W:], stacked)
+		bt.Lengths[b] = n
+		te := m.Listener.OutputLength(n)
+		for t := range te {
+			bt.Mask[b*Te+t] = 1
+		}
+		prev := EOS
+		for i := range S {
+			bt.DecIn[i*B+b], bt.Targets[i*B+b] = models.PadID, models.PadID
+			switch {
+			case i < len(e.Tokens):
+				bt.DecIn[i*B+b], bt.Targets[i*B+b] = prev, e.Tokens[i]
+				prev = e.Tokens[i]
+				bt.Tokens++
+			case i == len(e.Tokens):
+				bt.DecIn[i*B+b], bt.Targets[i*B+b] = prev, EOS
+				bt.Tokens++
+			}
+		}
+		for i := range S {
+			bt.CTCTargets[b*S+i] = 1
+			if i < len(e.Tokens) {
+				bt.CTCTargets[b*S+i] = e.Tokens[i]
+			}
+		}
+		bt.CTCLengths[b] = len(e.Tokens)
+		if models.CTCFeasible(te, e.Tokens) {
+			bt.CTCWeights[b] = 1
+			ctcTokens += len(e.Tokens)
+		}
+	}
+	lambda := float32(cfg.CTCWeight)
+	for i, t := range bt.Targets {
+		if t != models.PadID {
+			bt.Weights[i] = (1 - lambda) / float32(bt.Tokens)
+		}
+	}
+	for b := range bt.CTCWeights {
+		if bt.CTCWeights[b] > 0 {
+			bt.CTCWeights[b] = lambda / float32(ctcTokens)
+		}
+	}
+	return bt, nil
+}
+

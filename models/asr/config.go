@@ -1,0 +1,126 @@
+package asr
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrConfig marks an invalid model configuration.
+var ErrConfig = errors.New("asr: invalid config")
+
+// Config sizes a Model. It is stored, as JSON, in every checkpoint, so a
+// file alone rebuilds its model. The zero value of a field means the
+// default noted (see Defaults).
+type Config struct {
+	// MelBins is the width of an input frame: log-mel bins (80).
+	MelBins int `json:"mel_bins"`
+	// Stack concatenates this many consecutive frames into one listener
+	// input and keeps every Stack-th (3: 10 ms frames → 30 ms steps of
+	// 3·MelBins). Stacking is the cheap first reduction of time; the
+	// pyramid does the rest.
+	Stack int `json:"stack"`
+	// ListenerHidden is the BiLSTM state width per direction (256).
+	ListenerHidden int `json:"listener_hidden"`
+	// ListenerLayers is the number of BiLSTM layers; each one after the
+	// first halves time (2: ×2, so with Stack 3 one encoder frame spans
+	// 60 ms).
+	ListenerLayers int `json:"listener_layers"`
+	// Embed is the width of a character embedding (64).
+	Embed int `json:"embed"`
+	// SpellerHidden is the speller LSTM's state width (256).
+	SpellerHidden int `json:"speller_hidden"`
+	// AttentionDim is the width of the additive attention's hidden layer (128).
+	AttentionDim int `json:"attention_dim"`
+	// LocationFilters and LocationWidth size the location-aware attention's
+	// convolution over the previous weights (10 filters, width 31).
+	LocationFilters int `json:"location_filters"`
+	LocationWidth   int `json:"location_width"`
+	// CTCWeight λ ∈ [0, 1) weighs the joint CTC branch on the listener:
+	// loss = (1−λ)·CE + λ·CTC (Kim, Hori and Watanabe 2017). 0 has no CTC
+	// branch (and no CTC fallback or joint scoring at inference). Use
+	// NoCTC to ask for 0 explicitly; the zero value means 0.3.
+	CTCWeight float64 `json:"ctc_weight"`
+	// LabelSmoothing ε spreads ε of each target's probability mass over
+	// the vocabulary (0.1; NoSmoothing asks for 0).
+	LabelSmoothing float64 `json:"label_smoothing"`
+	// Dropout is the drop probability on the listener's output in training
+	// (0.2; NoDropout asks for 0).
+	Dropout float64 `json:"dropout"`
+}
+
+// Negative sentinels ask for a true 0 where the zero value means a default.
+const (
+	NoCTC       = -1
+	NoSmoothing = -1
+	NoDropout   = -1
+)
+
+// Defaults returns c with zero fields replaced by their defaults and the
+// sentinels by 0.
+func (c Config) Defaults() Config {
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&c.MelBins, 80)
+	def(&c.Stack, 3)
+	def(&c.ListenerHidden, 256)
+	def(&c.ListenerLayers, 2)
+	def(&c.Embed, 64)
+	def(&c.SpellerHidden, 256)
+	def(&c.AttentionDim, 128)
+	def(&c.LocationFilters, 10)
+	def(&c.LocationWidth, 31)
+	fdef := func(v *float64, d float64) {
+		switch {
+		case *v == 0:
+			*v = d
+		case *v < 0:
+			*v = 0
+		}
+	}
+	fdef(&c.CTCWeight, 0.3)
+	fdef(&c.LabelSmoothing, 0.1)
+	fdef(&c.Dropout, 0.2)
+	return c
+}
+
+// Validate reports the first out-of-range field of a config after
+// Defaults.
+func (c Config) Validate() error {
+	for _, f := range []struct {
+		name   string
+		v, min int
+	}{
+		{"mel_bins", c.MelBins, 1}, {"stack", c.Stack, 1}, {"listener_hidden", c.ListenerHidden, 1},
+		{"listener_layers", c.ListenerLayers, 1}, {"embed", c.Embed, 1}, {"speller_hidden", c.SpellerHidden, 1},
+		{"attention_dim", c.AttentionDim, 1}, {"location_filters", c.LocationFilters, 1}, {"location_width", c.LocationWidth, 1},
+	} {
+		if f.v < f.min {
+			return fmt.Errorf("%w: %s = %d, want ≥ %d", ErrConfig, f.name, f.v, f.min)
+		}
+	}
+	if c.LocationWidth%2 == 0 {
+		return fmt.Errorf("%w: location_width = %d, want an odd width", ErrConfig, c.LocationWidth)
+	}
+	if c.Stack > 16 || c.ListenerLayers > 6 {
+		return fmt.Errorf("%w: stack %d and listener_layers %d reduce time by %d×; want at most 16 and 6", ErrConfig, c.Stack, c.ListenerLayers, c.Reduction())
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"ctc_weight", c.CTCWeight}, {"label_smoothing", c.LabelSmoothing}, {"dropout", c.Dropout}} {
+		if !(f.v >= 0 && f.v < 1) {
+			return fmt.Errorf("%w: %s = %v, want [0, 1)", ErrConfig, f.name, f.v)
+		}
+	}
+	return nil
+}
+
+// Reduction is the listener's total time reduction: input frames per
+// encoder frame, Stack·2^(ListenerLayers−1).
+func (c Config) Reduction() int { return c.Stack << (c.ListenerLayers - 1) }
+
+// Listener input width: Stack·MelBins.
+func (c Config) inputWidth() int { return c.Stack * c.MelBins }

@@ -1,0 +1,47 @@
+// Package asr is attend's speech recognizer: Listen, Attend and Spell
+// (Chan et al. 2016) with location-aware attention (Chorowski et al. 2015)
+// and an optional joint CTC head (Kim, Hori and Watanabe 2017).
+//
+// # Model
+//
+//	x (T, 80)          normalized log-mel frames, 10 ms apart
+//	Stack              (⌈T/s⌉, s·80): s consecutive frames per step (s = 3)
+//	Listener           PyramidalBiLSTM: BiLSTM, then [Pyramid → BiLSTM] × (L−1)
+//	                   → h (T', 2H), T' = ⌈T/s⌉ / 2^(L−1)   (60 ms per frame by default)
+//	CTC head           log softmax(h·W + b) (T', V), blank = EOS
+//	Speller            attention.Decoder: s_i = LSTM([E y_{i−1}; c_{i−1}], s_{i−1}),
+//	                   α_i, c_i = LocationAware(s_i, h, α_{i−1}),
+//	                   p(y_i | y_<i, x) = softmax(W_o [s_i; c_i] + b_o)
+//
+// The vocabulary is EOS and the 28 characters of Alphabet (a–z,
+// apostrophe, space): text must be normalized before Encode (the pipeline's
+// speechdata.Normalize). EOS doubles as the speller's start token and the
+// CTC blank, so both heads share V = 29.
+//
+// # Training
+//
+// BuildFunc builds one graph per BatchKey (batch × stacked frames ×
+// speller steps) for models.Buckets; MakeBatch lays out a padded batch for
+// a key (KeyFor rounds a batch's shape up to a bucket grid). The loss is
+// the per-token average of (1−λ)·CE + λ·CTC, with label smoothing on the
+// cross-entropy and dropout on the listener output.
+//
+// # Inference
+//
+// Encode runs the listener eagerly (no graph); Decode runs beam search
+// (Beam 1 is greedy) over the speller with, optionally:
+//
+//   - joint CTC/attention scoring (Watanabe et al. 2017): candidates are
+//     ranked by (1−μ)·log p_att + μ·log p_ctc, where p_ctc is the CTC
+//     prefix probability (ctcprefix.go);
+//   - shallow fusion with a character LanguageModel: + β·log p_LM;
+//   - length normalization (score / (length+1)^α) and an end-of-sentence
+//     threshold, guarded by a maximum length of 1.5·T' + 10 characters.
+//
+// When the attention decoder clearly fails (no end of sentence, or a
+// length far from the CTC head's best path: loops and early stops on
+// inputs unlike the training data), Decode returns the CTC best path
+// instead and says why in Result.Fallback. Result.Alignment holds each
+// character's attention weights over the encoder frames, from which the
+// pipeline derives word timings.
+package asr

@@ -1,0 +1,74 @@
+package asr
+
+import (
+	"fmt"
+
+	"github.com/attend-go/attend/attention"
+	"github.com/attend-go/attend/models"
+)
+
+// Workspace is one goroutine's working memory for eager inference, reused
+// from utterance to utterance.
+type Workspace struct {
+	lstm    models.LSTMWorkspace
+	stacked []float32
+	memory  []float32
+	ctc     []float32
+	rep     []float32
+	mask    []float32
+	dec     attention.DecoderWorkspace
+	logp    []float32
+}
+
+// Encoded is one utterance after the listener.
+type Encoded struct {
+	T      int       // encoder frames
+	D      int       // encoder width, 2·ListenerHidden
+	Memory []float32 // (T, D)
+	// CTCLogProbs (T, V) are the CTC head's per-frame log-probabilities;
+	// nil without a CTC head. Blank is EOS.
+	CTCLogProbs []float32
+}
+
+// Encode runs the listener (and the CTC head) over one utterance's
+// normalized log-mel frames (frames, MelBins). The result's slices belong
+// to ws until its next Encode.
+func (m *Model) Encode(ws *Workspace, features []float32, frames int) (*Encoded, error) {
+	bins := m.Config.MelBins
+	if frames < 1 {
+		return nil, fmt.Errorf("asr: no frames to encode")
+	}
+	if len(features) != frames*bins {
+		return nil, fmt.Errorf("asr: %d feature values for %d frames of %d bins", len(features), frames, bins)
+	}
+	ws.stacked = Stack(ws.stacked, features, frames, bins, m.Config.Stack)
+	n := StackedLength(frames, m.Config.Stack)
+	var (
+		T   int
+		err error
+	)
+	ws.memory, T, _, err = m.Listener.Forward(&ws.lstm, ws.memory, ws.stacked, 1, n, []int{n})
+	if err != nil {
+		return nil, fmt.Errorf("asr: listener: %w", err)
+	}
+	e := &Encoded{T: T, D: 2 * m.Config.ListenerHidden, Memory: ws.memory}
+	if m.CTC != nil {
+		V := m.Vocab.Size()
+		ws.ctc = m.CTC.Forward(ws.ctc, ws.memory, T)
+		for t := range T {
+			row := ws.ctc[t*V : (t+1)*V]
+			models.LogSoftmax(row, row, V)
+		}
+		e.CTCLogProbs = ws.ctc
+	}
+	return e, nil
+}
+
+// CTCGreedy returns the CTC head's best-path transcript of e, or nil
+// without a CTC head.
+func (m *Model) CTCGreedy(e *Encoded) []int {
+	if e.CTCLogProbs == nil {
+		return nil
+	}
+	return models.CTCGreedy(nil, e.CTCLogProbs, e.T, m.Vocab.Size(), EOS)
+}
