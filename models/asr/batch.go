@@ -121,4 +121,3 @@ func (m *Model) MakeBatch(key BatchKey, exs []Example) (*Batch, error) {
 	}
 	return bt, nil
 }
-

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-
 )
 
 // LanguageModel scores the next character for shallow fusion in beam
@@ -354,4 +353,3 @@ func cmpDesc(a, b float64) int {
 	}
 	return 0
 }
-
