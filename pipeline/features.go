@@ -32,7 +32,7 @@ func SpeechFeatures(path string, stdin io.Reader) (*FeatureReport, error) {
 	}
 	var feats audio.Features
 	if err := fb.Compute(&feats, sig.Samples, sig.Rate); err != nil {
-		return nil, fmt.Errorf("%s: %w", displayName(path), err)
+		return nil, fmt.Errorf("%s: %w", DisplayName(path), err)
 	}
 	rep := &FeatureReport{Path: path, Duration: sig.Duration(), Features: &feats}
 	for t := 0; t < feats.Frames; t++ {

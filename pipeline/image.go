@@ -47,7 +47,7 @@ func InspectImage(path string, stdin io.Reader) (*ImageReport, error) {
 	}
 	in, err := vision.ToTensor(img, ImageSize, nil)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", displayName(path), err)
+		return nil, fmt.Errorf("%s: %w", DisplayName(path), err)
 	}
 	rep := &ImageReport{Path: path, Format: format, Bounds: img.Bounds(), Input: in}
 	for c := 0; c < 3; c++ {

@@ -16,26 +16,26 @@ const SpeechRate = 16000
 // bytes), downmixes it to mono and resamples it to SpeechRate. The path "-"
 // reads standard input (buffered in memory, since decoders need to seek).
 func LoadSpeech(path string, stdin io.Reader) (*audio.Signal, error) {
-	r, closeFn, err := openSeekable(path, stdin)
+	r, closeFn, err := OpenInput(path, stdin)
 	if err != nil {
 		return nil, err
 	}
 	defer closeFn()
 	sig, err := audio.Decode(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", displayName(path), err)
+		return nil, fmt.Errorf("%s: %w", DisplayName(path), err)
 	}
 	if sig, err = audio.Downmix(sig); err != nil {
-		return nil, fmt.Errorf("%s: %w", displayName(path), err)
+		return nil, fmt.Errorf("%s: %w", DisplayName(path), err)
 	}
 	if sig, err = audio.Resample(sig, SpeechRate); err != nil {
-		return nil, fmt.Errorf("%s: %w", displayName(path), err)
+		return nil, fmt.Errorf("%s: %w", DisplayName(path), err)
 	}
 	return sig, nil
 }
 
-// openSeekable opens path, or buffers stdin for "-".
-func openSeekable(path string, stdin io.Reader) (io.ReadSeeker, func(), error) {
+// OpenInput opens path, or buffers stdin for "-".
+func OpenInput(path string, stdin io.Reader) (io.ReadSeeker, func(), error) {
 	if path == "-" {
 		data, err := io.ReadAll(stdin)
 		if err != nil {
@@ -50,8 +50,8 @@ func openSeekable(path string, stdin io.Reader) (io.ReadSeeker, func(), error) {
 	return f, func() { f.Close() }, nil
 }
 
-// displayName is how error messages name an input.
-func displayName(path string) string {
+// DisplayName is how error messages name an input.
+func DisplayName(path string) string {
 	if path == "-" {
 		return "standard input"
 	}
