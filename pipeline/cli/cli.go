@@ -68,15 +68,20 @@ func Parse(fs *flag.FlagSet, args []string) (ok bool, err error) {
 	return true, nil
 }
 
-// Examples returns the example command lines of a help text: the lines
-// after its "Example" heading that start with the tool's name.
+// Examples returns the example command lines of a help text: the indented
+// lines under its "Example" heading that start with the tool's name, up to
+// the next heading (an unindented line, such as "Recipes:" for command
+// lines that need data the tests do not have).
 func Examples(tool, help string) []string {
 	_, tail, ok := strings.Cut(help, "Example")
 	if !ok {
 		return nil
 	}
 	var out []string
-	for _, line := range strings.Split(tail, "\n") {
+	for i, line := range strings.Split(tail, "\n") {
+		if i > 0 && line != "" && line[0] != ' ' && line[0] != '\t' {
+			break
+		}
 		if line = strings.TrimSpace(line); strings.HasPrefix(line, tool+" ") {
 			out = append(out, line)
 		}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/pipeline/speech"
+)
+
+func init() {
+	commands.Add("train", "train a speech recognition model on manifests of audio and text", runTrain)
+}
+
+const trainUsage = `Usage: asr train -o DIR [flags] MANIFEST...
+
+Trains a Listen-Attend-Spell model (pyramidal BiLSTM listener, LSTM speller
+with location-aware attention, joint CTC head) on the utterances of the
+manifests: TSV files (path<TAB>text, header optional, a speaker column
+used for the dev split), LibriSpeech-style directories (*.trans.txt +
+FLAC) or Kaldi data directories (wav.scp + text). Transcripts are
+normalized (lower case, digits spelled out, punctuation removed).
+
+Without -dev, whole speakers of the first manifest (-dev-speakers) are
+held out as the dev set and never trained on. After each epoch the dev set
+is transcribed (greedy) and scored: DIR/best.safetensors keeps the model
+with the lowest dev CER; training stops after -patience epochs without
+improvement. DIR/last.safetensors is a checkpoint written every few
+minutes and on Ctrl-C; -resume continues from it. The log goes to stderr
+and DIR/train.log.
+
+Flags:
+`
+
+const trainExamples = `
+Examples:
+
+	asr train -overwrite -o /tmp/asr-tiny -tiny -batch 4 -max-steps 4 -dev-speakers 1 testdata/speech/manifest.tsv
+
+Recipes:
+
+	# the default model (see README, "Default ASR model")
+	asr train -o runs/asr -telephone 0.1 ../shared/data/speechocean762/train.tsv synth/manifest.tsv
+	asr train -o runs/asr -resume ../shared/data/speechocean762/train.tsv synth/manifest.tsv
+`
+
+func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("train", trainUsage, trainExamples, stderr)
+	var o speech.TrainOptions
+	fs.StringVar(&o.OutDir, "o", "", "output `directory` for checkpoints, the best model and the log (required)")
+	dev := fs.String("dev", "", "comma-separated dev `manifests` (default: hold out speakers of the first manifest)")
+	fs.IntVar(&o.DevSpeakers, "dev-speakers", 12, "whole speakers of the first manifest held out as dev when -dev is not given")
+	fs.IntVar(&o.MaxDev, "max-dev", 0, "score at most this many dev utterances per epoch (0: all)")
+	fs.BoolVar(&o.Resume, "resume", false, "continue from DIR/last.safetensors")
+	fs.BoolVar(&o.Overwrite, "overwrite", false, "start afresh even if DIR holds a checkpoint (it is replaced)")
+	fs.StringVar(&o.Init, "init", "", "start from the weights of this model `file` (fine-tuning)")
+	fs.IntVar(&o.BatchSize, "batch", 16, "utterances per batch")
+	fs.IntVar(&o.Epochs, "epochs", 200, "maximum epochs")
+	fs.IntVar(&o.Patience, "patience", 10, "stop after this many epochs without a better dev CER")
+	fs.IntVar(&o.MaxSteps, "max-steps", 0, "stop after this many optimizer steps (0: no limit)")
+	fs.Float64Var(&o.LR, "lr", 1e-3, "peak learning rate (Adam)")
+	fs.IntVar(&o.Warmup, "warmup", 500, "learning-rate warm-up steps")
+	fs.BoolVar(&o.NoSpecAugment, "no-specaugment", false, "turn SpecAugment off")
+	fs.Float64Var(&o.Telephone, "telephone", 0, "fraction of training audio band-limited to 4 kHz")
+	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 0, "interval between checkpoints (default 5m)")
+	fs.IntVar(&o.LogEvery, "log-every", 25, "steps between log lines")
+	fs.IntVar(&o.Workers, "j", 2, "goroutines for loading data and scoring dev")
+	fs.Uint64Var(&o.Seed, "seed", 1, "random seed (dev split, batches, masks, initialization)")
+	tiny := fs.Bool("tiny", false, "a tiny model for smoke tests (16 units per layer)")
+	hidden := fs.Int("listener-hidden", 0, "listener BiLSTM units per direction (default 256)")
+	layers := fs.Int("listener-layers", 0, "listener layers; each after the first halves time (default 2)")
+	speller := fs.Int("speller-hidden", 0, "speller LSTM units (default 256)")
+	stack := fs.Int("stack", 0, "frames stacked per listener step (default 3)")
+	ctc := fs.Float64("ctc-weight", 0, "weight of the joint CTC loss in [0, 1); negative for none (default 0.3)")
+	if ok, err := cli.Parse(fs, args); !ok {
+		return err
+	}
+	if o.OutDir == "" {
+		return cli.Usagef("train needs -o DIR")
+	}
+	if fs.NArg() == 0 {
+		return cli.Usagef("train needs at least one manifest")
+	}
+	o.Train = fs.Args()
+	if *dev != "" {
+		o.Dev = strings.Split(*dev, ",")
+	}
+	o.Config = asr.Config{ListenerHidden: *hidden, ListenerLayers: *layers, SpellerHidden: *speller, Stack: *stack, CTCWeight: *ctc}
+	if *tiny {
+		o.Config = asr.Config{ListenerHidden: 16, SpellerHidden: 16, Embed: 8, AttentionDim: 8, LocationFilters: 2, LocationWidth: 5, CTCWeight: *ctc}
+	}
+	if err := o.Config.Defaults().Validate(); err != nil {
+		return cli.Usagef("%v", err)
+	}
+	o.Log = stderr
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sum, err := speech.Train(ctx, o)
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted; resume with -resume")
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "best model: %s (dev CER %.2f%%, WER %.2f%% at epoch %d; %s)\n", sum.Best, 100*sum.BestCER, 100*sum.BestWER, sum.BestEpoch, sum.Stopped)
+	return nil
+}

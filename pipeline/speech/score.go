@@ -1,0 +1,100 @@
+package speech
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/attend-go/attend/models/asr"
+)
+
+// Scored is one evaluated utterance.
+type Scored struct {
+	Path       string     `json:"path"`
+	Reference  string     `json:"reference"`
+	Hypothesis string     `json:"hypothesis"`
+	Seconds    float64    `json:"seconds"`  // audio duration
+	Decode     float64    `json:"decode_s"` // listener + search time
+	Fallback   string     `json:"fallback,omitempty"`
+	WER        editCounts `json:"-"`
+	CER        editCounts `json:"-"`
+}
+
+// Scores sums a corpus evaluation.
+type Scores struct {
+	Utterances    int
+	WER, CER      editCounts
+	AudioSeconds  float64
+	DecodeSeconds float64 // summed over utterances (CPU time of one worker each)
+	Fallbacks     int
+}
+
+// RTF is the real-time factor: decoding time per second of audio.
+func (s Scores) RTF() float64 {
+	if s.AudioSeconds == 0 {
+		return 0
+	}
+	return s.DecodeSeconds / s.AudioSeconds
+}
+
+// score decodes every utterance with workers goroutines sharing model,
+// each with its own workspace, and returns the per-utterance results in
+// input order and their sum.
+func score(ctx context.Context, model *asr.Model, utts []*utterance, workers int, opts *asr.SearchOptions) ([]Scored, Scores, error) {
+	out := make([]Scored, len(utts))
+	errs := make([]error, len(utts))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, workers) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var ws asr.Workspace
+			for i := range jobs {
+				u := utts[i]
+				start := time.Now()
+				e, err := model.Encode(&ws, u.Example.Features, u.Example.Frames)
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				r, err := model.Decode(&ws, e, opts)
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				out[i] = Scored{
+					Path: u.Path, Reference: u.Norm, Hypothesis: r.Text, Seconds: u.Seconds,
+					Decode: time.Since(start).Seconds(), Fallback: r.Fallback,
+					WER: wordErrors(u.Norm, r.Text), CER: charErrors(u.Norm, r.Text),
+				}
+			}
+		}()
+	}
+	for i := range utts {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	var sum Scores
+	if err := ctx.Err(); err != nil {
+		return nil, sum, err
+	}
+	for i, s := range out {
+		if errs[i] != nil {
+			return nil, sum, errs[i]
+		}
+		sum.Utterances++
+		sum.WER.Add(s.WER)
+		sum.CER.Add(s.CER)
+		sum.AudioSeconds += s.Seconds
+		sum.DecodeSeconds += s.Decode
+		if s.Fallback != "" {
+			sum.Fallbacks++
+		}
+	}
+	return out, sum, nil
+}

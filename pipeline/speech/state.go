@@ -1,0 +1,136 @@
+package speech
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/asr"
+)
+
+// A training checkpoint (OutDir/last.safetensors) is an ASR model file
+// with the optimizer's moments as extra tensors ("adam.m/<param>",
+// "adam.v/<param>") and the loop's position as JSON metadata
+// ("attend.train"), so that --resume continues where a killed run left
+// off: same epoch plan, same batch, same optimizer state.
+const (
+	lastName  = "last.safetensors"
+	bestName  = "best.safetensors"
+	stateKey  = "attend.train"
+	momentM   = "adam.m/"
+	momentV   = "adam.v/"
+	logPrefix = "asr train: "
+)
+
+// trainState is where a training run stands.
+type trainState struct {
+	Epoch      int     `json:"epoch"`       // current epoch, from 1
+	Batch      int     `json:"batch"`       // batches of the epoch already done
+	Step       int     `json:"step"`        // optimizer steps so far
+	BestCER    float64 `json:"best_cer"`    // best dev CER so far (1 before any)
+	BestWER    float64 `json:"best_wer"`    // its WER
+	BestEpoch  int     `json:"best_epoch"`  // the epoch that reached it
+	BadEpochs  int     `json:"bad_epochs"`  // epochs since the last improvement
+	LRScale    float64 `json:"lr_scale"`    // plateau decay factor so far
+	Seconds    float64 `json:"seconds"`     // training time so far
+	TrainUtts  int     `json:"train_utts"`  // size of the training set
+	TrainHours float64 `json:"train_hours"` // and its audio
+}
+
+// saveCheckpoint writes model, optimizer and loop state atomically.
+func saveCheckpoint(path string, m *asr.Model, opt *models.Adam, st trainState) error {
+	f, err := m.File()
+	if err != nil {
+		return err
+	}
+	step, ms, vs := opt.State()
+	_ = step
+	for i, p := range m.Params.All() {
+		f.Tensors = append(f.Tensors,
+			models.Tensor{Name: momentM + p.Name, Shape: p.Shape(), Data: ms[i].F32},
+			models.Tensor{Name: momentV + p.Name, Shape: p.Shape(), Data: vs[i].F32})
+	}
+	js, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	f.Extra = map[string]string{stateKey: string(js)}
+	return models.WriteFile(path, f, models.F32)
+}
+
+// loadCheckpoint restores a training checkpoint into a fresh model and
+// optimizer built from its config.
+func loadCheckpoint(path string, adam *models.AdamOptions) (*asr.Model, *models.Adam, trainState, error) {
+	var st trainState
+	f, err := models.ReadFile(path)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	js, ok := f.Extra[stateKey]
+	if !ok {
+		return nil, nil, st, fmt.Errorf("%s: not a training checkpoint (no %s metadata); use --init to start from a model", path, stateKey)
+	}
+	if err := json.Unmarshal([]byte(js), &st); err != nil {
+		return nil, nil, st, fmt.Errorf("%s: %s metadata: %w", path, stateKey, err)
+	}
+	model, err := modelFromTensors(f)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	opt := models.NewAdam(model.Params, adam)
+	var ms, vs []*models.Moment
+	for _, p := range model.Params.All() {
+		m, err := f.Expect(momentM+p.Name, p.Shape()...)
+		if err != nil {
+			return nil, nil, st, err
+		}
+		v, err := f.Expect(momentV+p.Name, p.Shape()...)
+		if err != nil {
+			return nil, nil, st, err
+		}
+		ms, vs = append(ms, &models.Moment{F32: m}), append(vs, &models.Moment{F32: v})
+	}
+	if err := opt.SetState(st.Step, ms, vs); err != nil {
+		return nil, nil, st, fmt.Errorf("%s: %w", path, err)
+	}
+	return model, opt, st, nil
+}
+
+// modelFromTensors loads the model part of a file that may carry extra
+// (optimizer) tensors.
+func modelFromTensors(f *models.File) (*asr.Model, error) {
+	own := &models.File{Kind: f.Kind, FormatVersion: f.FormatVersion, Config: f.Config, Vocab: f.Vocab, Source: f.Source}
+	for _, t := range f.Tensors {
+		if len(t.Name) > len(momentM) && (t.Name[:len(momentM)] == momentM || t.Name[:len(momentV)] == momentV) {
+			continue
+		}
+		own.Tensors = append(own.Tensors, t)
+	}
+	return asr.Load(own)
+}
+
+// LoadModel reads an ASR model file: a shipped model, a best.safetensors
+// or a training checkpoint.
+func LoadModel(path string) (*asr.Model, error) {
+	f, err := models.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return modelFromTensors(f)
+}
+
+// saveModel writes the model alone (float32) atomically.
+func saveModel(path string, m *asr.Model) error {
+	f, err := m.File()
+	if err != nil {
+		return err
+	}
+	return models.WriteFile(path, f, models.F32)
+}
+
+func fileExists(dir, name string) bool {
+	_, err := os.Stat(filepath.Join(dir, name))
+	return err == nil
+}

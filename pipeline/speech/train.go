@@ -1,0 +1,423 @@
+package speech
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/attend-go/attend/audio"
+	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/asr"
+)
+
+// TrainOptions configures Train. The zero value of a field means the
+// default noted.
+type TrainOptions struct {
+	// Train lists the training manifests (TSV, LibriSpeech or Kaldi
+	// directories; see speechdata.Read). Required.
+	Train []string
+	// Dev lists dev manifests. Without them the dev set is DevSpeakers
+	// whole speakers held out of the first training manifest (never
+	// trained on).
+	Dev         []string
+	DevSpeakers int // 0 means 12
+	// MaxDev caps the dev utterances scored each epoch (0: all).
+	MaxDev int
+	// Config sizes a new model (ignored when resuming or with Init).
+	Config asr.Config
+	// Init starts from this model file's weights (fine-tuning).
+	Init string
+	// OutDir receives last.safetensors (resumable checkpoint),
+	// best.safetensors (the best model on dev) and train.log. Required.
+	OutDir string
+	// Resume continues from OutDir/last.safetensors; Overwrite starts
+	// afresh even if it exists (without either, an existing checkpoint is
+	// an error rather than silently lost work).
+	Resume, Overwrite bool
+	// BatchSize is utterances per batch (0 means 16).
+	BatchSize int
+	// Epochs bounds the run (0 means 200); Patience stops it after that
+	// many epochs without a better dev CER (0 means 10); MaxSteps stops
+	// it after that many optimizer steps (0: no limit).
+	Epochs, Patience, MaxSteps int
+	// LR is Adam's peak learning rate (0 means 1e-3), reached after
+	// Warmup steps (0 means 500) and halved after DecayPatience epochs
+	// without improvement (0 means 3).
+	LR            float64
+	Warmup        int
+	DecayPatience int
+	// NoSpecAugment turns SpecAugment off (default on: 2 frequency masks
+	// of ≤ 27 bins and 2 time masks of ≤ 40 frames per utterance).
+	NoSpecAugment bool
+	// Telephone is the fraction of training audio band-limited to 4 kHz
+	// (0 means none).
+	Telephone float64
+	// CheckpointEvery is the interval between checkpoints (0 means 5 min);
+	// LogEvery is the steps between log lines (0 means 25).
+	CheckpointEvery time.Duration
+	LogEvery        int
+	// Workers load data and score dev in parallel (0 means 2).
+	Workers int
+	// Seed makes the run reproducible (dev split, batches, masks, init).
+	Seed uint64
+	// Log receives progress lines (nil: discarded); they are also
+	// appended to OutDir/train.log.
+	Log io.Writer
+}
+
+// TrainSummary is what a finished (or stopped) run reached.
+type TrainSummary struct {
+	Epochs, Steps      int
+	BestCER, BestWER   float64
+	BestEpoch          int
+	TrainUtts, DevUtts int
+	TrainHours         float64
+	Best               string // path of the best model
+	Stopped            string // why training ended
+}
+
+func (o *TrainOptions) defaults() {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.DevSpeakers, 12)
+	def(&o.BatchSize, 16)
+	def(&o.Epochs, 200)
+	def(&o.Patience, 10)
+	def(&o.Warmup, 500)
+	def(&o.DecayPatience, 3)
+	def(&o.LogEvery, 25)
+	def(&o.Workers, 2)
+	if o.LR <= 0 {
+		o.LR = 1e-3
+	}
+	if o.CheckpointEvery <= 0 {
+		o.CheckpointEvery = 5 * time.Minute
+	}
+}
+
+// Train trains (or resumes training) an ASR model; see TrainOptions. It
+// checkpoints every few minutes and when ctx is cancelled, so a killed or
+// interrupted run loses at most CheckpointEvery of work.
+func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
+	o.defaults()
+	if len(o.Train) == 0 {
+		return nil, errors.New("asr train: no training manifest")
+	}
+	if o.OutDir == "" {
+		return nil, errors.New("asr train: no output directory")
+	}
+	if err := os.MkdirAll(o.OutDir, 0o755); err != nil {
+		return nil, fmt.Errorf("asr train: %w", err)
+	}
+	logFile, err := os.OpenFile(filepath.Join(o.OutDir, "train.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("asr train: %w", err)
+	}
+	defer logFile.Close()
+	var logW io.Writer = logFile
+	if o.Log != nil {
+		logW = io.MultiWriter(logFile, o.Log)
+	}
+	logf := func(format string, args ...any) {
+		fmt.Fprintf(logW, time.Now().Format("15:04:05 ")+format+"\n", args...)
+	}
+
+	// The model and optimizer: resumed, initialized from a file, or new.
+	var (
+		model *asr.Model
+		opt   *models.Adam
+		st    = trainState{BestCER: 1, BestWER: 1, LRScale: 1}
+	)
+	adamOpts := &models.AdamOptions{LR: o.LR}
+	scale := func() float64 { return st.LRScale }
+	warm := o.Warmup
+	adamOpts.Schedule = func(step int) float64 {
+		return math.Min(1, float64(step)/float64(warm)) * scale()
+	}
+	last := filepath.Join(o.OutDir, lastName)
+	switch {
+	case o.Resume && o.Overwrite:
+		return nil, errors.New("asr train: --resume and --overwrite contradict each other")
+	case o.Resume && fileExists(o.OutDir, lastName):
+		if model, opt, st, err = loadCheckpoint(last, adamOpts); err != nil {
+			return nil, err
+		}
+		logf("resuming %s: epoch %d, batch %d, step %d, best dev CER %.2f%%", last, st.Epoch, st.Batch, st.Step, 100*st.BestCER)
+	case o.Resume:
+		return nil, fmt.Errorf("asr train: --resume: %s does not exist", last)
+	case fileExists(o.OutDir, lastName) && !o.Overwrite:
+		return nil, fmt.Errorf("asr train: %s exists: pass --resume to continue it, or choose another output directory", last)
+	case o.Init != "":
+		if model, err = LoadModel(o.Init); err != nil {
+			return nil, err
+		}
+	default:
+		if model, err = asr.New(o.Config, nil, o.Seed); err != nil {
+			return nil, err
+		}
+	}
+	if opt == nil {
+		opt = models.NewAdam(model.Params, adamOpts)
+	}
+	if st.Epoch == 0 {
+		st.Epoch = 1
+	}
+
+	train, dev, err := o.loadData(ctx, model.Vocab, logf)
+	if err != nil {
+		return nil, err
+	}
+	st.TrainUtts = len(train)
+	st.TrainHours = 0
+	for _, u := range train {
+		st.TrainHours += u.Seconds / 3600
+	}
+	if len(train) < o.BatchSize {
+		return nil, fmt.Errorf("asr train: %d training utterances, fewer than one batch of %d", len(train), o.BatchSize)
+	}
+	logf("model: %d parameters, config %+v", model.Params.Count(), model.Config)
+	logf("data: %d training utterances (%.2f h), %d dev utterances", len(train), st.TrainHours, len(dev))
+
+	buckets := models.NewBuckets(model.Params, model.BuildFunc(rand.New(rand.NewPCG(o.Seed, 7))))
+	defer buckets.Close()
+	sum := &TrainSummary{TrainUtts: len(train), DevUtts: len(dev), TrainHours: st.TrainHours, Best: filepath.Join(o.OutDir, bestName)}
+	lastSave := time.Now()
+	save := func() error {
+		if err := saveCheckpoint(last, model, opt, st); err != nil {
+			return fmt.Errorf("asr train: checkpoint: %w", err)
+		}
+		lastSave = time.Now()
+		return nil
+	}
+	var augment *audio.SpecAugmentOptions
+	if !o.NoSpecAugment {
+		augment = &audio.SpecAugmentOptions{}
+	}
+	runStart := time.Now()
+	secondsBefore := st.Seconds
+	for ; st.Epoch <= o.Epochs; st.Epoch++ {
+		batches := planEpoch(train, o.BatchSize, o.Seed, st.Epoch)
+		epochStart, startBatch, tokens, lossSum, lossN := time.Now(), st.Batch, 0, 0.0, 0
+		for bi := st.Batch; bi < len(batches); bi++ {
+			if err := ctx.Err(); err != nil {
+				st.Seconds = secondsBefore + time.Since(runStart).Seconds()
+				if serr := save(); serr != nil {
+					return sum, serr
+				}
+				logf("interrupted: checkpoint saved at epoch %d, batch %d", st.Epoch, st.Batch)
+				sum.Stopped = "interrupted"
+				return sum, err
+			}
+			exs := batches[bi]
+			rng := rand.New(rand.NewPCG(o.Seed^uint64(st.Epoch)<<20, uint64(bi)))
+			if augment != nil {
+				exs = specAugment(exs, model.Config.MelBins, augment, rng)
+			}
+			key := model.KeyFor(exs, 32, 16)
+			bt, err := model.MakeBatch(key, exs)
+			if err != nil {
+				return sum, fmt.Errorf("asr train: %w", err)
+			}
+			gr, err := buckets.Get(key)
+			if err != nil {
+				return sum, fmt.Errorf("asr train: %w", err)
+			}
+			if err := gr.Inputs.Bind(bt); err != nil {
+				return sum, fmt.Errorf("asr train: %w", err)
+			}
+			loss, err := gr.Run()
+			if err != nil {
+				return sum, fmt.Errorf("asr train: %w", err)
+			}
+			if _, err := opt.Step(); err != nil {
+				return sum, fmt.Errorf("asr train: %w", err)
+			}
+			st.Step++
+			st.Batch = bi + 1
+			tokens += bt.Tokens
+			if !math.IsNaN(loss) {
+				lossSum += loss
+				lossN++
+			}
+			if st.Step%o.LogEvery == 0 {
+				el := time.Since(epochStart)
+				perBatch := el / time.Duration(max(1, bi+1-startBatch))
+				eta := time.Duration(len(batches)-bi-1) * perBatch
+				logf("epoch %d batch %d/%d step %d loss %.4f lr %.2g %.0f tok/s %d graphs epoch ETA %v",
+					st.Epoch, bi+1, len(batches), st.Step, lossSum/float64(max(1, lossN)), opt.LR(),
+					float64(tokens)/el.Seconds(), buckets.Len(), eta.Round(time.Second))
+				lossSum, lossN = 0, 0
+			}
+			if time.Since(lastSave) > o.CheckpointEvery {
+				st.Seconds = secondsBefore + time.Since(runStart).Seconds()
+				if err := save(); err != nil {
+					return sum, err
+				}
+			}
+			if o.MaxSteps > 0 && st.Step >= o.MaxSteps {
+				break
+			}
+		}
+		// End of epoch: score dev, keep the best, decay or stop.
+		devUtts := dev
+		if o.MaxDev > 0 && len(devUtts) > o.MaxDev {
+			devUtts = devUtts[:o.MaxDev]
+		}
+		_, sc, err := score(ctx, model, devUtts, o.Workers, &asr.SearchOptions{Beam: 1, CTCWeight: -1})
+		if err != nil {
+			return sum, fmt.Errorf("asr train: dev: %w", err)
+		}
+		cer, wer := sc.CER.Rate(), sc.WER.Rate()
+		improved := st.BestEpoch == 0 || cer < st.BestCER
+		if improved {
+			st.BestCER, st.BestWER, st.BestEpoch, st.BadEpochs = cer, wer, st.Epoch, 0
+			if err := saveModel(sum.Best, model); err != nil {
+				return sum, fmt.Errorf("asr train: %w", err)
+			}
+		} else {
+			st.BadEpochs++
+			if st.BadEpochs%o.DecayPatience == 0 {
+				st.LRScale /= 2
+			}
+		}
+		logf("epoch %d done in %v: dev %v, %v, %d fallbacks, RTF %.3f%s", st.Epoch, time.Since(epochStart).Round(time.Second),
+			sc.CER, sc.WER, sc.Fallbacks, sc.RTF(), map[bool]string{true: " (best)", false: fmt.Sprintf(" (best %.2f%% at epoch %d)", 100*st.BestCER, st.BestEpoch)}[improved])
+		st.Batch = 0
+		stop := ""
+		switch {
+		case st.BadEpochs >= o.Patience:
+			stop = fmt.Sprintf("no dev improvement for %d epochs", st.BadEpochs)
+		case o.MaxSteps > 0 && st.Step >= o.MaxSteps:
+			stop = fmt.Sprintf("reached %d steps", st.Step)
+		case st.Epoch == o.Epochs:
+			stop = fmt.Sprintf("reached %d epochs", st.Epoch)
+		}
+		st.Seconds = secondsBefore + time.Since(runStart).Seconds()
+		if stop != "" {
+			st.Epoch++
+			if err := save(); err != nil {
+				return sum, err
+			}
+			sum.Stopped = stop
+			break
+		}
+		if err := func() error { st.Epoch++; defer func() { st.Epoch-- }(); return save() }(); err != nil {
+			return sum, err
+		}
+	}
+	sum.Epochs, sum.Steps = st.Epoch-1, st.Step
+	sum.BestCER, sum.BestWER, sum.BestEpoch = st.BestCER, st.BestWER, st.BestEpoch
+	logf("done (%s): best dev CER %.2f%% WER %.2f%% at epoch %d, %d steps, %v", sum.Stopped, 100*sum.BestCER, 100*sum.BestWER, sum.BestEpoch, sum.Steps, time.Duration(st.Seconds*float64(time.Second)).Round(time.Second))
+	return sum, nil
+}
+
+// loadData reads the manifests and splits off the dev set.
+func (o *TrainOptions) loadData(ctx context.Context, vocab *asr.Vocab, logf func(string, ...any)) (train, dev []*utterance, err error) {
+	var trainList, devList []utt
+	for i, path := range o.Train {
+		utts, err := readTSV(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		if i == 0 && len(o.Dev) == 0 {
+			var held []utt
+			if utts, held, err = splitBySpeaker(utts, o.DevSpeakers, o.Seed); err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", path, err)
+			}
+			devList = append(devList, held...)
+		}
+		trainList = append(trainList, utts...)
+	}
+	for _, path := range o.Dev {
+		utts, err := readTSV(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		devList = append(devList, utts...)
+	}
+	lo := LoadOptions{Workers: o.Workers, Telephone: o.Telephone, Seed: o.Seed}
+	start := time.Now()
+	train, skipped, err := loadUtterances(ctx, trainList, vocab, lo)
+	if err != nil {
+		return nil, nil, err
+	}
+	report(logf, "training", skipped)
+	lo.Telephone = 0
+	dev, skipped, err = loadUtterances(ctx, devList, vocab, lo)
+	if err != nil {
+		return nil, nil, err
+	}
+	report(logf, "dev", skipped)
+	logf("loaded and featurized %d utterances in %v", len(train)+len(dev), time.Since(start).Round(time.Second))
+	return train, dev, nil
+}
+
+func report(logf func(string, ...any), set string, skipped []string) {
+	if len(skipped) == 0 {
+		return
+	}
+	logf("skipped %d %s utterances, e.g.:", len(skipped), set)
+	for _, s := range skipped[:min(5, len(skipped))] {
+		logf("  %s", s)
+	}
+}
+
+// planEpoch groups utterances of similar length into batches (sorted by
+// frames with ±10% jitter so batches vary between epochs), drops the last
+// partial batch and shuffles the batch order; the plan depends only on
+// seed and epoch, so a resumed run replays it.
+func planEpoch(utts []*utterance, B int, seed uint64, epoch int) [][]asr.Example {
+	rng := rand.New(rand.NewPCG(seed, uint64(epoch)))
+	type keyed struct {
+		u   *utterance
+		len float64
+	}
+	ks := make([]keyed, len(utts))
+	for i, u := range utts {
+		ks[i] = keyed{u, float64(u.Example.Frames) * (0.9 + 0.2*rng.Float64())}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int { return cmpFloat(a.len, b.len) })
+	var out [][]asr.Example
+	for i := 0; i+B <= len(ks); i += B {
+		exs := make([]asr.Example, B)
+		for j := range B {
+			exs[j] = ks[i+j].u.Example
+		}
+		out = append(out, exs)
+	}
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// specAugment returns masked copies of the examples' features.
+func specAugment(exs []asr.Example, bins int, opts *audio.SpecAugmentOptions, rng *rand.Rand) []asr.Example {
+	out := make([]asr.Example, len(exs))
+	for i, e := range exs {
+		f := &audio.Features{Frames: e.Frames, Bins: bins, Data: slices.Clone(e.Features)}
+		if err := audio.SpecAugment(f, opts, rng); err == nil {
+			e.Features = f.Data
+		}
+		out[i] = e
+	}
+	return out
+}
