@@ -2,6 +2,8 @@ package models
 
 import (
 	"fmt"
+	"runtime"
+	"runtime/debug"
 
 	"gorgonia.org/gorgonia"
 )
@@ -19,10 +21,19 @@ type BuildFunc[K comparable, In any] func(g *gorgonia.ExprGraph, b *Binding, key
 // bucket's graph is built, differentiated and compiled once, on first use,
 // and reused; all of them share the parameters' Value tensors, and their
 // gradients are collected into the one Params store an optimizer steps.
+//
+// Each compiled graph holds every intermediate value and gradient of its
+// shape (hundreds of MB for a speech batch), so MaxGraphs caps how many
+// stay compiled: past it, the least recently used graph is closed and
+// rebuilt when its key comes back.
 type Buckets[K comparable, In any] struct {
-	ps     *Params
-	build  BuildFunc[K, In]
-	graphs map[K]*Graph[In]
+	// MaxGraphs is the most graphs kept compiled; 0 means no limit.
+	MaxGraphs int
+	ps        *Params
+	build     BuildFunc[K, In]
+	graphs    map[K]*Graph[In]
+	clock     int
+	builds    int
 }
 
 // Graph is one bucket's compiled training graph.
@@ -33,6 +44,7 @@ type Graph[In any] struct {
 	loss    *gorgonia.Node
 	lossVal gorgonia.Value
 	vm      gorgonia.VM
+	used    int // Buckets.clock at the last Get
 }
 
 // NewBuckets returns an empty cache of graphs over ps built by build.
@@ -45,8 +57,13 @@ func (bs *Buckets[K, In]) Len() int { return len(bs.graphs) }
 
 // Get returns the compiled graph for key, building it on first use.
 func (bs *Buckets[K, In]) Get(key K) (*Graph[In], error) {
+	bs.clock++
 	if gr, ok := bs.graphs[key]; ok {
+		gr.used = bs.clock
 		return gr, nil
+	}
+	if bs.MaxGraphs > 0 && len(bs.graphs) >= bs.MaxGraphs {
+		bs.evict()
 	}
 	g := gorgonia.NewGraph()
 	b := bs.ps.Bind(g)
@@ -61,12 +78,37 @@ func (bs *Buckets[K, In]) Get(key K) (*Graph[In], error) {
 	if _, err := gorgonia.Grad(loss, used...); err != nil {
 		return nil, fmt.Errorf("models: differentiating bucket %v: %w", key, err)
 	}
-	gr := &Graph[In]{Inputs: inputs, g: g, binding: b, loss: loss}
+	gr := &Graph[In]{Inputs: inputs, g: g, binding: b, loss: loss, used: bs.clock}
+	bs.builds++
 	gorgonia.Read(loss, &gr.lossVal)
 	gr.vm = gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(used...))
 	bs.graphs[key] = gr
 	return gr, nil
 }
+
+// evict closes the least recently used graph and returns its memory.
+func (bs *Buckets[K, In]) evict() {
+	var (
+		oldest K
+		found  bool
+		at     int
+	)
+	for k, gr := range bs.graphs {
+		if !found || gr.used < at {
+			oldest, at, found = k, gr.used, true
+		}
+	}
+	if !found {
+		return
+	}
+	bs.graphs[oldest].vm.Close()
+	delete(bs.graphs, oldest)
+	runtime.GC() // the graph's tensors are only reachable from finalizers now
+	debug.FreeOSMemory()
+}
+
+// Builds returns how many graphs have been built, rebuilds included.
+func (bs *Buckets[K, In]) Builds() int { return bs.builds }
 
 // Run executes the graph on the batch already bound to its inputs, adds the
 // gradients into the Params' Grad tensors and returns the loss.

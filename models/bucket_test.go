@@ -35,12 +35,13 @@ func buildRegression(g *gorgonia.ExprGraph, b *models.Binding, rows int) (*gorgo
 
 // trainRegression fits y = x·[1 −2 3] with batches of two sizes, one bucket
 // graph each, and returns the loss trace.
-func trainRegression(t *testing.T, seed uint64) ([]float64, *models.Params, int) {
+func trainRegression(t *testing.T, seed uint64, maxGraphs int) ([]float64, *models.Params, int) {
 	rng := rand.New(rand.NewPCG(seed, 9))
 	ps := models.NewParams(tensor.Float64, rng)
 	ps.New("w", models.GlorotUniform, 3, 1)
 	ps.New("unused", models.Zeros, 2)
 	buckets := models.NewBuckets(ps, buildRegression)
+	buckets.MaxGraphs = maxGraphs
 	defer buckets.Close()
 	opt := models.NewAdam(ps, &models.AdamOptions{LR: 0.05})
 	truth := []float64{1, -2, 3}
@@ -72,12 +73,15 @@ func trainRegression(t *testing.T, seed uint64) ([]float64, *models.Params, int)
 			t.Fatal(err)
 		}
 		losses = append(losses, loss)
+		if maxGraphs > 0 && buckets.Len() > maxGraphs {
+			t.Fatalf("%d graphs compiled, MaxGraphs is %d", buckets.Len(), maxGraphs)
+		}
 	}
 	return losses, ps, buckets.Len()
 }
 
 func TestBucketsShareWeightsAndLearn(t *testing.T) {
-	losses, ps, n := trainRegression(t, 5)
+	losses, ps, n := trainRegression(t, 5, 0)
 	if n != 2 {
 		t.Errorf("compiled %d graphs, want one per bucket (2)", n)
 	}
@@ -90,7 +94,7 @@ func TestBucketsShareWeightsAndLearn(t *testing.T) {
 			t.Errorf("w[%d] = %v, want ≈ %v", i, got, want)
 		}
 	}
-	again, _, _ := trainRegression(t, 5)
+	again, _, _ := trainRegression(t, 5, 0)
 	for i := range losses {
 		if losses[i] != again[i] {
 			t.Fatalf("step %d: loss %v vs %v: training is not deterministic for a seed", i, losses[i], again[i])
@@ -106,5 +110,21 @@ func TestBucketsReportBuildErrors(t *testing.T) {
 	})
 	if _, err := bs.Get(3); err == nil {
 		t.Fatal("Get returned no error for a failing build")
+	}
+}
+
+// TestBucketsEvictLeastRecentlyUsed caps the cache at one graph while the
+// buckets alternate: every step rebuilds, and training must follow the
+// same loss trace as with both graphs kept.
+func TestBucketsEvictLeastRecentlyUsed(t *testing.T) {
+	kept, _, _ := trainRegression(t, 6, 0)
+	evicting, _, n := trainRegression(t, 6, 1)
+	if n != 1 {
+		t.Errorf("%d graphs left compiled, want 1", n)
+	}
+	for i := range kept {
+		if kept[i] != evicting[i] {
+			t.Fatalf("step %d: loss %v with eviction, %v without", i, evicting[i], kept[i])
+		}
 	}
 }

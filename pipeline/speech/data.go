@@ -29,7 +29,7 @@ type LoadOptions struct {
 	// by Seed: robustness to 8 kHz input such as the Asterisk prompts.
 	Telephone float64
 	Seed      uint64
-	// MaxSeconds skips longer utterances (0 means 20 s): one long
+	// MaxSeconds skips longer utterances (0 means 16 s): one long
 	// utterance makes a bucket of its own and costs memory.
 	MaxSeconds float64
 }
@@ -42,7 +42,7 @@ func loadUtterances(ctx context.Context, utts []utt, vocab *asr.Vocab, o LoadOpt
 		o.Workers = 2
 	}
 	if o.MaxSeconds <= 0 {
-		o.MaxSeconds = 20
+		o.MaxSeconds = 16
 	}
 	res := make([]*utterance, len(utts))
 	reasons := make([]string, len(utts))

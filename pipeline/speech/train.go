@@ -63,6 +63,10 @@ type TrainOptions struct {
 	// LogEvery is the steps between log lines (0 means 25).
 	CheckpointEvery time.Duration
 	LogEvery        int
+	// Buckets is the number of batch shapes (0 means 8); MaxGraphs the
+	// most compiled graphs kept in memory (0 means 10; each holds
+	// hundreds of MB).
+	Buckets, MaxGraphs int
 	// Workers load data and score dev in parallel (0 means 2).
 	Workers int
 	// Seed makes the run reproducible (dev split, batches, masks, init).
@@ -97,6 +101,8 @@ func (o *TrainOptions) defaults() {
 	def(&o.DecayPatience, 3)
 	def(&o.LogEvery, 25)
 	def(&o.Workers, 2)
+	def(&o.Buckets, 8)
+	def(&o.MaxGraphs, 10)
 	if o.LR <= 0 {
 		o.LR = 1e-3
 	}
@@ -189,7 +195,10 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	logf("data: %d training utterances (%.2f h), %d dev utterances", len(train), st.TrainHours, len(dev))
 
 	buckets := models.NewBuckets(model.Params, model.BuildFunc(rand.New(rand.NewPCG(o.Seed, 7))))
+	buckets.MaxGraphs = o.MaxGraphs
 	defer buckets.Close()
+	grid := newBucketGrid(train, model, o.BatchSize, o.Buckets)
+	logf("batch shapes (utterances × stacked frames × speller steps): %v", grid)
 	sum := &TrainSummary{TrainUtts: len(train), DevUtts: len(dev), TrainHours: st.TrainHours, Best: filepath.Join(o.OutDir, bestName)}
 	lastSave := time.Now()
 	save := func() error {
@@ -223,7 +232,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 			if augment != nil {
 				exs = specAugment(exs, model.Config.MelBins, augment, rng)
 			}
-			key := model.KeyFor(exs, 32, 16)
+			key := grid.key(model, exs)
 			bt, err := model.MakeBatch(key, exs)
 			if err != nil {
 				return sum, fmt.Errorf("asr train: %w", err)
@@ -253,9 +262,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 				el := time.Since(epochStart)
 				perBatch := el / time.Duration(max(1, bi+1-startBatch))
 				eta := time.Duration(len(batches)-bi-1) * perBatch
-				logf("epoch %d batch %d/%d step %d loss %.4f lr %.2g %.0f tok/s %d graphs epoch ETA %v",
+				logf("epoch %d batch %d/%d step %d loss %.4f lr %.2g %.0f tok/s %d graphs (%d builds) epoch ETA %v",
 					st.Epoch, bi+1, len(batches), st.Step, lossSum/float64(max(1, lossN)), opt.LR(),
-					float64(tokens)/el.Seconds(), buckets.Len(), eta.Round(time.Second))
+					float64(tokens)/el.Seconds(), buckets.Len(), buckets.Builds(), eta.Round(time.Second))
 				lossSum, lossN = 0, 0
 			}
 			if time.Since(lastSave) > o.CheckpointEvery {
