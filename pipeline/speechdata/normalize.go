@@ -1,0 +1,202 @@
+package speechdata
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Alphabet is the 28 characters Normalize can output: the letters a–z,
+// the apostrophe and the space. The ASR vocabulary is built from it.
+const Alphabet = "abcdefghijklmnopqrstuvwxyz' "
+
+// Normalize maps a transcript to the form used as training target and for
+// scoring: lower-case words of Alphabet separated by single spaces, no
+// leading or trailing space. It is idempotent, and the same rules apply
+// to references and hypotheses.
+//
+//	input                          output                  rule
+//	"Hello, World!"                "hello world"           lower case; punctuation is a word boundary
+//	"x-ray — 3:30"                 "x ray three thirty"    hyphens, dashes, colons, slashes, … likewise
+//	"Café naïve Straße Æsir"       "cafe naive strasse aesir"  diacritics removed, ligatures spelled out
+//	"e\u0301" (decomposed é)       "e"                     combining marks dropped
+//	"don’t", "rock'n'roll"         "don't", "rock'n'roll"  typographic apostrophes → '; kept between letters
+//	"'tis", "dogs'", "'quoted'"    "tis", "dogs", "quoted" apostrophes elsewhere dropped
+//	"42", "101"                    "forty two", "one hundred one"  cardinals, American style (no "and")
+//	"1,000,000"                    "one million"           commas between groups of three digits
+//	"1999", "1905", "1900"         "nineteen ninety nine", "nineteen oh five", "nineteen hundred"
+//	"2024", "1099"                 "two thousand twenty four", "one thousand ninety nine"
+//	"3.5", "0.25"                  "three point five", "zero point two five"  decimals digit by digit
+//	"21st", "2nd", "100th"         "twenty first", "second", "one hundredth"  ordinals (st, nd, rd, th)
+//	"1990s", "'80s", "90's"        "nineteen nineties", "eighties", "nineties"  decades (s, 's)
+//	"007", "12345678901234567890"  "zero zero seven", "one two … nine zero"  leading zero or > 18 digits: digit by digit
+//	"mp3", "4x4"                   "mp three", "four x four"  digits split from letters
+//	"50%", "AT&T"                  "fifty percent", "at and t"
+//	"$5", "-3", "x²", "Привет"     "five", "three", "x", ""  other symbols, signs, scripts: a word boundary
+//
+// In detail, each character is first lower-cased (unicode.ToLower) and
+// then read as:
+//
+//   - a–z and 0–9, also in their fullwidth forms: themselves;
+//   - a Latin letter with diacritics or a ligature (Latin-1 Supplement,
+//     Latin Extended-A and Additional, ß æ ø þ ð ł œ ı ŋ and others, the
+//     ﬁ ﬂ ﬀ ligatures): its ASCII letters;
+//   - ' ’ ‘ ʼ ` ´ ′: an apostrophe;
+//   - % and &: the words "percent" and "and";
+//   - a combining mark or an invisible format character (soft hyphen,
+//     zero-width joiner, byte-order mark): nothing;
+//   - anything else (punctuation, symbols, white space, other scripts,
+//     other digits such as ² or ٣, invalid UTF-8): a word boundary.
+//
+// Numbers are then spelled out. A number is a run of digits, optionally
+// with thousands groups (",ddd" after a first group of one to three
+// digits) and a decimal part (".d…" right after). Integers are read as
+// cardinals; four-digit integers from 1100 to 1999 without a thousands
+// comma are read as years, in pairs. Decimal digits are read one by one
+// after "point". Letters right after an integer make it an ordinal when
+// they are st, nd, rd or th, and a plural when they are s or 's (the plural
+// keeps the year reading: "1990s" is "nineteen nineties"); other letters
+// start a new word. Signs and currency symbols are not read. Ordinals and
+// plurals change the last number word: first, second, third, fifth,
+// eighth, ninth, twelfth, -y → -ieth, otherwise +th; -y → -ies, six →
+// sixes, otherwise +s.
+//
+// Finally, within each word a run of apostrophes is kept as one
+// apostrophe only when it stands between two letters: contractions and
+// possessives ("don't", "o'clock", "dog's") keep theirs; leading and
+// trailing ones ("'tis", plural possessive "dogs'", quotes) are dropped,
+// since they are not pronounced.
+func Normalize(text string) string {
+	var pre strings.Builder
+	pre.Grow(len(text))
+	for _, r := range text {
+		s, ok := fold(unicode.ToLower(r))
+		switch {
+		case !ok:
+			pre.WriteByte(' ')
+		case s == "%":
+			pre.WriteString(" percent ")
+		case s == "&":
+			pre.WriteString(" and ")
+		default:
+			pre.WriteString(s)
+		}
+	}
+	var words []string
+	for _, chunk := range strings.Fields(pre.String()) {
+		words = appendChunk(words, chunk)
+	}
+	return strings.Join(words, " ")
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+
+// appendChunk appends the words of a run of a–z, 0–9, ' . and , without
+// white space.
+func appendChunk(words []string, chunk string) []string {
+	start := 0 // of the pending letters and apostrophes
+	flush := func(end int) {
+		if w := keepInnerApostrophes(chunk[start:end]); w != "" {
+			words = append(words, w)
+		}
+	}
+	for i := 0; i < len(chunk); {
+		switch c := chunk[i]; {
+		case isLetter(c) || c == '\'':
+			i++
+		case isDigit(c):
+			flush(i)
+			words, i = appendNumber(words, chunk, i)
+			start = i
+		default: // '.' or ',' outside a number
+			flush(i)
+			i++
+			start = i
+		}
+	}
+	flush(len(chunk))
+	return words
+}
+
+// keepInnerApostrophes returns w (letters and apostrophes) with each run
+// of apostrophes collapsed to one and kept only between two letters.
+func keepInnerApostrophes(w string) string {
+	if !strings.Contains(w, "'") {
+		return w
+	}
+	b := make([]byte, 0, len(w))
+	for k := 0; k < len(w); k++ {
+		if w[k] != '\'' {
+			b = append(b, w[k])
+			continue
+		}
+		for k+1 < len(w) && w[k+1] == '\'' {
+			k++
+		}
+		if len(b) > 0 && k+1 < len(w) {
+			b = append(b, '\'')
+		}
+	}
+	return string(b)
+}
+
+// appendNumber reads the number starting at s[i] (a digit) with its
+// ordinal or plural suffix, appends its words and returns the index after
+// what it consumed.
+func appendNumber(words []string, s string, i int) ([]string, int) {
+	start := i
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	digits := s[start:i]
+	grouped := false
+	if len(digits) <= 3 {
+		for i+3 < len(s) && s[i] == ',' && isDigit(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3]) &&
+			(i+4 == len(s) || !isDigit(s[i+4])) {
+			digits += s[i+1 : i+4]
+			i += 4
+			grouped = true
+		}
+	}
+	var frac string
+	if i+1 < len(s) && s[i] == '.' && isDigit(s[i+1]) {
+		j := i + 1
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		frac, i = s[i+1:j], j
+	}
+
+	j := i
+	for j < len(s) && isLetter(s[j]) {
+		j++
+	}
+	const (
+		cardinalForm = iota
+		ordinalForm
+		pluralForm
+	)
+	form := cardinalForm
+	switch suf := s[i:j]; {
+	case frac != "":
+	case suf == "st" || suf == "nd" || suf == "rd" || suf == "th":
+		form, i = ordinalForm, j
+	case suf == "s":
+		form, i = pluralForm, j
+	case suf == "" && i+1 < len(s) && s[i] == '\'' && s[i+1] == 's' && (i+2 == len(s) || !isLetter(s[i+2])):
+		form, i = pluralForm, i+2
+	}
+
+	words = integerWords(words, digits, !grouped && frac == "" && form != ordinalForm)
+	if frac != "" {
+		words = append(words, "point")
+		words = digitWords(words, frac)
+	}
+	switch last := len(words) - 1; form {
+	case ordinalForm:
+		words[last] = ordinal(words[last])
+	case pluralForm:
+		words[last] = plural(words[last])
+	}
+	return words, i
+}
