@@ -91,7 +91,7 @@ func Examples(tool, help string) []string {
 
 // ExampleArgs splits an example command line into the tool's arguments,
 // dropping the tool name and any shell redirection, and resolving
-// arguments under testdata/ against the repository root, so tests can run
+// arguments under testdata/ and models/ against the repository root, so tests can run
 // the examples from a package directory.
 func ExampleArgs(line, root string) []string {
 	line, _, _ = strings.Cut(line, " >")
@@ -101,7 +101,7 @@ func ExampleArgs(line, root string) []string {
 	}
 	args := fields[1:]
 	for i, a := range args {
-		if strings.HasPrefix(a, "testdata/") {
+		if strings.HasPrefix(a, "testdata/") || strings.HasPrefix(a, "models/") {
 			args[i] = filepath.Join(root, a)
 		}
 	}

@@ -2,6 +2,7 @@ package speech
 
 import (
 	"context"
+	"github.com/attend-go/attend/pipeline/metrics"
 	"sync"
 	"time"
 
@@ -10,20 +11,20 @@ import (
 
 // Scored is one evaluated utterance.
 type Scored struct {
-	Path       string     `json:"path"`
-	Reference  string     `json:"reference"`
-	Hypothesis string     `json:"hypothesis"`
-	Seconds    float64    `json:"seconds"`  // audio duration
-	Decode     float64    `json:"decode_s"` // listener + search time
-	Fallback   string     `json:"fallback,omitempty"`
-	WER        editCounts `json:"-"`
-	CER        editCounts `json:"-"`
+	Path       string             `json:"path"`
+	Reference  string             `json:"reference"`
+	Hypothesis string             `json:"hypothesis"`
+	Seconds    float64            `json:"seconds"`  // audio duration
+	Decode     float64            `json:"decode_s"` // listener + search time
+	Fallback   string             `json:"fallback,omitempty"`
+	WER        metrics.EditCounts `json:"-"`
+	CER        metrics.EditCounts `json:"-"`
 }
 
 // Scores sums a corpus evaluation.
 type Scores struct {
 	Utterances    int
-	WER, CER      editCounts
+	WER, CER      metrics.EditCounts
 	AudioSeconds  float64
 	DecodeSeconds float64 // summed over utterances (CPU time of one worker each)
 	Fallbacks     int
@@ -66,7 +67,7 @@ func score(ctx context.Context, model *asr.Model, utts []*utterance, workers int
 				out[i] = Scored{
 					Path: u.Path, Reference: u.Norm, Hypothesis: r.Text, Seconds: u.Seconds,
 					Decode: time.Since(start).Seconds(), Fallback: r.Fallback,
-					WER: wordErrors(u.Norm, r.Text), CER: charErrors(u.Norm, r.Text),
+					WER: metrics.WordErrors(u.Norm, r.Text), CER: metrics.CharErrors(u.Norm, r.Text),
 				}
 			}
 		}()

@@ -134,3 +134,31 @@ func fileExists(dir, name string) bool {
 	_, err := os.Stat(filepath.Join(dir, name))
 	return err == nil
 }
+
+// ExportModel writes the model part of an ASR model file or training
+// checkpoint to dst, in float16 (half the size; what the embedded default
+// ships as) or float32.
+func ExportModel(src, dst string, half bool) (*asr.Model, error) {
+	m, err := LoadModel(src)
+	if err != nil {
+		return nil, err
+	}
+	f, err := m.File()
+	if err != nil {
+		return nil, err
+	}
+	dtype := models.F32
+	if half {
+		dtype = models.F16
+	}
+	return m, models.WriteFile(dst, f, dtype)
+}
+
+// OpenModel loads an ASR model file, or the embedded default model for
+// the empty path.
+func OpenModel(path string) (*asr.Model, error) {
+	if path == "" {
+		return asr.Default()
+	}
+	return LoadModel(path)
+}

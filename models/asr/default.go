@@ -1,0 +1,30 @@
+package asr
+
+import (
+	_ "embed"
+	"sync"
+
+	"github.com/attend-go/attend/models"
+)
+
+// defaultFile is the default model, trained by this project (see the
+// README's model card), in float16.
+//
+//go:embed default.safetensors
+var defaultFile []byte
+
+// DefaultID names the embedded default model in outputs and logs.
+const DefaultID = "attend-asr-default"
+
+var parsedDefault = sync.OnceValues(func() (*Model, error) {
+	f, err := models.Parse(defaultFile)
+	if err != nil {
+		return nil, err
+	}
+	f.Source = "embedded default ASR model"
+	return Load(f)
+})
+
+// Default returns the embedded default model, parsed once and shared:
+// models are read-only at inference.
+func Default() (*Model, error) { return parsedDefault() }
