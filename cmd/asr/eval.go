@@ -48,6 +48,8 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Speakers, "dev-speakers", 0, "score only the dev split of this many held-out speakers (as asr train -dev-speakers)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the dev split (as asr train -seed)")
 	fs.IntVar(&o.Limit, "limit", 0, "score at most this many utterances")
+	lmPath := fs.String("lm", "", "character language model `file` (asr train-lm) for shallow fusion")
+	fs.Float64Var(&o.Search.LMWeight, "lm-weight", 0.3, "weight β of the language model's log-probability")
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
@@ -64,6 +66,13 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	model, err := speech.OpenModel(*modelPath)
 	if err != nil {
 		return err
+	}
+	if *lmPath != "" {
+		lm, err := speech.LoadLM(*lmPath)
+		if err != nil {
+			return err
+		}
+		o.Search.LM = lm
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

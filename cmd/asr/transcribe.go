@@ -50,6 +50,8 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	fs.Float64Var(&so.LengthPenalty, "length-penalty", 1, "rank hypotheses by score / length^α; 0 for none")
 	fs.Float64Var(&so.EOSThreshold, "eos-threshold", 1.5, "end of sentence only when log p(end) ≥ γ · log p(best character); 0 for none")
 	noFallback := fs.Bool("no-fallback", false, "keep the attention output even where it looks broken (no CTC fallback)")
+	lmPath := fs.String("lm", "", "character language model `file` (asr train-lm) for shallow fusion")
+	fs.Float64Var(&so.LMWeight, "lm-weight", 0.3, "weight β of the language model's log-probability")
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
@@ -82,6 +84,13 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	model, err := speech.OpenModel(*modelPath)
 	if err != nil {
 		return err
+	}
+	if *lmPath != "" {
+		lm, err := speech.LoadLM(*lmPath)
+		if err != nil {
+			return err
+		}
+		so.LM = lm
 	}
 	tr, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Search: so})
 	if err != nil {
