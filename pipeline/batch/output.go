@@ -1,0 +1,259 @@
+package batch
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+)
+
+// ErrExists is returned when an output exists and neither Resume nor
+// Overwrite was asked for: finished work is never thrown away by default.
+var ErrExists = errors.New("batch: output exists")
+
+// ErrLocked is returned when another process is writing the same
+// combined output.
+var ErrLocked = errors.New("batch: output in use by another process")
+
+// output is the combined output: records appended one whole line per
+// write, synced to disk at intervals.
+type output struct {
+	name      string
+	f         *os.File  // nil when writing to a stream
+	w         io.Writer // f, or the stream
+	codec     codec
+	syncEvery time.Duration
+	lastSync  time.Time
+	dirty     bool
+	resumed   *resumed // what opening it found
+}
+
+// resumed says what resuming an output found.
+type resumed struct {
+	done      map[string]bool // keys of the inputs with a successful record
+	kept      int             // records kept
+	retried   int             // failure records dropped, to be retried
+	dups      int             // duplicate records dropped
+	truncated int64           // bytes of an incomplete last record dropped
+}
+
+// openStream writes records to w (standard output).
+func openStream(w io.Writer, c codec) (*output, error) {
+	if h := c.header(); h != nil {
+		if _, err := w.Write(h); err != nil {
+			return nil, fmt.Errorf("batch: writing to standard output: %w", err)
+		}
+	}
+	return &output{name: "standard output", w: w, codec: c}, nil
+}
+
+// openOutput opens the combined output file path for appending, resuming
+// or replacing it as asked. On resume it drops an incomplete last record,
+// and rewrites the file (atomically) without failure records, which are
+// retried, and without duplicates.
+func openOutput(path string, c codec, resume, overwrite bool, syncEvery time.Duration) (*output, *resumed, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o666)
+	if err != nil {
+		return nil, nil, fmt.Errorf("batch: opening the output: %w", err)
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("%w: %s: %v", ErrLocked, path, err)
+	}
+	o := &output{name: path, f: f, w: f, codec: c, syncEvery: syncEvery, lastSync: time.Now()}
+	res, err := o.prepare(resume, overwrite)
+	if err != nil {
+		o.f.Close()
+		return nil, nil, err
+	}
+	return o, res, nil
+}
+
+func (o *output) prepare(resume, overwrite bool) (*resumed, error) {
+	fi, err := o.f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("batch: %w", err)
+	}
+	res := &resumed{done: map[string]bool{}}
+	size := fi.Size()
+	switch {
+	case size == 0:
+	case overwrite:
+		if err := o.f.Truncate(0); err != nil {
+			return nil, fmt.Errorf("batch: emptying %s: %w", o.name, err)
+		}
+		size = 0
+	case !resume:
+		return nil, fmt.Errorf("%w: %s has %d bytes of results; resume it, or allow overwriting it", ErrExists, o.name, size)
+	default:
+		if size, err = o.resume(res, size); err != nil {
+			return nil, err
+		}
+	}
+	if size == 0 {
+		if h := o.codec.header(); h != nil {
+			if _, err := o.f.Write(h); err != nil {
+				return nil, fmt.Errorf("batch: writing %s: %w", o.name, err)
+			}
+		}
+	}
+	if err := o.f.Sync(); err != nil {
+		return nil, fmt.Errorf("batch: syncing %s: %w", o.name, err)
+	}
+	return res, nil
+}
+
+// resume reads the records already in the output and returns the size
+// it is left with.
+func (o *output) resume(res *resumed, size int64) (int64, error) {
+	failed := map[string]bool{}
+	end, tail, err := scan(io.NewSectionReader(o.f, 0, size), o.codec, o.name, func(_ []byte, r *Record) error {
+		switch {
+		case r.Failed():
+			res.retried++
+			failed[r.Path] = true
+		case res.done[r.Path]:
+			res.dups++
+		default:
+			res.done[r.Path] = true
+			res.kept++
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	res.truncated = tail
+	if res.retried > 0 || res.dups > 0 {
+		return o.rewrite(end)
+	}
+	if tail > 0 {
+		if err := o.f.Truncate(end); err != nil {
+			return 0, fmt.Errorf("batch: dropping the incomplete last record of %s: %w", o.name, err)
+		}
+	}
+	return end, nil
+}
+
+// rewrite replaces the output by a copy of its first end bytes without
+// failure records and duplicates, written to a temporary file in the same
+// directory, synced and renamed over it; a kill at any point leaves either
+// the old file or the new one. The copy is locked before the rename, so
+// the lock never lapses.
+func (o *output) rewrite(end int64) (int64, error) {
+	dir, base := filepath.Split(o.name)
+	tmpName := filepath.Join(dir, "."+base+".resume-tmp")
+	tmp, err := os.OpenFile(tmpName, os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o666)
+	if err != nil {
+		return 0, fmt.Errorf("batch: rewriting %s: %w", o.name, err)
+	}
+	fail := func(err error) (int64, error) {
+		tmp.Close()
+		os.Remove(tmpName)
+		return 0, fmt.Errorf("batch: rewriting %s: %w", o.name, err)
+	}
+	if err := lockFile(tmp); err != nil {
+		return fail(err)
+	}
+	// The header and every record kept, each line as it was.
+	buf := append([]byte(nil), o.codec.header()...)
+	written := map[string]bool{}
+	_, _, err = scan(io.NewSectionReader(o.f, 0, end), o.codec, o.name, func(line []byte, r *Record) error {
+		if r.Failed() || written[r.Path] {
+			return nil
+		}
+		written[r.Path] = true
+		buf = append(append(buf, line...), '\n')
+		if len(buf) >= 1<<20 {
+			if _, err := tmp.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+		return nil
+	})
+	if err != nil {
+		return fail(err)
+	}
+	if _, err := tmp.Write(buf); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	fi, err := tmp.Stat()
+	if err != nil {
+		return fail(err)
+	}
+	if err := os.Rename(tmpName, o.name); err != nil {
+		return fail(err)
+	}
+	if err := syncDir(dir); err != nil {
+		tmp.Close()
+		return 0, fmt.Errorf("batch: rewriting %s: %w", o.name, err)
+	}
+	o.f.Close() // the old file, now unlinked; its lock goes with it
+	o.f, o.w = tmp, tmp
+	return fi.Size(), nil
+}
+
+// write appends one encoded record in a single write, and syncs when the
+// last sync is older than syncEvery.
+func (o *output) write(line []byte) error {
+	if _, err := o.w.Write(line); err != nil {
+		return fmt.Errorf("batch: writing %s: %w", o.name, err)
+	}
+	if o.f == nil {
+		return nil
+	}
+	o.dirty = true
+	if time.Since(o.lastSync) >= o.syncEvery {
+		return o.sync()
+	}
+	return nil
+}
+
+func (o *output) sync() error {
+	if o.f == nil || !o.dirty {
+		return nil
+	}
+	if err := o.f.Sync(); err != nil {
+		return fmt.Errorf("batch: syncing %s: %w", o.name, err)
+	}
+	o.dirty, o.lastSync = false, time.Now()
+	return nil
+}
+
+// close syncs and closes the file.
+func (o *output) close() error {
+	if o.f == nil {
+		return nil
+	}
+	err := o.sync()
+	if cerr := o.f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("batch: closing %s: %w", o.name, cerr)
+	}
+	return err
+}
+
+// syncDir makes a rename in dir durable (where the platform can).
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	if dir == "" {
+		dir = "."
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
