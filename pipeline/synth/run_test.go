@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/audio"
+	"github.com/attend-go/attend/pipeline/speechdata"
 )
 
 // toneJob is a job of n sentences with the tone engine's good voices.
@@ -86,6 +87,15 @@ func TestRunDeterministicAcrossWorkers(t *testing.T) {
 		p := NewPlan(i, j.Voices, &j.Options)
 		if f[0] != clipName(i) || f[1] != j.Sentences[i].Norm || f[2] != p.Voice.String() {
 			t.Errorf("row %d = %q, want %s, %q, %s", i+1, line, clipName(i), j.Sentences[i].Norm, p.Voice)
+		}
+	}
+	utts, err := speechdata.Read(sum.Manifest)
+	if err != nil {
+		t.Fatalf("speechdata cannot read the manifest: %v", err)
+	}
+	for i, u := range utts {
+		if u.Path != filepath.Join(one, clipName(i)) || u.Text != j.Sentences[i].Norm || u.Speaker != NewPlan(i, j.Voices, &j.Options).Voice.String() {
+			t.Errorf("speechdata read row %d as %+v", i+1, u)
 		}
 	}
 	var total float64

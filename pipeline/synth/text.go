@@ -9,12 +9,14 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/attend-go/attend/pipeline/speechdata"
 )
 
 // A Sentence is one line of text to render.
 type Sentence struct {
 	Text   string // what the engine reads
-	Norm   string // the transcript: lower-case words of a–z and apostrophes
+	Norm   string // the transcript, speechdata.Normalize(Text)
 	Source string // "file:line", for messages
 }
 
@@ -27,11 +29,13 @@ type TextOptions struct {
 
 // Skip reasons counted by ReadSentences.
 const (
-	SkipDigits   = "digits"    // the engine reads numbers the transcript cannot spell
-	SkipAcronym  = "acronym"   // all-capital words, spelled by some engines and read by others
-	SkipSymbols  = "symbols"   // characters an engine reads aloud (&, %, @, …) or non-ASCII letters
-	SkipTooShort = "too short" // fewer than MinWords words
-	SkipTooLong  = "too long"  // more than MaxWords words or MaxChars characters
+	SkipDigits   = "digits"       // the engine reads numbers the transcript cannot spell
+	SkipAcronym  = "acronym"      // all-capital words, spelled by some engines and read by others
+	SkipLetter   = "letter"       // a lone letter other than a, i, o: read as its name ("n" as "en")
+	SkipAbbrev   = "abbreviation" // "mr", "dr", "etc": read expanded ("mister")
+	SkipSymbols  = "symbols"      // characters an engine reads aloud (&, %, @, …) or non-ASCII letters
+	SkipTooShort = "too short"    // fewer than MinWords words
+	SkipTooLong  = "too long"     // more than MaxWords words or MaxChars characters
 )
 
 // ReadSentences reads one sentence per line from r (named name in
@@ -84,14 +88,12 @@ var typographic = strings.NewReplacer("\u2018", "'", "\u2019", "'", "\u201c", `"
 // silentPunct is the punctuation engines pause at but do not read aloud.
 const silentPunct = ".,;:!?\"()-'`"
 
-// normalize returns the transcript of text: lower case, punctuation
-// turned into spaces, apostrophes kept only inside words ("don't", not
-// "'tis'"). It returns a skip reason instead when the text holds
-// something an engine would say that the transcript cannot hold.
-//
-// This is a private minimal version of what pipeline/speechdata.Normalize
-// does for manifests; the sentences it accepts normalize the same way
-// under both.
+// normalize returns the transcript of text, speechdata.Normalize's (the
+// form asr train scores against), or instead a skip reason when text holds
+// something an engine says that the transcript would not match: digits
+// (which Normalize spells one way and engines another), symbols an engine
+// reads aloud, letters outside ASCII, all-capital words, lone letters and
+// abbreviations.
 func normalize(text string) (norm, reason string) {
 	for _, w := range strings.Fields(text) {
 		letters, upper := 0, 0
@@ -107,27 +109,31 @@ func normalize(text string) (norm, reason string) {
 			return "", SkipAcronym
 		}
 	}
-	var b strings.Builder
 	for _, c := range text {
 		switch {
 		case c >= '0' && c <= '9':
 			return "", SkipDigits
-		case c >= 'a' && c <= 'z', c == '\'':
-			b.WriteRune(c)
-		case c >= 'A' && c <= 'Z':
-			b.WriteRune(c - 'A' + 'a')
-		case c == ' ' || strings.ContainsRune(silentPunct, c):
-			b.WriteByte(' ')
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == ' ', strings.ContainsRune(silentPunct, c):
 		default:
 			return "", SkipSymbols
 		}
 	}
-	words := strings.Fields(b.String())
-	for i, w := range words {
-		words[i] = strings.Trim(w, "'")
+	norm = speechdata.Normalize(text)
+	for _, w := range strings.Fields(norm) {
+		switch {
+		case len(w) == 1 && w != "a" && w != "i" && w != "o":
+			return "", SkipLetter
+		case abbreviations[w]:
+			return "", SkipAbbrev
+		}
 	}
-	words = slices.DeleteFunc(words, func(w string) bool { return w == "" })
-	return strings.Join(words, " "), ""
+	return norm, ""
+}
+
+// abbreviations are words engines read expanded.
+var abbreviations = map[string]bool{
+	"mr": true, "mrs": true, "ms": true, "dr": true, "jr": true, "sr": true,
+	"st": true, "etc": true, "vs": true, "esq": true, "eg": true, "ie": true,
 }
 
 // Select removes sentences whose transcript repeats an earlier one and,
