@@ -1,0 +1,162 @@
+package caption
+
+import (
+	"fmt"
+
+	"github.com/attend-go/attend/attention"
+	"github.com/attend-go/attend/models"
+)
+
+// Encoded is a batch of images ready for eager decoding: Images images of
+// Rows decoder rows each, image i on rows i·Rows … (i+1)·Rows − 1. Beam
+// search decodes one image on k rows; greedy search many images on one
+// row each. An Encoded is read-only: goroutines may share it.
+type Encoded struct {
+	Images, Rows int
+	// Keys are the annotations, each image's repeated on its rows
+	// (Images·Rows, L, D), with the attention's key projection U·a_i + b
+	// computed once.
+	Keys *attention.Keys
+	// Init is each row's initial LSTM state [h₀ | c₀] (Images·Rows, 2H).
+	Init []float32
+}
+
+// Encode prepares images, each L·D finite annotation values (L, D)
+// row-major, for decoding on rows rows each: it computes the initial
+// states h₀, c₀ from the mean annotation and the attention keys.
+func (m *Model) Encode(images [][]float32, rows int) (*Encoded, error) {
+	L, D, H := m.Config.Regions, m.Config.FeatureDim, m.Config.Hidden
+	if len(images) == 0 || rows < 1 {
+		return nil, fmt.Errorf("%w: Encode: %d images on %d rows each, want at least one of each", ErrInput, len(images), rows)
+	}
+	n := len(images) * rows
+	memory := make([]float32, n*L*D)
+	init := make([]float32, n*2*H)
+	mean := make([]float32, D)
+	var pre []float32
+	for i, f := range images {
+		if err := m.checkFeatures(f); err != nil {
+			return nil, fmt.Errorf("Encode: image %d: %w", i, err)
+		}
+		meanRegions(mean, f, 1, L, D)
+		row := init[i*rows*2*H : (i*rows+1)*2*H]
+		for j, l := range []*models.Linear{m.InitH, m.InitC} {
+			pre = l.Forward(pre, mean, 1)
+			tanhSum(row[j*H:(j+1)*H], [][]float32{pre})
+		}
+		for r := 0; r < rows; r++ {
+			copy(memory[(i*rows+r)*L*D:], f)
+			copy(init[(i*rows+r)*2*H:], row)
+		}
+	}
+	keys, err := m.Attention.Prepare(memory, nil, n, L)
+	if err != nil {
+		return nil, fmt.Errorf("caption: Encode: %w", err)
+	}
+	return &Encoded{Images: len(images), Rows: rows, Keys: keys, Init: init}, nil
+}
+
+// State is the eager decoder's state after a step, for B rows.
+type State struct {
+	B         int
+	LSTM      []float32       // (B, 2H): [h_t | c_t]
+	Attention attention.State // α_t in Attention.Weights (B, L)
+	Beta      []float32       // (B): the gate β_t (1 without the gate)
+}
+
+// Start returns the state before the first step of the rows of e.
+func (m *Model) Start(e *Encoded) *State {
+	return &State{B: e.Keys.B, LSTM: append([]float32(nil), e.Init...)}
+}
+
+// Gather makes s hold rows of src, row i of s being row rows[i] of src,
+// for beam search. s must not be src; src must hold at least one step.
+func (s *State) Gather(src *State, rows []int) error {
+	if err := s.Attention.Gather(&src.Attention, rows); err != nil {
+		return fmt.Errorf("caption: State.Gather: %w", err)
+	}
+	w := len(src.LSTM) / src.B
+	s.LSTM = grow(s.LSTM, len(rows)*w)
+	s.Beta = grow(s.Beta, len(rows))
+	for i, r := range rows {
+		copy(s.LSTM[i*w:(i+1)*w], src.LSTM[r*w:(r+1)*w])
+		s.Beta[i] = src.Beta[r]
+	}
+	s.B = len(rows)
+	return nil
+}
+
+// grow returns a slice of length n, reusing buf's storage when it can.
+func grow[T any](buf []T, n int) []T {
+	if cap(buf) >= n {
+		return buf[:n]
+	}
+	return make([]T, n)
+}
+
+// Workspace is the eager decoder's working memory, reused from step to
+// step so that decoding allocates nothing per step. One per goroutine; the
+// zero value is ready.
+type Workspace struct {
+	lstm        models.LSTMWorkspace
+	h, z, embed []float32
+	x           []float32 // [E·y ; z] (B, E+D)
+	lh, lz      []float32 // L_h·h + b, L_z·z (B, E)
+	logp        []float32 // (B, V)
+}
+
+// Step runs one decoder step (Xu et al. §3.1.2, see BuildLoss) on every
+// row: from the previous tokens (B) and prev it writes the next state into
+// dst, which must not be prev, and returns log p(y_t | y_<t, a) (B, V),
+// held in ws until its next use. Tokens may be PadID (an idle row).
+func (m *Model) Step(ws *Workspace, dst, prev *State, e *Encoded, tokens []int) ([]float32, error) {
+	B := prev.B
+	cfg := m.Config
+	E, H, D, V := cfg.Embed, cfg.Hidden, cfg.FeatureDim, cfg.Vocab
+	switch {
+	case dst == prev:
+		return nil, fmt.Errorf("%w: Step: dst is prev; alternate two States", ErrInput)
+	case len(tokens) != B || e.Keys.B != B || len(prev.LSTM) != B*2*H:
+		return nil, fmt.Errorf("%w: Step: %d tokens, %d state rows (%d values), %d encoded rows", ErrInput, len(tokens), B, len(prev.LSTM), e.Keys.B)
+	}
+	ws.h = grow(ws.h, B*H)
+	for r := 0; r < B; r++ {
+		copy(ws.h[r*H:(r+1)*H], prev.LSTM[r*2*H:r*2*H+H]) // h_{t−1}
+	}
+	if err := m.Attention.Step(&dst.Attention, e.Keys, ws.h, &prev.Attention); err != nil {
+		return nil, fmt.Errorf("caption: Step: %w", err)
+	}
+	ws.z = grow(ws.z, B*D)
+	dst.Beta = grow(dst.Beta, B)
+	if m.Gate != nil {
+		if err := m.Gate.Apply(ws.z, dst.Beta, dst.Attention.Context, ws.h); err != nil {
+			return nil, fmt.Errorf("caption: Step: %w", err)
+		}
+	} else {
+		copy(ws.z, dst.Attention.Context)
+		for r := range dst.Beta {
+			dst.Beta[r] = 1
+		}
+	}
+	var err error
+	if ws.embed, err = m.Embedding.Lookup(ws.embed, tokens); err != nil {
+		return nil, fmt.Errorf("%w: Step: %w", ErrInput, err)
+	}
+	ws.x = grow(ws.x, B*(E+D))
+	for r := 0; r < B; r++ {
+		copy(ws.x[r*(E+D):], ws.embed[r*E:(r+1)*E])
+		copy(ws.x[r*(E+D)+E:(r+1)*(E+D)], ws.z[r*D:(r+1)*D])
+	}
+	dst.B = B
+	dst.LSTM = grow(dst.LSTM, B*2*H)
+	m.LSTM.Step(&ws.lstm, dst.LSTM, ws.x, prev.LSTM, B)
+	for r := 0; r < B; r++ {
+		copy(ws.h[r*H:(r+1)*H], dst.LSTM[r*2*H:r*2*H+H]) // h_t
+	}
+	ws.lh = m.OutH.Forward(ws.lh, ws.h, B)
+	ws.lz = m.OutZ.Forward(ws.lz, ws.z, B)
+	tanhSum(ws.lh, [][]float32{ws.lh, ws.embed, ws.lz}) // deep output (B, E)
+	ws.logp = m.Output.Forward(ws.logp, ws.lh, B)
+	models.LogSoftmax(ws.logp, ws.logp, V)
+	return ws.logp, nil
+}

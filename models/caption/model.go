@@ -1,0 +1,179 @@
+package caption
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/attend-go/attend/attention"
+	"github.com/attend-go/attend/models"
+	"gorgonia.org/tensor"
+)
+
+// Kind is the model kind stored in caption checkpoints (attend.kind).
+const Kind = "caption"
+
+// Model is a Show, Attend and Tell caption decoder. Its parameters, all
+// float32, with E = Embed, H = Hidden, D = FeatureDim, A = AttentionDim,
+// V = Vocab:
+//
+//	embed.table         (V, E)       E, the word embedding
+//	init.h.w, .b        (D, H), (H)  f_init,h: h₀ = tanh(ā·W + b)
+//	init.c.w, .b        (D, H), (H)  f_init,c: c₀ = tanh(ā·W + b)
+//	att.w, .u, .b, .v   (H, A), (D, A), (A), (A)  additive attention (soft or hard)
+//	gate.w, .b          (H), (1)     f_β: β = σ(h·w + b); absent with NoGate
+//	lstm.wx, .wh, .b    (E+D, 4H), (H, 4H), (4H)  gates [i f o g]
+//	out.h.w, .b         (H, E), (E)  L_h (with the deep output's bias)
+//	out.z.w             (D, E)       L_z
+//	out.o.w, .b         (E, V), (V)  L_o
+//
+// A Model is read-only at inference: any number of goroutines may caption
+// with it at once, each with its own Workspace. Training (Trainer) changes
+// its parameters.
+type Model struct {
+	Config Config
+	Vocab  *Vocab
+	Params *models.Params
+
+	Embedding    *models.Embedding
+	InitH, InitC *models.Linear
+	Attention    attention.Mechanism // *attention.Additive or *attention.Hard
+	Gate         *attention.Gate     // nil with NoGate
+	LSTM         *models.LSTM
+	OutH, OutZ   *models.Linear // L_h (with bias), L_z (without)
+	Output       *models.Linear // L_o
+
+	// sampler feeds hard attention's training samples; a Trainer points
+	// it at its own generator.
+	sampler *switchSource
+}
+
+// switchSource is a rand.Source whose underlying source can be replaced:
+// hard attention takes its generator when the model is built, and the
+// Trainer supplies the randomness later.
+type switchSource struct{ src rand.Source }
+
+func (s *switchSource) Uint64() uint64 { return s.src.Uint64() }
+
+// New creates a model with parameters drawn from seed. Zero fields of cfg
+// take their defaults (Config.Defaults); cfg.Vocab 0 takes vocab's size.
+func New(cfg Config, vocab *Vocab, seed uint64) (*Model, error) {
+	if vocab == nil {
+		return nil, fmt.Errorf("%w: New needs a vocabulary (BuildVocab, NewVocab)", ErrVocab)
+	}
+	if cfg.Vocab == 0 {
+		cfg.Vocab = vocab.Size()
+	}
+	cfg = cfg.Defaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Vocab != vocab.Size() {
+		return nil, fmt.Errorf("%w: vocab = %d, but the vocabulary has %d tokens", ErrConfig, cfg.Vocab, vocab.Size())
+	}
+	return build(cfg, vocab, seed, tensor.Float32)
+}
+
+// build creates the parameters of a valid config in a store of dtype
+// (float64 serves gradient checks).
+func build(cfg Config, vocab *Vocab, seed uint64, dtype tensor.Dtype) (*Model, error) {
+	E, H, D, A, V := cfg.Embed, cfg.Hidden, cfg.FeatureDim, cfg.AttentionDim, cfg.Vocab
+	ps := models.NewParams(dtype, rand.New(rand.NewPCG(seed, 0xca9)))
+	m := &Model{Config: cfg, Vocab: vocab, Params: ps, sampler: &switchSource{src: rand.NewPCG(seed, 0x5a3)}}
+	m.Embedding = models.NewEmbedding(ps, "embed", V, E)
+	m.InitH = models.NewLinear(ps, "init.h", D, H, nil)
+	m.InitC = models.NewLinear(ps, "init.c", D, H, nil)
+	var err error
+	if cfg.Attention == Hard {
+		mode := attention.Expectation
+		if cfg.Hard.Inference == Argmax {
+			mode = attention.Argmax
+		}
+		m.Attention, err = attention.NewHard(ps, "att", H, D, A, &attention.HardOptions{Inference: mode, Rand: rand.New(m.sampler)})
+	} else {
+		m.Attention, err = attention.NewAdditive(ps, "att", H, D, A)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("caption: %w", err)
+	}
+	if !cfg.NoGate {
+		if m.Gate, err = attention.NewGate(ps, "gate", H); err != nil {
+			return nil, fmt.Errorf("caption: %w", err)
+		}
+	}
+	m.LSTM = models.NewLSTM(ps, "lstm", E+D, H)
+	m.OutH = models.NewLinear(ps, "out.h", H, E, nil)
+	m.OutZ = models.NewLinear(ps, "out.z", D, E, &models.LinearOptions{NoBias: true})
+	m.Output = models.NewLinear(ps, "out.o", E, V, nil)
+	return m, nil
+}
+
+// File returns the model as a checkpoint (kind "caption", the config and
+// the vocabulary in the metadata), ready for models.WriteFile: F32 to
+// resume training exactly, F16 to ship at half the size.
+func (m *Model) File() (*models.File, error) {
+	return m.Params.NewFile(Kind, m.Config.stored(), m.Vocab.List())
+}
+
+// stored returns the config as a checkpoint keeps it: zeros that Defaults
+// would replace are written as their sentinels, so that Load, which
+// applies Defaults (filling fields a newer version adds), rebuilds the
+// same model.
+func (c Config) stored() Config {
+	zero := func(v *float64, sentinel float64) {
+		if *v == 0 {
+			*v = sentinel
+		}
+	}
+	zero(&c.Dropout, NoDropout)
+	zero(&c.DoublyStochastic, NoPenalty)
+	if c.Attention == Hard {
+		zero(&c.Hard.Entropy, NoEntropy)
+		zero(&c.Hard.ExpectationMix, NoExpectation)
+	}
+	return c
+}
+
+// Load rebuilds a model from a checkpoint, checking its kind, config,
+// vocabulary and every tensor's name and shape. The config is checked
+// against the tensors' total size before any parameter is allocated, so a
+// file whose config lies cannot make Load allocate more than the file
+// holds.
+func Load(f *models.File) (*Model, error) {
+	if err := f.CheckKind(Kind); err != nil {
+		return nil, err
+	}
+	var cfg Config
+	if err := f.DecodeConfig(&cfg); err != nil {
+		return nil, err
+	}
+	name := f.Source
+	if name == "" {
+		name = "checkpoint"
+	}
+	vocab, err := NewVocab(f.Vocab)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if cfg.Vocab != vocab.Size() {
+		return nil, fmt.Errorf("%s: %w: vocab = %d, but attend.vocab lists %d tokens", name, ErrConfig, cfg.Vocab, vocab.Size())
+	}
+	cfg = cfg.Defaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	held := 0
+	for _, t := range f.Tensors {
+		held += len(t.Data)
+	}
+	if want := cfg.Parameters(); want != held {
+		return nil, fmt.Errorf("%s: %w: the config needs %d parameters, the file holds %d values", name, models.ErrMismatch, want, held)
+	}
+	m, err := build(cfg, vocab, 0, tensor.Float32)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := m.Params.Load(f); err != nil {
+		return nil, err
+	}
+	return m, nil
+}

@@ -1,0 +1,81 @@
+package caption_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/caption"
+)
+
+// TestGraphEagerParity checks that the training graph's loss (one forward
+// pass, no dropout) equals the eager teacher-forced loss within 1e-5, for
+// soft attention with and without the gate, label smoothing and the
+// penalty, and for hard attention when every caption reads the
+// expectation.
+func TestGraphEagerParity(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		modify func(*caption.Config)
+	}{
+		{"soft", func(*caption.Config) {}},
+		{"soft without gate", func(c *caption.Config) { c.NoGate = true }},
+		{"soft with smoothing, λ=3", func(c *caption.Config) { c.LabelSmoothing = 0.1; c.DoublyStochastic = 3 }},
+		{"soft without penalty", func(c *caption.Config) { c.DoublyStochastic = caption.NoPenalty }},
+		{"hard expectation", func(c *caption.Config) {
+			c.Attention = caption.Hard
+			c.Hard = caption.HardConfig{ExpectationMix: 1, Entropy: 0.05}
+		}},
+		{"hard expectation without gate", func(c *caption.Config) {
+			c.Attention = caption.Hard
+			c.NoGate = true
+			c.Hard = caption.HardConfig{ExpectationMix: 1}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := tinyConfig(caption.Soft)
+			tc.modify(&cfg)
+			m := mustNew(t, cfg, 3)
+			rng := rand.New(rand.NewPCG(4, 5))
+			exs := randomExamples(rng, 5, cfg.Regions, cfg.FeatureDim, 6, m.Vocab.Size())
+			key := caption.KeyFor(exs, 4) // padded past the longest caption
+			bt, err := m.MakeBatch(key, exs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := caption.NewTrainer(m, 6)
+			buckets := models.NewBuckets(m.Params, tr.BuildLoss)
+			defer buckets.Close()
+			gr, err := buckets.Get(key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := tr.Run(gr, bt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := m.Loss(&caption.Workspace{}, bt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("graph %+v, eager %+v", got, want)
+			for _, p := range []struct {
+				name      string
+				got, want float64
+			}{
+				{"total", got.Total, want.Total},
+				{"cross-entropy", got.CrossEntropy, want.CrossEntropy},
+				{"penalty", got.Penalty, want.Penalty},
+				{"reinforce", got.Reinforce, 0},
+			} {
+				if d := math.Abs(p.got - p.want); d > 1e-5 || math.IsNaN(d) {
+					t.Errorf("%s: graph %.8g, eager %.8g (|Δ| = %.2g)", p.name, p.got, p.want, d)
+				}
+			}
+			if cfg.DoublyStochastic != caption.NoPenalty && want.Penalty == 0 {
+				t.Errorf("penalty is 0; the test does not exercise it")
+			}
+		})
+	}
+}

@@ -1,0 +1,322 @@
+package caption
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// SearchOptions tunes Greedy and Beam; nil or the zero value means the
+// defaults noted.
+type SearchOptions struct {
+	// MaxLength is the most words a caption may have (0 means 30); a
+	// hypothesis still open after MaxLength words is returned unfinished.
+	MaxLength int
+	// LengthPenalty α ranks hypotheses by LogProb / n^α, n their tokens
+	// with End (0 means 1: the mean log-probability per token;
+	// NoLengthNorm ranks by LogProb, which favours short captions).
+	LengthPenalty float64
+	// NoUnk keeps Unk out of captions.
+	NoUnk bool
+}
+
+// NoLengthNorm turns length normalization off (SearchOptions.LengthPenalty).
+const NoLengthNorm = -1
+
+// maxBeam bounds the beam width.
+const maxBeam = 256
+
+func (o *SearchOptions) withDefaults() (SearchOptions, error) {
+	var s SearchOptions
+	if o != nil {
+		s = *o
+	}
+	if s.MaxLength == 0 {
+		s.MaxLength = 30
+	}
+	switch {
+	case s.LengthPenalty == 0:
+		s.LengthPenalty = 1
+	case s.LengthPenalty == NoLengthNorm:
+		s.LengthPenalty = 0
+	}
+	if s.MaxLength < 1 || s.MaxLength > 1000 {
+		return s, fmt.Errorf("%w: SearchOptions.MaxLength = %d, want 1 … 1000", ErrInput, s.MaxLength)
+	}
+	if !(s.LengthPenalty >= 0 && s.LengthPenalty <= 10) {
+		return s, fmt.Errorf("%w: SearchOptions.LengthPenalty = %v, want 0 … 10 or NoLengthNorm", ErrInput, s.LengthPenalty)
+	}
+	return s, nil
+}
+
+// Hypothesis is a caption found by search.
+type Hypothesis struct {
+	Tokens []int    // word ids, without Start and End
+	Words  []string // Tokens spelled out
+	// LogProb is log p(Tokens, End | image), without End when unfinished.
+	LogProb float64
+	// Score ranks hypotheses: LogProb / n^α (SearchOptions.LengthPenalty)
+	// for n tokens, End included.
+	Score float64
+	// Finished reports that the caption ended with End; false when
+	// MaxLength cut it.
+	Finished bool
+	// Attention holds, per token of Tokens, the attention weights α over
+	// the L regions with which the decoder emitted it: the heat map to
+	// draw over the image under that word. With hard attention these are
+	// the weights whose expectation or argmax the decoder read.
+	Attention [][]float32
+	// Beta holds, per token, the gate β_t ∈ (0, 1): how much the image
+	// context counted for the word (1 without the gate).
+	Beta []float32
+}
+
+// allowed reports whether search may emit token v.
+func (o *SearchOptions) allowed(v int) bool {
+	return v != Pad && v != Start && !(o.NoUnk && v == Unk)
+}
+
+// score is the ranking score of a log-probability over n tokens.
+func (o *SearchOptions) score(logp float64, n int) float64 {
+	if o.LengthPenalty == 0 || n == 0 {
+		return logp
+	}
+	return logp / math.Pow(float64(n), o.LengthPenalty)
+}
+
+// Greedy captions each image with its most likely next word at every
+// step, all images in one batch. ws may be nil (a fresh workspace).
+func (m *Model) Greedy(ws *Workspace, images [][]float32, opts *SearchOptions) ([]Hypothesis, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if ws == nil {
+		ws = &Workspace{}
+	}
+	e, err := m.Encode(images, 1)
+	if err != nil {
+		return nil, err
+	}
+	B, L, V := len(images), m.Config.Regions, m.Config.Vocab
+	cur, next := m.Start(e), &State{}
+	hyps := make([]Hypothesis, B)
+	tokens := make([]int, B)
+	for b := range tokens {
+		tokens[b] = Start
+	}
+	open := B
+	for t := 0; t < o.MaxLength && open > 0; t++ {
+		logp, err := m.Step(ws, next, cur, e, tokens)
+		if err != nil {
+			return nil, err
+		}
+		for b := range hyps {
+			h := &hyps[b]
+			if h.Finished {
+				continue
+			}
+			best := -1
+			row := logp[b*V : (b+1)*V]
+			for v, lp := range row {
+				if o.allowed(v) && (best < 0 || lp > row[best]) {
+					best = v
+				}
+			}
+			h.LogProb += float64(row[best])
+			tokens[b] = best
+			if best == End {
+				h.Finished = true
+				open--
+				continue
+			}
+			h.Tokens = append(h.Tokens, best)
+			h.Attention = append(h.Attention, slices.Clone(next.Attention.Weights[b*L:(b+1)*L]))
+			h.Beta = append(h.Beta, next.Beta[b])
+		}
+		cur, next = next, cur
+	}
+	for b := range hyps {
+		m.finish(&hyps[b], &o)
+	}
+	return hyps, nil
+}
+
+// finish fills in a hypothesis's Words and Score.
+func (m *Model) finish(h *Hypothesis, o *SearchOptions) {
+	h.Words = m.Vocab.Words(h.Tokens)
+	n := len(h.Tokens)
+	if h.Finished {
+		n++
+	}
+	h.Score = o.score(h.LogProb, n)
+}
+
+// beamStep records the rows a beam keeps after one step: row j holds
+// token[j], extends row parent[j] of the step before, and was emitted with
+// that parent's attention weights and gate.
+type beamStep struct {
+	token, parent []int
+	weights       []float32 // (k, L): the step's weights, by parent row
+	beta          []float32 // (k)
+}
+
+// candidate is one extension of a beam row.
+type candidate struct {
+	row, token int
+	logp       float64 // the extended hypothesis's log-probability
+}
+
+// Beam captions one image ((L, D) annotations) with beam search of width
+// k; k = 1 is greedy search. Every step extends the k open hypotheses by
+// their best words and keeps the k best extensions; an extension by End
+// that ranks among the k best ends its hypothesis, which is not extended
+// again. Search stops when k hypotheses have ended, or after MaxLength
+// words. Beam returns up to k hypotheses: the ended ones best Score first,
+// then, only if fewer than k ended, the best open ones. ws may be nil.
+func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptions) ([]Hypothesis, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if k < 1 || k > maxBeam {
+		return nil, fmt.Errorf("%w: beam width %d, want 1 … %d", ErrInput, k, maxBeam)
+	}
+	if ws == nil {
+		ws = &Workspace{}
+	}
+	e, err := m.Encode([][]float32{features}, k)
+	if err != nil {
+		return nil, err
+	}
+	L, V := m.Config.Regions, m.Config.Vocab
+	cur, next := m.Start(e), &State{}
+	tokens := make([]int, k)
+	for r := range tokens {
+		tokens[r] = Start
+	}
+	logps := make([]float64, k) // each open row's log-probability
+	open := 1                   // the first step extends row 0 alone: all rows are alike
+	var (
+		history  []beamStep
+		ended    []candidate // row: the parent row in history[step]; token: the step
+		cands    []candidate
+		rowBest  []candidate
+		kept     []float64
+		gathered = make([]int, k)
+	)
+	for t := 0; t < o.MaxLength && open > 0 && len(ended) < k; t++ {
+		logp, err := m.Step(ws, next, cur, e, tokens)
+		if err != nil {
+			return nil, err
+		}
+		cands = cands[:0]
+		for r := 0; r < open; r++ {
+			// A row ends at most once, so its k+1 best words hold k that go on.
+			rowBest = topWords(rowBest[:0], logp[r*V:(r+1)*V], k+1, &o)
+			for _, c := range rowBest {
+				cands = append(cands, candidate{row: r, token: c.token, logp: logps[r] + c.logp})
+			}
+		}
+		slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(b.logp, a.logp) })
+		st := beamStep{weights: slices.Clone(next.Attention.Weights[:k*L]), beta: slices.Clone(next.Beta[:k])}
+		kept = kept[:0]
+		for rank, c := range cands {
+			if len(st.token) == k {
+				break
+			}
+			if c.token == End {
+				if rank < k {
+					ended = append(ended, candidate{row: c.row, token: t, logp: c.logp})
+				}
+				continue
+			}
+			st.token = append(st.token, c.token)
+			st.parent = append(st.parent, c.row)
+			kept = append(kept, c.logp)
+		}
+		history = append(history, st)
+		open = len(st.token)
+		copy(logps, kept)
+		copy(tokens, st.token)
+		for j := range gathered {
+			gathered[j] = 0 // rows past the open ones idle as copies of row 0
+			if j < open {
+				gathered[j] = st.parent[j]
+			}
+		}
+		if open > 0 {
+			if err := cur.Gather(next, gathered); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var out []Hypothesis
+	for _, c := range ended {
+		h := m.trace(history, c.token-1, c.row, L)
+		h.LogProb, h.Finished = c.logp, true
+		out = append(out, h)
+	}
+	if len(out) < k && len(history) > 0 {
+		last := len(history) - 1
+		for j := range history[last].token {
+			h := m.trace(history, last, j, L)
+			h.LogProb = logps[j]
+			out = append(out, h)
+		}
+	}
+	for i := range out {
+		m.finish(&out[i], &o)
+	}
+	slices.SortStableFunc(out, func(a, b Hypothesis) int {
+		if a.Finished != b.Finished {
+			if a.Finished {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(b.Score, a.Score)
+	})
+	return out[:min(len(out), k)], nil
+}
+
+// trace follows a beam row back from history[step] to the first step and
+// returns its tokens with their attention weights and gates. step −1 is the
+// empty hypothesis.
+func (m *Model) trace(history []beamStep, step, row, L int) Hypothesis {
+	n := step + 1
+	h := Hypothesis{Tokens: make([]int, n), Attention: make([][]float32, n), Beta: make([]float32, n)}
+	for s := step; s >= 0; s-- {
+		st := &history[s]
+		p := st.parent[row]
+		h.Tokens[s] = st.token[row]
+		h.Attention[s] = slices.Clone(st.weights[p*L : (p+1)*L])
+		h.Beta[s] = st.beta[p]
+		row = p
+	}
+	return h
+}
+
+// topWords appends to dst the n most likely allowed words of one row of
+// log-probabilities, best first (ties: the lower id first).
+func topWords(dst []candidate, logp []float32, n int, o *SearchOptions) []candidate {
+	for v, lp := range logp {
+		if !o.allowed(v) {
+			continue
+		}
+		if len(dst) == n && float64(lp) <= dst[n-1].logp {
+			continue
+		}
+		c := candidate{token: v, logp: float64(lp)}
+		if len(dst) < n {
+			dst = append(dst, c)
+		} else {
+			dst[n-1] = c
+		}
+		for i := len(dst) - 1; i > 0 && dst[i].logp > dst[i-1].logp; i-- {
+			dst[i], dst[i-1] = dst[i-1], dst[i]
+		}
+	}
+	return dst
+}
