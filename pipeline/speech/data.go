@@ -3,6 +3,7 @@ package speech
 import (
 	"context"
 	"fmt"
+	"github.com/attend-go/attend/pipeline/speechdata"
 	"math/rand/v2"
 	"sync"
 
@@ -14,7 +15,7 @@ import (
 // utterance is one loaded example: its manifest entry, normalized text,
 // tokens and features.
 type utterance struct {
-	utt
+	speechdata.Utterance
 	Norm    string
 	Example asr.Example
 	Seconds float64
@@ -37,7 +38,7 @@ type LoadOptions struct {
 // loadUtterances decodes, featurizes and tokenizes utts. Utterances whose
 // text normalizes to nothing, whose audio fails to load or is too long are
 // skipped and counted in skipped (with the first few reasons).
-func loadUtterances(ctx context.Context, utts []utt, vocab *asr.Vocab, o LoadOptions) (out []*utterance, skipped []string, err error) {
+func loadUtterances(ctx context.Context, utts []speechdata.Utterance, vocab *asr.Vocab, o LoadOptions) (out []*utterance, skipped []string, err error) {
 	if o.Workers <= 0 {
 		o.Workers = 2
 	}
@@ -82,8 +83,8 @@ func loadUtterances(ctx context.Context, utts []utt, vocab *asr.Vocab, o LoadOpt
 	return out, skipped, nil
 }
 
-func loadOne(fe *Frontend, u utt, vocab *asr.Vocab, o LoadOptions, index int) (*utterance, string) {
-	norm := normalize(u.Text)
+func loadOne(fe *Frontend, u speechdata.Utterance, vocab *asr.Vocab, o LoadOptions, index int) (*utterance, string) {
+	norm := speechdata.Normalize(u.Text)
 	if norm == "" {
 		return nil, fmt.Sprintf("%s: empty text after normalization", u.Path)
 	}
@@ -112,7 +113,7 @@ func loadOne(fe *Frontend, u utt, vocab *asr.Vocab, o LoadOptions, index int) (*
 		return nil, fmt.Sprintf("%s: %v", u.Path, err)
 	}
 	return &utterance{
-		utt: u, Norm: norm, Seconds: secs,
+		Utterance: u, Norm: norm, Seconds: secs,
 		Example: asr.Example{Frames: f.Frames, Features: append([]float32(nil), f.Data...), Tokens: tokens},
 	}, ""
 }

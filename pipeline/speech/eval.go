@@ -3,6 +3,7 @@ package speech
 import (
 	"context"
 	"fmt"
+	"github.com/attend-go/attend/pipeline/speechdata"
 
 	"github.com/attend-go/attend/models/asr"
 )
@@ -32,12 +33,12 @@ type EvalReport struct {
 // normalized transcripts: WER and CER with substitution, deletion and
 // insertion counts, and the real-time factor.
 func Evaluate(ctx context.Context, model *asr.Model, manifest string, o EvalOptions) (*EvalReport, error) {
-	utts, err := readTSV(manifest)
+	utts, err := speechdata.Read(manifest)
 	if err != nil {
 		return nil, err
 	}
 	if o.Speakers > 0 {
-		if _, utts, err = splitBySpeaker(utts, o.Speakers, o.Seed); err != nil {
+		if _, utts, err = speechdata.SplitBySpeaker(utts, o.Speakers, o.Seed); err != nil {
 			return nil, fmt.Errorf("%s: %w", manifest, err)
 		}
 	}

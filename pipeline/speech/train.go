@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/attend-go/attend/pipeline/speechdata"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -332,15 +333,15 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 
 // loadData reads the manifests and splits off the dev set.
 func (o *TrainOptions) loadData(ctx context.Context, vocab *asr.Vocab, logf func(string, ...any)) (train, dev []*utterance, err error) {
-	var trainList, devList []utt
+	var trainList, devList []speechdata.Utterance
 	for i, path := range o.Train {
-		utts, err := readTSV(path)
+		utts, err := speechdata.Read(path)
 		if err != nil {
 			return nil, nil, err
 		}
 		if i == 0 && len(o.Dev) == 0 {
-			var held []utt
-			if utts, held, err = splitBySpeaker(utts, o.DevSpeakers, o.Seed); err != nil {
+			var held []speechdata.Utterance
+			if utts, held, err = speechdata.SplitBySpeaker(utts, o.DevSpeakers, o.Seed); err != nil {
 				return nil, nil, fmt.Errorf("%s: %w", path, err)
 			}
 			devList = append(devList, held...)
@@ -348,7 +349,7 @@ func (o *TrainOptions) loadData(ctx context.Context, vocab *asr.Vocab, logf func
 		trainList = append(trainList, utts...)
 	}
 	for _, path := range o.Dev {
-		utts, err := readTSV(path)
+		utts, err := speechdata.Read(path)
 		if err != nil {
 			return nil, nil, err
 		}

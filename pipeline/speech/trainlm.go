@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/attend-go/attend/pipeline/speechdata"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -172,7 +173,7 @@ func readSentences(path string, v *asr.Vocab, maxChars int, add func([]int)) err
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
 	for sc.Scan() {
-		s := normalize(sc.Text())
+		s := speechdata.Normalize(sc.Text())
 		if s == "" || len(s) > maxChars {
 			continue
 		}
