@@ -1,0 +1,105 @@
+package metrics
+
+import "math"
+
+// BLEU returns corpus BLEU-1 … BLEU-4 of the samples (Papineni et al.
+// 2002) exactly as the COCO caption evaluation computes it
+// (pycocoevalcap bleu_scorer.py, option "closest"):
+//
+//   - For each sample and n = 1…4, the candidate's n-gram counts are
+//     clipped by the largest count of the n-gram in any single reference;
+//     correct_n sums the clipped counts over the corpus and guess_n the
+//     candidate n-gram totals max(0, c−n+1) for candidate length c.
+//   - The effective reference length of a sample is the reference length
+//     closest to c, the shorter one on a tie; r sums them over the corpus
+//     and C sums the candidate lengths.
+//   - BLEU-N = (∏_{n≤N} (correct_n + 10⁻¹⁵)/(guess_n + 10⁻⁹))^{1/N} · BP,
+//     with BP = exp(1 − 1/ratio) when ratio = (C + 10⁻¹⁵)/(r + 10⁻⁹) < 1
+//     and 1 otherwise.
+//
+// The two constants are coco-caption's "tiny" and "small": they keep an
+// empty corpus or a zero count from dividing by zero, so a corpus with
+// no matching n-gram of some order scores about 10⁻¹⁶·… instead of 0
+// (BLEU-4 of a corpus with unigram but no 4-gram matches is of order
+// 10⁻⁴, not 0). Scores are fractions in [0, 1]; papers often print them
+// ×100.
+//
+// Tokens are compared exactly: coco-caption lower-cases and strips
+// punctuation first, which Tokenize approximates.
+func BLEU(samples []Sample) ([4]float64, error) {
+	c, err := newCaptionCorpus(samples)
+	if err != nil {
+		return [4]float64{}, err
+	}
+	return c.bleu(), nil
+}
+
+func (c *captionCorpus) bleu() [4]float64 {
+	const (
+		tiny  = 1e-15
+		small = 1e-9
+	)
+	var correct, guess [maxOrder]float64
+	var testLen, refLen float64
+	var cand, refMax, buf []ngramCount
+	for i, ids := range c.cands {
+		cand = countNgrams(cand, ids)
+		refMax = refMax[:0]
+		for _, r := range c.refs[i] {
+			buf = countNgrams(buf, r)
+			refMax = append(refMax, buf...)
+		}
+		sortNgramCounts(refMax)
+		refMax = mergeCounts(refMax, func(a, b int32) int32 { return max(a, b) })
+
+		// Clip the candidate's counts by the references' maxima: both
+		// lists are sorted by key.
+		j := 0
+		for _, g := range cand {
+			for j < len(refMax) && ngramCompare(refMax[j].key, g.key) < 0 {
+				j++
+			}
+			if j < len(refMax) && refMax[j].key == g.key {
+				correct[g.key.order()-1] += float64(min(g.count, refMax[j].count))
+			}
+		}
+		n := len(ids)
+		for k := range maxOrder {
+			guess[k] += float64(max(0, n-k))
+		}
+		testLen += float64(n)
+		refLen += float64(closestRefLen(n, c.refs[i]))
+	}
+
+	var out [4]float64
+	ratio := (testLen + tiny) / (refLen + small)
+	for n := 1; n <= maxOrder; n++ {
+		b := 1.0
+		for k := range n {
+			b *= (correct[k] + tiny) / (guess[k] + small)
+		}
+		out[n-1] = math.Pow(b, 1/float64(n))
+		if ratio < 1 {
+			out[n-1] *= math.Exp(1 - 1/ratio)
+		}
+	}
+	return out
+}
+
+// closestRefLen returns the length of the reference closest in length to
+// a candidate of n words, the shorter one on a tie (coco-caption's
+// min((abs(l − n), l))).
+func closestRefLen(n int, refs [][]int32) int {
+	best, bestDiff := -1, 0
+	for _, r := range refs {
+		l := len(r)
+		d := l - n
+		if d < 0 {
+			d = -d
+		}
+		if best < 0 || d < bestDiff || d == bestDiff && l < best {
+			best, bestDiff = l, d
+		}
+	}
+	return best
+}
