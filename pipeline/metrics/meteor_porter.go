@@ -9,7 +9,7 @@ package metrics
 // vocabulary and output lists are made with that version.
 //
 // Words of one or two letters are returned unchanged, and so is any word
-// holding a byte outside 'a'–'z', '-', '\'' and the digits (upper case,
+// holding a byte outside 'a'–'z', '-', '\” and the digits (upper case,
 // non-ASCII), which the algorithm is not defined for; hyphens, apostrophes
 // and digits count as consonants, as in the C version.
 func porterStem(w string) string {
