@@ -9,9 +9,10 @@ package metrics
 // vocabulary and output lists are made with that version.
 //
 // Words of one or two letters are returned unchanged, and so is any word
-// holding a byte outside 'a'–'z', '-', '\” and the digits (upper case,
-// non-ASCII), which the algorithm is not defined for; hyphens, apostrophes
-// and digits count as consonants, as in the C version.
+// holding a byte other than a lower-case ASCII letter, a digit, a hyphen
+// or an apostrophe (upper case, non-ASCII), which the algorithm is not
+// defined for; hyphens, apostrophes and digits count as consonants, as in
+// the C version.
 func porterStem(w string) string {
 	if len(w) <= 2 {
 		return w
