@@ -107,7 +107,8 @@ type HardConfig struct {
 	// variance; NoExpectation asks for 0, 1 trains like soft attention).
 	ExpectationMix float64 `json:"expectation_mix"`
 	// Inference is what eager decoding reads: Expectation (the default,
-	// deterministic, as in Xu et al.) or Argmax.
+	// deterministic, as in Xu et al.) or Argmax. Steps read it from the
+	// Model's Config, so it may be changed on a loaded model.
 	Inference string `json:"inference"`
 }
 

@@ -126,6 +126,9 @@ func (m *Model) Step(ws *Workspace, dst, prev *State, e *Encoded, tokens []int) 
 	if err := m.Attention.Step(&dst.Attention, e.Keys, ws.h, &prev.Attention); err != nil {
 		return nil, fmt.Errorf("caption: Step: %w", err)
 	}
+	if cfg.Attention == Hard && cfg.Hard.Inference == Argmax {
+		readArgmax(&dst.Attention, e.Keys)
+	}
 	ws.z = grow(ws.z, B*D)
 	dst.Beta = grow(dst.Beta, B)
 	if m.Gate != nil {
@@ -159,4 +162,20 @@ func (m *Model) Step(ws *Workspace, dst, prev *State, e *Encoded, tokens []int) 
 	ws.logp = m.Output.Forward(ws.logp, ws.lh, B)
 	models.LogSoftmax(ws.logp, ws.logp, V)
 	return ws.logp, nil
+}
+
+// readArgmax replaces each row's expected context with the annotation of
+// its most likely region (the first of equals).
+func readArgmax(s *attention.State, keys *attention.Keys) {
+	T, D := keys.T, keys.D
+	for b := 0; b < keys.B; b++ {
+		w := s.Weights[b*T : (b+1)*T]
+		best := 0
+		for i, x := range w {
+			if x > w[best] {
+				best = i
+			}
+		}
+		copy(s.Context[b*D:(b+1)*D], keys.Memory[(b*T+best)*D:(b*T+best+1)*D])
+	}
 }

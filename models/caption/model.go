@@ -84,11 +84,9 @@ func build(cfg Config, vocab *Vocab, seed uint64, dtype tensor.Dtype) (*Model, e
 	m.InitC = models.NewLinear(ps, "init.c", D, H, nil)
 	var err error
 	if cfg.Attention == Hard {
-		mode := attention.Expectation
-		if cfg.Hard.Inference == Argmax {
-			mode = attention.Argmax
-		}
-		m.Attention, err = attention.NewHard(ps, "att", H, D, A, &attention.HardOptions{Inference: mode, Rand: rand.New(m.sampler)})
+		// Eager steps read the expectation; Step replaces it with the
+		// argmax region when HardConfig.Inference asks for that.
+		m.Attention, err = attention.NewHard(ps, "att", H, D, A, &attention.HardOptions{Inference: attention.Expectation, Rand: rand.New(m.sampler)})
 	} else {
 		m.Attention, err = attention.NewAdditive(ps, "att", H, D, A)
 	}

@@ -172,8 +172,10 @@ type candidate struct {
 // k; k = 1 is greedy search. Every step extends the k open hypotheses by
 // their best words and keeps the k best extensions; an extension by End
 // that ranks among the k best ends its hypothesis, which is not extended
-// again. Search stops when k hypotheses have ended, or after MaxLength
-// words. Beam returns up to k hypotheses: the ended ones best Score first,
+// again. Search stops after MaxLength words, or once k hypotheses have
+// ended and no open one can still beat the k-th best of them: an open
+// hypothesis's log-probability only falls, so with length normalization
+// its score is at most LogProb/(MaxLength+1)^α. Beam returns up to k hypotheses: the ended ones best Score first,
 // then, only if fewer than k ended, the best open ones. ws may be nil.
 func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptions) ([]Hypothesis, error) {
 	o, err := opts.withDefaults()
@@ -206,7 +208,7 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 		kept     []float64
 		gathered = make([]int, k)
 	)
-	for t := 0; t < o.MaxLength && open > 0 && len(ended) < k; t++ {
+	for t := 0; t < o.MaxLength && open > 0; t++ {
 		logp, err := m.Step(ws, next, cur, e, tokens)
 		if err != nil {
 			return nil, err
@@ -246,10 +248,11 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 				gathered[j] = st.parent[j]
 			}
 		}
-		if open > 0 {
-			if err := cur.Gather(next, gathered); err != nil {
-				return nil, err
-			}
+		if open == 0 || len(ended) >= k && !o.canImprove(ended, logps[:open], k) {
+			break
+		}
+		if err := cur.Gather(next, gathered); err != nil {
+			return nil, err
 		}
 	}
 	var out []Hypothesis
@@ -279,6 +282,26 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 		return cmp.Compare(b.Score, a.Score)
 	})
 	return out[:min(len(out), k)], nil
+}
+
+// canImprove reports whether an open hypothesis of log-probability logps
+// could still end with a score above the k-th best of ended (ended holds
+// at least k; an ended candidate's token is its step, so it has step + 1
+// tokens with End). An open hypothesis's log-probability can only fall,
+// and with length normalization its score is at most logp/(MaxLength+1)^α.
+func (o *SearchOptions) canImprove(ended []candidate, logps []float64, k int) bool {
+	scores := make([]float64, len(ended))
+	for i, c := range ended {
+		scores[i] = o.score(c.logp, c.token+1)
+	}
+	slices.SortFunc(scores, func(a, b float64) int { return cmp.Compare(b, a) })
+	kth := scores[k-1]
+	for _, lp := range logps {
+		if o.score(lp, o.MaxLength+1) > kth {
+			return true
+		}
+	}
+	return false
 }
 
 // trace follows a beam row back from history[step] to the first step and
