@@ -3,6 +3,7 @@ package caption
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/models"
@@ -107,9 +108,10 @@ func build(cfg Config, vocab *Vocab, seed uint64, dtype tensor.Dtype) (*Model, e
 
 // File returns the model as a checkpoint (kind "caption", the config and
 // the vocabulary in the metadata), ready for models.WriteFile: F32 to
-// resume training exactly, F16 to ship at half the size.
+// resume training exactly, F16 to ship at half the size. The file shares
+// no memory with the model.
 func (m *Model) File() (*models.File, error) {
-	return m.Params.NewFile(Kind, m.Config.stored(), m.Vocab.List())
+	return m.Params.NewFile(Kind, m.Config.stored(), slices.Clone(m.Vocab.List()))
 }
 
 // stored returns the config as a checkpoint keeps it: zeros that Defaults
