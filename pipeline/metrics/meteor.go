@@ -122,23 +122,31 @@ func METEOR(samples []Sample, opts *METEOROptions) (corpus float64, perSample []
 }
 
 func (c *captionCorpus) meteorWith(p meteorParams) (float64, []float64) {
-	stems := c.stemIDs()
-	var a meteorAligner
-	per := make([]float64, len(c.cands))
+	best, per := c.meteorBest(p)
 	var total meteorStats
-	for i, cand := range c.cands {
-		best := meteorStats{}
-		bestScore := -1.0
-		for _, ref := range c.refs[i] {
-			s := a.align(cand, ref, stems, p.stems)
-			if score := s.score(p); score > bestScore {
-				best, bestScore = s, score
-			}
-		}
-		per[i] = bestScore
-		total.add(best)
+	for _, s := range best {
+		total.add(s)
 	}
 	return total.score(p), per
+}
+
+// meteorBest returns for every sample the statistics and score of its
+// best-scoring reference.
+func (c *captionCorpus) meteorBest(p meteorParams) ([]meteorStats, []float64) {
+	stems := c.stemIDs()
+	var a meteorAligner
+	best := make([]meteorStats, len(c.cands))
+	per := make([]float64, len(c.cands))
+	for i, cand := range c.cands {
+		per[i] = -1
+		for _, ref := range c.refs[i] {
+			s := a.align(cand, ref, stems, p.stems)
+			if score := s.score(p); score > per[i] {
+				best[i], per[i] = s, score
+			}
+		}
+	}
+	return best, per
 }
 
 // stemIDs maps every word id of the corpus to an id of its Porter stem.
