@@ -45,7 +45,8 @@ type Collection struct {
 	// Ignored counts the files of walks that were not taken: rejected by
 	// Accept, hidden, not regular files (FIFOs, sockets, devices).
 	Ignored int
-	// OtherShards counts the inputs left to other shards.
+	// OtherShards counts the inputs and walked files left to other
+	// shards (which are not read, so not sorted into inputs and ignored).
 	OtherShards int
 	// Duplicates counts paths named more than once (kept once).
 	Duplicates int
