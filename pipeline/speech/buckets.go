@@ -9,11 +9,15 @@ import (
 // bucketGrid is the fixed set of batch shapes a run trains on. Every
 // compiled graph holds all of its intermediate values and gradients
 // (≈ 0.2 GB + 75 KB per encoder frame × speller step for 16 utterances),
-// so the grid is small: n buckets at quantiles of the stacked length, each
-// padded to the longest utterance and the longest transcript it holds.
+// so the grid is small: buckets at quantiles of the stacked length, finer
+// towards the long tail (where padding costs most), each padded to the
+// longest utterance and the longest transcript it holds.
 type bucketGrid []asr.BatchKey
 
-func newBucketGrid(utts []*utterance, m *asr.Model, B, n int) bucketGrid {
+// gridQuantiles are the upper edges of the buckets.
+var gridQuantiles = []float64{0.2, 0.35, 0.5, 0.62, 0.72, 0.8, 0.87, 0.92, 0.96, 0.985, 1}
+
+func newBucketGrid(utts []*utterance, m *asr.Model, B int) bucketGrid {
 	type ls struct{ t, s int }
 	all := make([]ls, len(utts))
 	for i, u := range utts {
@@ -22,8 +26,8 @@ func newBucketGrid(utts []*utterance, m *asr.Model, B, n int) bucketGrid {
 	slices.SortFunc(all, func(a, b ls) int { return a.t - b.t })
 	var grid bucketGrid
 	lo := 0
-	for i := 1; i <= n; i++ {
-		hi := len(all) * i / n
+	for _, q := range gridQuantiles {
+		hi := int(q * float64(len(all)))
 		if hi <= lo {
 			continue
 		}

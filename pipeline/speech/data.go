@@ -33,6 +33,9 @@ type LoadOptions struct {
 	// MaxSeconds skips longer utterances (0 means 16 s): one long
 	// utterance makes a bucket of its own and costs memory.
 	MaxSeconds float64
+	// MaxChars skips utterances with longer normalized transcripts (0
+	// means 150): the speller's graph grows with the transcript.
+	MaxChars int
 }
 
 // loadUtterances decodes, featurizes and tokenizes utts. Utterances whose
@@ -44,6 +47,9 @@ func loadUtterances(ctx context.Context, utts []speechdata.Utterance, vocab *asr
 	}
 	if o.MaxSeconds <= 0 {
 		o.MaxSeconds = 16
+	}
+	if o.MaxChars <= 0 {
+		o.MaxChars = 150
 	}
 	res := make([]*utterance, len(utts))
 	reasons := make([]string, len(utts))
@@ -87,6 +93,9 @@ func loadOne(fe *Frontend, u speechdata.Utterance, vocab *asr.Vocab, o LoadOptio
 	norm := speechdata.Normalize(u.Text)
 	if norm == "" {
 		return nil, fmt.Sprintf("%s: empty text after normalization", u.Path)
+	}
+	if len(norm) > o.MaxChars {
+		return nil, fmt.Sprintf("%s: transcript of %d characters is longer than %d", u.Path, len(norm), o.MaxChars)
 	}
 	tokens, err := vocab.Encode(norm)
 	if err != nil {

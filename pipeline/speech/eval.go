@@ -45,7 +45,7 @@ func Evaluate(ctx context.Context, model *asr.Model, manifest string, o EvalOpti
 	if o.Limit > 0 && len(utts) > o.Limit {
 		utts = utts[:o.Limit]
 	}
-	loaded, skipped, err := loadUtterances(ctx, utts, model.Vocab, LoadOptions{Workers: max(1, o.Workers), MaxSeconds: 3600})
+	loaded, skipped, err := loadUtterances(ctx, utts, model.Vocab, LoadOptions{Workers: max(1, o.Workers), MaxSeconds: 3600, MaxChars: 1 << 20})
 	if err != nil {
 		return nil, err
 	}

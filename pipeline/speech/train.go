@@ -64,10 +64,9 @@ type TrainOptions struct {
 	// LogEvery is the steps between log lines (0 means 25).
 	CheckpointEvery time.Duration
 	LogEvery        int
-	// Buckets is the number of batch shapes (0 means 8); MaxGraphs the
-	// most compiled graphs kept in memory (0 means 10; each holds
-	// hundreds of MB).
-	Buckets, MaxGraphs int
+	// MaxGraphs is the most compiled graphs kept in memory (0 means 12;
+	// each holds hundreds of MB).
+	MaxGraphs int
 	// Workers load data and score dev in parallel (0 means 2).
 	Workers int
 	// Seed makes the run reproducible (dev split, batches, masks, init).
@@ -102,8 +101,7 @@ func (o *TrainOptions) defaults() {
 	def(&o.DecayPatience, 3)
 	def(&o.LogEvery, 25)
 	def(&o.Workers, 2)
-	def(&o.Buckets, 8)
-	def(&o.MaxGraphs, 10)
+	def(&o.MaxGraphs, 12)
 	if o.LR <= 0 {
 		o.LR = 1e-3
 	}
@@ -198,7 +196,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	buckets := models.NewBuckets(model.Params, model.BuildFunc(rand.New(rand.NewPCG(o.Seed, 7))))
 	buckets.MaxGraphs = o.MaxGraphs
 	defer buckets.Close()
-	grid := newBucketGrid(train, model, o.BatchSize, o.Buckets)
+	grid := newBucketGrid(train, model, o.BatchSize)
 	logf("batch shapes (utterances × stacked frames × speller steps): %v", grid)
 	sum := &TrainSummary{TrainUtts: len(train), DevUtts: len(dev), TrainHours: st.TrainHours, Best: filepath.Join(o.OutDir, bestName)}
 	lastSave := time.Now()
