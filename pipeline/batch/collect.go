@@ -237,10 +237,10 @@ func (c *collector) walk(root, dir string, ancestors []string) {
 // String summarizes the collection in one line, e.g. "200 inputs (3
 // other files ignored, 1 directory skipped)".
 func (col *Collection) String() string {
-	s := fmt.Sprintf("%d inputs", len(col.Inputs))
+	s := count(len(col.Inputs), "input", "inputs")
 	var notes []string
 	if col.Ignored > 0 {
-		notes = append(notes, fmt.Sprintf("%d other files ignored", col.Ignored))
+		notes = append(notes, count(col.Ignored, "other file", "other files")+" ignored")
 	}
 	if col.OtherShards > 0 {
 		notes = append(notes, fmt.Sprintf("%d in other shards", col.OtherShards))
@@ -249,10 +249,18 @@ func (col *Collection) String() string {
 		notes = append(notes, fmt.Sprintf("%d named twice", col.Duplicates))
 	}
 	if n := len(col.Skipped); n > 0 {
-		notes = append(notes, fmt.Sprintf("%d directories skipped", n))
+		notes = append(notes, count(n, "directory", "directories")+" skipped")
 	}
 	if len(notes) > 0 {
 		s += " (" + strings.Join(notes, ", ") + ")"
 	}
 	return s
+}
+
+// count returns "1 thing" or "n things".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
