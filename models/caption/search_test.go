@@ -297,3 +297,33 @@ func TestSearchErrors(t *testing.T) {
 		t.Errorf("Greedy of no images: error %v, want ErrInput", err)
 	}
 }
+
+// TestStepAllocations checks that a steady-state eager step allocates
+// nothing, for a beam of 3 rows.
+func TestStepAllocations(t *testing.T) {
+	for _, attention := range []string{caption.Soft, caption.Hard} {
+		m := mustNew(t, tinyConfig(attention), 5)
+		if attention == caption.Hard {
+			m.Config.Hard.Inference = caption.Argmax // the extra copy of the argmax region
+		}
+		rng := rand.New(rand.NewPCG(7, 8))
+		e, err := m.Encode([][]float32{randomFeatures(rng, m.Config.Regions, m.Config.FeatureDim)}, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ws caption.Workspace
+		cur, next := m.Start(e), &caption.State{}
+		tokens := []int{caption.Start, 5, 6}
+		step := func() {
+			if _, err := m.Step(&ws, next, cur, e, tokens); err != nil {
+				t.Fatal(err)
+			}
+			cur, next = next, cur
+		}
+		step()
+		step()
+		if n := testing.AllocsPerRun(20, step); n != 0 {
+			t.Errorf("%s: %v allocations per step, want 0", attention, n)
+		}
+	}
+}
