@@ -33,7 +33,7 @@ var benchGrids = []struct {
 	name string
 	L, D int
 }{
-	{"L49_D1280", 49, 1280},  // MobileNetV2 final 7×7 map
+	{"L49_D1280", 49, 1280}, // MobileNetV2 final 7×7 map
 	{"L196_D576", 196, 576}, // MobileNetV2 block-13 14×14 map
 }
 
