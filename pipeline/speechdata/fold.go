@@ -72,6 +72,16 @@ var folds = func() map[rune]string {
 // prime.
 const apostrophes = "'\u2019\u2018\u02bc`\u00b4\u2032"
 
+// asciiChars holds the 128 ASCII characters in order, so that one can be
+// returned as a string without allocating.
+var asciiChars = func() string {
+	b := make([]byte, 128)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	return string(b)
+}()
+
 // fold maps one rune of lower-cased text to what the normalizer reads:
 // an ASCII letter, digit or one of ' . , % & (ok is true and s holds
 // it), nothing at all (a combining mark or an invisible format
@@ -82,10 +92,8 @@ func fold(r rune) (s string, ok bool) {
 		r = unicode.ToLower(r)
 	}
 	switch {
-	case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-		return string(r), true
-	case r == '.', r == ',', r == '%', r == '&':
-		return string(r), true
+	case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '.', r == ',', r == '%', r == '&':
+		return asciiChars[r : r+1], true
 	case strings.ContainsRune(apostrophes, r):
 		return "'", true
 	case r < 0x80:

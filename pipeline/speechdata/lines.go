@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 )
@@ -21,7 +22,12 @@ func eachLine(path string, fn func(line int, text string) error) error {
 		return fmt.Errorf("speechdata: %w", err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	return scanLines(path, f, fn)
+}
+
+// scanLines is eachLine over r, whose errors name path.
+func scanLines(path string, r io.Reader, fn func(line int, text string) error) error {
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	n := 0
 	for sc.Scan() {

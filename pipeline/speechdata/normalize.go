@@ -66,94 +66,114 @@ const Alphabet = "abcdefghijklmnopqrstuvwxyz' "
 // trailing ones ("'tis", plural possessive "dogs'", quotes) are dropped,
 // since they are not pronounced.
 func Normalize(text string) string {
-	var pre strings.Builder
-	pre.Grow(len(text))
+	pre := make([]byte, 0, len(text)+1)
 	for _, r := range text {
 		s, ok := fold(unicode.ToLower(r))
 		switch {
 		case !ok:
-			pre.WriteByte(' ')
+			pre = append(pre, ' ')
 		case s == "%":
-			pre.WriteString(" percent ")
+			pre = append(pre, " percent "...)
 		case s == "&":
-			pre.WriteString(" and ")
+			pre = append(pre, " and "...)
 		default:
-			pre.WriteString(s)
+			pre = append(pre, s...)
 		}
 	}
-	var words []string
-	for _, chunk := range strings.Fields(pre.String()) {
-		words = appendChunk(words, chunk)
+	var out words
+	out.Grow(len(pre) + len(pre)/2)
+	for start := 0; start < len(pre); {
+		end := start
+		for end < len(pre) && pre[end] != ' ' {
+			end++
+		}
+		out.chunk(pre[start:end])
+		start = end + 1
 	}
-	return strings.Join(words, " ")
+	return out.String()
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' }
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 
-// appendChunk appends the words of a run of a–z, 0–9, ' . and , without
-// white space.
-func appendChunk(words []string, chunk string) []string {
-	start := 0 // of the pending letters and apostrophes
-	flush := func(end int) {
-		if w := keepInnerApostrophes(chunk[start:end]); w != "" {
-			words = append(words, w)
-		}
+// words builds Normalize's output one word at a time.
+type words struct {
+	strings.Builder
+	numbers []string // scratch for appendNumber
+}
+
+// add writes a word, after a space unless it is the first.
+func (w *words) add(word string) {
+	if w.Len() > 0 {
+		w.WriteByte(' ')
 	}
+	w.WriteString(word)
+}
+
+// chunk writes the words of a run of a–z, 0–9, ' . and , without white
+// space.
+func (w *words) chunk(chunk []byte) {
+	start := 0 // of the pending letters and apostrophes
 	for i := 0; i < len(chunk); {
 		switch c := chunk[i]; {
 		case isLetter(c) || c == '\'':
 			i++
 		case isDigit(c):
-			flush(i)
-			words, i = appendNumber(words, chunk, i)
+			w.letters(chunk[start:i])
+			w.numbers, i = appendNumber(w.numbers[:0], chunk, i)
+			for _, n := range w.numbers {
+				w.add(n)
+			}
 			start = i
 		default: // '.' or ',' outside a number
-			flush(i)
+			w.letters(chunk[start:i])
 			i++
 			start = i
 		}
 	}
-	flush(len(chunk))
-	return words
+	w.letters(chunk[start:])
 }
 
-// keepInnerApostrophes returns w (letters and apostrophes) with each run
-// of apostrophes collapsed to one and kept only between two letters.
-func keepInnerApostrophes(w string) string {
-	if !strings.Contains(w, "'") {
-		return w
-	}
-	b := make([]byte, 0, len(w))
-	for k := 0; k < len(w); k++ {
-		if w[k] != '\'' {
-			b = append(b, w[k])
+// letters writes a word of letters and apostrophes, each run of
+// apostrophes collapsed to one and kept only between two letters; nothing
+// when no letter is left.
+func (w *words) letters(word []byte) {
+	first := true
+	for k := 0; k < len(word); k++ {
+		c := word[k]
+		if c == '\'' {
+			for k+1 < len(word) && word[k+1] == '\'' {
+				k++
+			}
+			if !first && k+1 < len(word) {
+				w.WriteByte('\'')
+			}
 			continue
 		}
-		for k+1 < len(w) && w[k+1] == '\'' {
-			k++
+		if first {
+			if w.Len() > 0 {
+				w.WriteByte(' ')
+			}
+			first = false
 		}
-		if len(b) > 0 && k+1 < len(w) {
-			b = append(b, '\'')
-		}
+		w.WriteByte(c)
 	}
-	return string(b)
 }
 
 // appendNumber reads the number starting at s[i] (a digit) with its
 // ordinal or plural suffix, appends its words and returns the index after
 // what it consumed.
-func appendNumber(words []string, s string, i int) ([]string, int) {
+func appendNumber(words []string, s []byte, i int) ([]string, int) {
 	start := i
 	for i < len(s) && isDigit(s[i]) {
 		i++
 	}
-	digits := s[start:i]
+	digits := string(s[start:i])
 	grouped := false
 	if len(digits) <= 3 {
 		for i+3 < len(s) && s[i] == ',' && isDigit(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3]) &&
 			(i+4 == len(s) || !isDigit(s[i+4])) {
-			digits += s[i+1 : i+4]
+			digits += string(s[i+1 : i+4])
 			i += 4
 			grouped = true
 		}
@@ -164,7 +184,7 @@ func appendNumber(words []string, s string, i int) ([]string, int) {
 		for j < len(s) && isDigit(s[j]) {
 			j++
 		}
-		frac, i = s[i+1:j], j
+		frac, i = string(s[i+1:j]), j
 	}
 
 	j := i
@@ -177,7 +197,7 @@ func appendNumber(words []string, s string, i int) ([]string, int) {
 		pluralForm
 	)
 	form := cardinalForm
-	switch suf := s[i:j]; {
+	switch suf := string(s[i:j]); {
 	case frac != "":
 	case suf == "st" || suf == "nd" || suf == "rd" || suf == "th":
 		form, i = ordinalForm, j

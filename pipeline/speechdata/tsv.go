@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -18,12 +19,22 @@ func (c tsvColumns) need() int { return max(c.path, c.text, c.speaker, c.id) + 1
 // readTSV reads a TSV manifest: path<TAB>text[<TAB>…] rows, with an
 // optional header line whose first field is "path".
 func readTSV(file string) ([]Utterance, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("speechdata: %w", err)
+	}
+	defer f.Close()
+	return parseTSV(file, f)
+}
+
+// parseTSV reads a TSV manifest named file from r.
+func parseTSV(file string, r io.Reader) ([]Utterance, error) {
 	dir := filepath.Dir(file)
 	cols := tsvColumns{path: 0, text: 1, speaker: -1, id: -1}
 	var utts []Utterance
 	ids := seen{}
 	first := true
-	err := eachLine(file, func(line int, text string) error {
+	err := scanLines(file, r, func(line int, text string) error {
 		fields := strings.Split(text, "\t")
 		if first {
 			first = false
