@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -144,6 +145,7 @@ func TestLoadErrors(t *testing.T) {
 		{"vocab size", editConfig(func(c map[string]any) { c["vocab"] = 7 }), caption.ErrConfig, "vocab = 7, but attend.vocab lists 19"},
 		{"vocab without specials", func(f *models.File) { f.Vocab = append([]string{"x"}, f.Vocab[1:]...) }, caption.ErrVocab, "must start with"},
 		{"duplicate word", func(f *models.File) { f.Vocab[5] = f.Vocab[4] }, caption.ErrVocab, "is token 4 and token 5"},
+		{"NaN weight", func(f *models.File) { f.Tensors[3].Data[2] = float32(math.NaN()) }, models.ErrCorrupt, "holds NaN at 2"},
 		{"renamed tensor", func(f *models.File) { f.Tensors[0].Name = "embed.tabel" }, models.ErrMismatch, "embed.tabel"},
 		{"hard options on soft attention", editConfig(func(c map[string]any) { c["hard"] = map[string]any{"entropy": 0.1} }), caption.ErrConfig, "hard options need"},
 	} {

@@ -2,6 +2,7 @@ package caption
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -134,7 +135,8 @@ func (c Config) stored() Config {
 }
 
 // Load rebuilds a model from a checkpoint, checking its kind, config,
-// vocabulary and every tensor's name and shape. The config is checked
+// vocabulary and every tensor's name and shape, and that every value is
+// finite (a NaN or an infinity is ErrCorrupt). The config is checked
 // against the tensors' total size before any parameter is allocated, so a
 // file whose config lies cannot make Load allocate more than the file
 // holds.
@@ -164,6 +166,11 @@ func Load(f *models.File) (*Model, error) {
 	held := 0
 	for _, t := range f.Tensors {
 		held += len(t.Data)
+		for i, x := range t.Data {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return nil, fmt.Errorf("%s: %w: tensor %q holds %v at %d", name, models.ErrCorrupt, t.Name, x, i)
+			}
+		}
 	}
 	if want := cfg.Parameters(); want != held {
 		return nil, fmt.Errorf("%s: %w: the config needs %d parameters, the file holds %d values", name, models.ErrMismatch, want, held)
