@@ -1,0 +1,71 @@
+package vision
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"strconv"
+)
+
+// drawAxes writes the title, tick marks, tick labels and axis captions of
+// an alignment plot.
+func (p *alignPlot) drawAxes(dst *image.RGBA) {
+	face := p.face
+	lh, asc := lineHeight(face), ascent(face)
+	if p.o.Title != "" {
+		drawLabel(dst, p.bold, p.o.Title, p.plot.Min.X, 12+asc, alignLeft, plotInk)
+	}
+	axisX := 12 + lh // right edge of the rotated axis captions
+
+	// Time ticks under both panels.
+	step := niceStep(p.duration, p.plot.Dx(), 60)
+	for _, r := range []image.Rectangle{p.specRect, p.alignRect} {
+		for _, t := range ticks(p.duration, step) {
+			x := p.plot.Min.X + p.timeX(t)
+			fillRect(dst, image.Rect(x, r.Max.Y+1, x+1, r.Max.Y+5), plotInk)
+			drawLabel(dst, face, formatTick(t, step), x, r.Max.Y+5+asc, alignCenter, plotInk)
+		}
+	}
+	below := p.alignRect.Max.Y + 5 + lh + asc
+	drawLabel(dst, face, "time (s)", p.plot.Min.X+p.plot.Dx()/2, below, alignCenter, plotInk)
+	drawLabel(dst, face, fmt.Sprintf("one spectrogram frame = %s, one encoder frame = %s",
+		formatSeconds(p.shiftSec), formatSeconds(p.encSec)), p.plot.Min.X, below+lh, alignLeft, plotMuted)
+
+	// Encoder frame numbers along the top of the alignment.
+	pxPerFrame := float64(p.plot.Dx()) * p.encSec / p.duration
+	fstep := math.Max(1, niceStep(float64(p.al.Frames), int(pxPerFrame*float64(p.al.Frames)), 40))
+	if fstep != math.Floor(fstep) {
+		fstep *= 2 // 2.5 → 5: frame numbers are whole
+	}
+	numY := p.alignRect.Min.Y - 5
+	for _, f := range ticks(float64(p.al.Frames-1), fstep) {
+		x := p.plot.Min.X + p.timeX((f+0.5)*p.encSec)
+		fillRect(dst, image.Rect(x, p.alignRect.Min.Y-4, x+1, p.alignRect.Min.Y-1), plotMuted)
+		drawLabel(dst, face, strconv.Itoa(int(f)), x, numY-1, alignCenter, plotMuted)
+	}
+	drawLabel(dst, face, "encoder frame", p.plot.Min.X-8, numY-1, alignRight, plotMuted)
+
+	// Spectrogram: bin numbers, low at the bottom.
+	r := p.specRect
+	drawLabel(dst, face, "0", r.Min.X-6, r.Max.Y, alignRight, plotInk)
+	drawLabel(dst, face, strconv.Itoa(p.spec.Bins-1), r.Min.X-6, r.Min.Y+asc-3, alignRight, plotInk)
+	drawLabelUp(dst, face, "mel bin", axisX, r.Min.Y+r.Dy()/2, plotInk)
+
+	// Alignment: one label per row, or every few rows when rows are thin.
+	r = p.alignRect
+	every := (lh + p.rowH - 1) / p.rowH
+	labelW := r.Min.X - 8 - (axisX + 8)
+	for k := 0; k < p.al.Outputs; k += every {
+		y := r.Min.Y + k*p.rowH + p.rowH/2 + (asc-descent(face))/2
+		drawLabel(dst, face, ellipsize(face, p.label(k), labelW), r.Min.X-6, y, alignRight, plotInk)
+	}
+	drawLabelUp(dst, face, "output", axisX, r.Min.Y+r.Dy()/2, plotInk)
+}
+
+// formatSeconds writes a duration in milliseconds below a second.
+func formatSeconds(s float64) string {
+	if s < 1 {
+		return strconv.FormatFloat(math.Round(s*1e5)/1e2, 'f', -1, 64) + " ms"
+	}
+	return strconv.FormatFloat(math.Round(s*1e3)/1e3, 'f', -1, 64) + " s"
+}
