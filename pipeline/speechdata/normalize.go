@@ -14,24 +14,26 @@ const Alphabet = "abcdefghijklmnopqrstuvwxyz' "
 // leading or trailing space. It is idempotent, and the same rules apply
 // to references and hypotheses.
 //
-//	input                          output                  rule
-//	"Hello, World!"                "hello world"           lower case; punctuation is a word boundary
-//	"x-ray — 3:30"                 "x ray three thirty"    hyphens, dashes, colons, slashes, … likewise
-//	"Café naïve Straße Æsir"       "cafe naive strasse aesir"  diacritics removed, ligatures spelled out
-//	"e\u0301" (decomposed é)       "e"                     combining marks dropped
-//	"don’t", "rock'n'roll"         "don't", "rock'n'roll"  typographic apostrophes → '; kept between letters
-//	"'tis", "dogs'", "'quoted'"    "tis", "dogs", "quoted" apostrophes elsewhere dropped
-//	"42", "101"                    "forty two", "one hundred one"  cardinals, American style (no "and")
-//	"1,000,000"                    "one million"           commas between groups of three digits
-//	"1999", "1905", "1900"         "nineteen ninety nine", "nineteen oh five", "nineteen hundred"
-//	"2024", "1099"                 "two thousand twenty four", "one thousand ninety nine"
-//	"3.5", "0.25"                  "three point five", "zero point two five"  decimals digit by digit
-//	"21st", "2nd", "100th"         "twenty first", "second", "one hundredth"  ordinals (st, nd, rd, th)
-//	"1990s", "'80s", "90's"        "nineteen nineties", "eighties", "nineties"  decades (s, 's)
-//	"007", "12345678901234567890"  "zero zero seven", "one two … nine zero"  leading zero or > 18 digits: digit by digit
-//	"mp3", "4x4"                   "mp three", "four x four"  digits split from letters
-//	"50%", "AT&T"                  "fifty percent", "at and t"
-//	"$5", "-3", "x²", "Привет"     "five", "three", "x", ""  other symbols, signs, scripts: a word boundary
+//	rule                                input                  output
+//	lower case; punctuation → boundary  "Hello, World!"        "hello world"
+//	hyphens, dashes, colons, slashes    "x-ray — 3:30"         "x ray three thirty"
+//	diacritics removed                  "Café naïve"           "cafe naive"
+//	special letters, ligatures spelled  "Straße Æsir ﬁx"       "strasse aesir fix"
+//	combining marks dropped             "cafe\u0301"           "cafe"
+//	typographic apostrophes → '         "don’t"                "don't"
+//	apostrophes kept between letters    "rock'n'roll o'clock"  "rock'n'roll o'clock"
+//	  and dropped elsewhere             "'tis dogs' 'quoted'"  "tis dogs quoted"
+//	cardinals, American (no "and")      "42 101"               "forty two one hundred one"
+//	thousands separators                "1,000,000"            "one million"
+//	1100–1999 read as years             "1999 1905 1900"       "nineteen ninety nine nineteen oh five nineteen hundred"
+//	other four-digit numbers            "2024 1099"            "two thousand twenty four one thousand ninety nine"
+//	decimals, digit by digit            "3.5 0.25"             "three point five zero point two five"
+//	ordinals (st, nd, rd, th)           "21st 2nd 100th"       "twenty first second one hundredth"
+//	decades (s, 's)                     "1990s '80s 90's"      "nineteen nineties eighties nineties"
+//	leading zero: digit by digit        "007"                  "zero zero seven"
+//	digits split from letters           "mp3 4x4"              "mp three four x four"
+//	percent, ampersand                  "50% AT&T"             "fifty percent at and t"
+//	signs, currency, symbols, scripts   "$5 -3 x² Привет"      "five three x"
 //
 // In detail, each character is first lower-cased (unicode.ToLower) and
 // then read as:
@@ -50,12 +52,15 @@ const Alphabet = "abcdefghijklmnopqrstuvwxyz' "
 // Numbers are then spelled out. A number is a run of digits, optionally
 // with thousands groups (",ddd" after a first group of one to three
 // digits) and a decimal part (".d…" right after). Integers are read as
-// cardinals; four-digit integers from 1100 to 1999 without a thousands
-// comma are read as years, in pairs. Decimal digits are read one by one
-// after "point". Letters right after an integer make it an ordinal when
-// they are st, nd, rd or th, and a plural when they are s or 's (the plural
-// keeps the year reading: "1990s" is "nineteen nineties"); other letters
-// start a new word. Signs and currency symbols are not read. Ordinals and
+// cardinals up to 18 digits (scales up to quadrillion); four-digit
+// integers from 1100 to 1999 without a thousands comma are read as years,
+// in pairs; integers with a leading zero or more than 18 digits are read
+// digit by digit. Decimal digits are read one by one after "point".
+// Letters right after an integer make it an ordinal when they are st, nd,
+// rd or th (an ordinal reads as a cardinal, never as a year), and a plural
+// when they are s or 's (a plural keeps the year reading: "1990s" is
+// "nineteen nineties"); other letters start a new word. Signs and
+// currency symbols are not read. Ordinals and
 // plurals change the last number word: first, second, third, fifth,
 // eighth, ninth, twelfth, -y → -ieth, otherwise +th; -y → -ies, six →
 // sixes, otherwise +s.

@@ -63,6 +63,30 @@ func TestNormalize(t *testing.T) {
 		{"invalid UTF-8 is a boundary", "a\xffb", "a b"},
 		{"titlecase digraph", "ǅemal", "dzemal"},
 	}
+	// The examples of Normalize's doc comment.
+	for _, row := range [][2]string{
+		{"Hello, World!", "hello world"},
+		{"x-ray — 3:30", "x ray three thirty"},
+		{"Café naïve", "cafe naive"},
+		{"Straße Æsir ﬁx", "strasse aesir fix"},
+		{"cafe\u0301", "cafe"},
+		{"don’t", "don't"},
+		{"rock'n'roll o'clock", "rock'n'roll o'clock"},
+		{"'tis dogs' 'quoted'", "tis dogs quoted"},
+		{"42 101", "forty two one hundred one"},
+		{"1,000,000", "one million"},
+		{"1999 1905 1900", "nineteen ninety nine nineteen oh five nineteen hundred"},
+		{"2024 1099", "two thousand twenty four one thousand ninety nine"},
+		{"3.5 0.25", "three point five zero point two five"},
+		{"21st 2nd 100th", "twenty first second one hundredth"},
+		{"1990s '80s 90's", "nineteen nineties eighties nineties"},
+		{"007", "zero zero seven"},
+		{"mp3 4x4", "mp three four x four"},
+		{"50% AT&T", "fifty percent at and t"},
+		{"$5 -3 x² Привет", "five three x"},
+	} {
+		tests = append(tests, struct{ name, in, want string }{"doc " + row[0], row[0], row[1]})
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Normalize(tt.in)
