@@ -92,6 +92,13 @@ func (t *Transcriber) File(path string, stdin io.Reader) (*Transcript, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	return t.Stream(path, stream)
+}
+
+// Stream transcribes decoded audio (any rate and channel count), chunk by
+// chunk; path names it in the transcript and in errors.
+func (t *Transcriber) Stream(path string, stream audio.Stream) (*Transcript, error) {
+	name := pipeline.DisplayName(path)
 	seg, err := audio.NewSegmenter(stream, &t.opts.Segment)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
