@@ -1,7 +1,8 @@
 // Package metrics scores model output against references: word and
-// character error rates for speech recognition, and the caption metrics
-// BLEU, METEOR, ROUGE-L and CIDEr-D for image captioning. It is plain Go
-// over strings and token slices, with no model or tensor dependencies.
+// character error rates for speech recognition (wer.go, edit*.go), and the
+// caption metrics BLEU, METEOR, ROUGE-L and CIDEr-D for image captioning.
+// It is plain Go over strings and token slices, with no model or tensor
+// dependencies.
 //
 // # Error rates (WER, CER)
 //
@@ -44,29 +45,36 @@
 //
 // # Caption metrics (BLEU, METEOR, ROUGE-L, CIDEr-D)
 //
-// The caption metrics live in bleu.go, meteor.go, rouge.go and cider.go,
-// over the tokenization in tokenize*.go; each scores a candidate caption
-// against a set of reference captions of the same image (Flickr8k has
-// five), and their doc comments state the exact variant and any departure
-// from the reference implementation. The standard definitions:
+// The caption metrics (bleu.go, meteor.go, rouge.go, cider.go) score each
+// image's candidate caption against its reference captions (Flickr8k has
+// five) the way the COCO caption evaluation (pycocoevalcap) does, so that
+// numbers compare with published ones. ScoreCaptions takes candidates and
+// references keyed by image id, tokenizes them (Tokenize, which
+// approximates the evaluation's PTB tokenizer: lower case, punctuation
+// removed) into Samples, and returns every metric at once as
+// CaptionScores; BLEU, METEOR, ROUGEL and CIDErD compute one metric over
+// Samples, with per-sample scores where the metric has them.
 //
-//   - BLEU-n (Papineni et al. 2002): the geometric mean of clipped n-gram
-//     precisions p_1…p_n, times the brevity penalty
-//     BP = min(1, exp(1 − r/c)) for candidate length c and effective
-//     reference length r; computed over the whole corpus, not averaged
-//     over sentences.
-//   - METEOR (Banerjee and Lavie 2005; Denkowski and Lavie 2014): a
-//     unigram alignment between candidate and reference, the harmonic
-//     mean of its precision and recall weighted towards recall, reduced by
-//     a fragmentation penalty on the number of aligned chunks.
-//   - ROUGE-L (Lin 2004): the F-measure of the longest common subsequence
-//     of candidate and reference, recall weighted by β (1.2 in the COCO
-//     caption evaluation), the best over the references.
+//   - BLEU-1…4 (Papineni et al. 2002): the geometric mean of clipped
+//     n-gram precisions times the brevity penalty
+//     BP = min(1, exp(1 − r/c)), computed once over the corpus (not
+//     averaged over sentences), the effective reference length of each
+//     sample being the closest one.
+//   - METEOR (Banerjee and Lavie 2005; Denkowski and Lavie 2014), as
+//     Meteor 1.5 computes it for English: a one-to-one alignment of exact
+//     and stem matches, Fmean weighted towards recall, times a
+//     fragmentation penalty on the number of aligned chunks; without the
+//     jar's synonym and paraphrase matchers, so it reads lower or equal.
+//   - ROUGE-L (Lin 2004): the F-measure (β = 1.2) of the longest common
+//     subsequence, precision and recall each maximized over the
+//     references.
 //   - CIDEr-D (Vedantam, Zitnick and Parikh 2015): the cosine similarity of
-//     TF-IDF weighted n-gram vectors (n = 1…4, IDF over the references of
-//     the corpus), with a Gaussian penalty on the length difference
-//     (σ = 6), clipped n-gram counts, averaged over references and scaled
-//     by 10.
+//     TF-IDF weighted n-gram vectors (n = 1…4, document frequencies over
+//     the evaluated corpus' references), clipped, with a Gaussian length
+//     penalty (σ = 6), averaged over references and scaled by 10.
+//
+// BLEU, METEOR and ROUGE-L are fractions in [0, 1]; CIDEr-D runs from 0
+// to 10. Papers often print all of them ×100.
 //
 // # References
 //
