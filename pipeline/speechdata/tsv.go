@@ -109,9 +109,9 @@ func (c tsvColumns) describe() string {
 // Read resolves relative ones against the manifest's directory, so write
 // absolute paths, or paths relative to where the manifest will be.
 //
-// A field holding a tab, newline or carriage return cannot be written
-// and is an error (nothing is escaped), as are an empty path and a
-// duplicate id; nothing is written then.
+// A field holding a tab, newline or carriage return and an empty path
+// cannot be written (ErrUnwritable; nothing is escaped), nor can a
+// duplicate id (ErrDuplicateID); nothing is written then.
 func WriteTSV(w io.Writer, utts []Utterance) error {
 	ids := make(map[string]int, len(utts))
 	for i, u := range utts {
@@ -121,14 +121,14 @@ func WriteTSV(w io.Writer, utts []Utterance) error {
 		}
 		ids[id] = i
 		if u.Path == "" {
-			return fmt.Errorf("speechdata: utterance %d (id %q): %w: empty path", i, u.ID, ErrSyntax)
+			return fmt.Errorf("speechdata: utterance %d (id %q): %w: empty path", i, u.ID, ErrUnwritable)
 		}
 		for _, f := range [...]struct{ name, value string }{
 			{"path", u.Path}, {"text", u.Text}, {"speaker", u.Speaker}, {"id", u.ID},
 		} {
 			if strings.ContainsAny(f.value, "\t\n\r") {
 				return fmt.Errorf("speechdata: utterance %d (id %q): %w: %s %q holds a tab or line break",
-					i, u.ID, ErrSyntax, f.name, f.value)
+					i, u.ID, ErrUnwritable, f.name, f.value)
 			}
 		}
 	}

@@ -150,10 +150,10 @@ func TestWriteTSVErrors(t *testing.T) {
 		sentinel error
 		msg      string
 	}{
-		{"tab in text", []Utterance{{ID: "a", Path: "a.wav", Text: "x\ty"}}, ErrSyntax, `utterance 0 (id "a"): malformed line: text "x\ty" holds a tab or line break`},
-		{"newline in speaker", []Utterance{{ID: "a", Path: "a.wav"}, {ID: "b", Path: "b.wav", Speaker: "s\n"}}, ErrSyntax, `utterance 1 (id "b"): malformed line: speaker`},
-		{"carriage return in path", []Utterance{{ID: "a", Path: "a\r.wav"}}, ErrSyntax, "path"},
-		{"empty path", []Utterance{{ID: "a"}}, ErrSyntax, "empty path"},
+		{"tab in text", []Utterance{{ID: "a", Path: "a.wav", Text: "x\ty"}}, ErrUnwritable, `utterance 0 (id "a"): cannot be written as TSV: text "x\ty" holds a tab or line break`},
+		{"newline in speaker", []Utterance{{ID: "a", Path: "a.wav"}, {ID: "b", Path: "b.wav", Speaker: "s\n"}}, ErrUnwritable, `utterance 1 (id "b"): cannot be written as TSV: speaker`},
+		{"carriage return in path", []Utterance{{ID: "a", Path: "a\r.wav"}}, ErrUnwritable, "path"},
+		{"empty path", []Utterance{{ID: "a"}}, ErrUnwritable, "empty path"},
 		{"duplicate id", []Utterance{{ID: "a", Path: "1.wav"}, {ID: "a", Path: "2.wav"}}, ErrDuplicateID, `utterances 0 and 1: duplicate utterance id "a"`},
 		{"empty id duplicates a path", []Utterance{{ID: "1.wav", Path: "x.wav"}, {Path: "1.wav"}}, ErrDuplicateID, `"1.wav"`},
 	}

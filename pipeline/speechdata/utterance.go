@@ -42,6 +42,8 @@ var (
 	// ErrNotManifest marks a directory that is neither a Kaldi data
 	// directory nor a LibriSpeech tree.
 	ErrNotManifest = errors.New("not a manifest")
+	// ErrUnwritable marks an utterance WriteTSV cannot write.
+	ErrUnwritable = errors.New("cannot be written as TSV")
 )
 
 // Read loads a manifest, recognizing its kind from what path is:
