@@ -39,30 +39,30 @@ func (c *captionCorpus) bleu() [4]float64 {
 		tiny  = 1e-15
 		small = 1e-9
 	)
+	c.ngrams()
 	var correct, guess [maxOrder]float64
 	var testLen, refLen float64
-	var cand, refMax, buf []ngramCount
+	// refMax[id] is the largest count of n-gram id in one reference of
+	// the current sample; touched lists the ids to reset.
+	refMax := make([]int32, len(c.grams.local.order))
+	var touched []int32
 	for i, ids := range c.cands {
-		cand = countNgrams(cand, ids)
-		refMax = refMax[:0]
-		for _, r := range c.refs[i] {
-			buf = countNgrams(buf, r)
-			refMax = append(refMax, buf...)
+		for _, ref := range c.refGrams[i] {
+			for _, g := range ref {
+				if refMax[g.id] == 0 {
+					touched = append(touched, g.id)
+				}
+				refMax[g.id] = max(refMax[g.id], g.count)
+			}
 		}
-		sortNgramCounts(refMax)
-		refMax = mergeCounts(refMax, func(a, b int32) int32 { return max(a, b) })
+		for _, g := range c.candGrams[i] {
+			correct[c.grams.order(g.id)-1] += float64(min(g.count, refMax[g.id]))
+		}
+		for _, id := range touched {
+			refMax[id] = 0
+		}
+		touched = touched[:0]
 
-		// Clip the candidate's counts by the references' maxima: both
-		// lists are sorted by key.
-		j := 0
-		for _, g := range cand {
-			for j < len(refMax) && ngramCompare(refMax[j].key, g.key) < 0 {
-				j++
-			}
-			if j < len(refMax) && refMax[j].key == g.key {
-				correct[g.key.order()-1] += float64(min(g.count, refMax[j].count))
-			}
-		}
 		n := len(ids)
 		for k := range maxOrder {
 			guess[k] += float64(max(0, n-k))

@@ -49,50 +49,62 @@ func CIDErD(samples []Sample) (corpus float64, perSample []float64, err error) {
 }
 
 func (c *captionCorpus) ciderD() (float64, []float64) {
-	df := newCiderDF(c.refs)
+	c.ngrams()
+	df := newCiderDF(len(c.grams.local.order), c.refGrams)
 	per := make([]float64, len(c.cands))
 	var w ciderWork
 	sum := 0.0
 	for i, cand := range c.cands {
-		per[i] = df.score(&w, cand, c.refs[i])
+		per[i] = df.score(&w, c.grams, c.candGrams[i], len(cand), c.refGrams[i], c.refs[i])
 		sum += per[i]
 	}
 	return sum / float64(len(per)), per
 }
 
-// ciderDF holds the document frequencies of the n-grams of a set of
-// reference sets and log N.
+// ciderDF holds log N and the idf log N − log max(1, df) of the n-grams
+// of a set of reference sets, by n-gram id.
 type ciderDF struct {
-	df   map[ngramKey]int32
+	idf  []float64
 	logN float64
 }
 
-func newCiderDF(refSets [][][]int32) *ciderDF {
-	d := &ciderDF{df: make(map[ngramKey]int32), logN: math.Log(float64(len(refSets)))}
-	var all, buf []ngramCount
-	for _, refs := range refSets {
-		all = all[:0]
+// newCiderDF counts the document frequencies of n-grams 0…numGrams−1 in
+// refSets (per image, per reference, the sentence's n-gram counts).
+func newCiderDF(numGrams int, refSets [][][]gramCount) *ciderDF {
+	df := make([]int32, numGrams)
+	last := make([]int32, numGrams) // 1 + the last image counted for each n-gram
+	for i, refs := range refSets {
 		for _, r := range refs {
-			buf = countNgrams(buf, r)
-			all = append(all, buf...)
+			for _, g := range r {
+				if last[g.id] != int32(i+1) {
+					last[g.id] = int32(i + 1)
+					df[g.id]++
+				}
+			}
 		}
-		sortNgramCounts(all)
-		all = mergeCounts(all, func(a, b int32) int32 { return a })
-		for _, g := range all {
-			d.df[g.key]++
-		}
+	}
+	d := &ciderDF{idf: make([]float64, numGrams), logN: math.Log(float64(len(refSets)))}
+	for id, n := range df {
+		d.idf[id] = d.logN - math.Log(max(1, float64(n)))
 	}
 	return d
 }
 
-// ciderVec is the tf-idf vector of one sentence: its distinct n-grams
-// (sorted), their weights, the norms per order and the coco-caption
-// "length" (the number of bigrams).
+// idfOf returns the idf of n-gram id; ids past the table's never occur in
+// the references (df 0).
+func (d *ciderDF) idfOf(id int32) float64 {
+	if int(id) < len(d.idf) {
+		return d.idf[id]
+	}
+	return d.logN
+}
+
+// ciderVec is the tf-idf vector of one sentence: its n-gram counts
+// (sorted by id), their weights and the norm per order.
 type ciderVec struct {
-	ngrams []ngramCount
-	vals   []float64
-	norm   [maxOrder]float64
-	length int
+	grams []gramCount
+	vals  []float64
+	norm  [maxOrder]float64
 }
 
 // ciderWork is scratch space reused across scores.
@@ -100,33 +112,29 @@ type ciderWork struct {
 	cand, ref ciderVec
 }
 
-// vector fills v with the tf-idf vector of ids.
-func (d *ciderDF) vector(v *ciderVec, ids []int32) {
-	v.ngrams = countNgrams(v.ngrams, ids)
+// vector fills v with the tf-idf vector of a sentence's n-gram counts.
+func (d *ciderDF) vector(v *ciderVec, g gramInterner, grams []gramCount) {
+	v.grams = grams
 	v.vals = v.vals[:0]
 	v.norm = [maxOrder]float64{}
-	v.length = 0
-	for _, g := range v.ngrams {
-		n := g.key.order() - 1
-		x := float64(g.count) * (d.logN - math.Log(max(1, float64(d.df[g.key]))))
+	for _, gc := range grams {
+		x := float64(gc.count) * d.idfOf(gc.id)
 		v.vals = append(v.vals, x)
-		v.norm[n] += x * x
-		if n == 1 {
-			v.length += int(g.count)
-		}
+		v.norm[g.order(gc.id)-1] += x * x
 	}
 	for n := range v.norm {
 		v.norm[n] = math.Sqrt(v.norm[n])
 	}
 }
 
-// score is the CIDEr-D of cand against refs.
-func (d *ciderDF) score(w *ciderWork, cand []int32, refs [][]int32) float64 {
-	d.vector(&w.cand, cand)
+// score is the CIDEr-D of a candidate (n-gram counts, length in words)
+// against its references.
+func (d *ciderDF) score(w *ciderWork, g gramInterner, cand []gramCount, candLen int, refs [][]gramCount, refWords [][]int32) float64 {
+	d.vector(&w.cand, g, cand)
 	var total [maxOrder]float64
-	for _, r := range refs {
-		d.vector(&w.ref, r)
-		sim := ciderSim(&w.cand, &w.ref)
+	for j, r := range refs {
+		d.vector(&w.ref, g, r)
+		sim := ciderSim(g, &w.cand, &w.ref, candLen-len(refWords[j]))
 		for n := range total {
 			total[n] += sim[n]
 		}
@@ -140,21 +148,21 @@ func (d *ciderDF) score(w *ciderWork, cand []int32, refs [][]int32) float64 {
 }
 
 // ciderSim returns the clipped, length-penalised cosine similarity of the
-// candidate vector h and reference vector r per n-gram order.
-func ciderSim(h, r *ciderVec) [maxOrder]float64 {
+// candidate vector h and reference vector r per n-gram order, for a
+// length difference of delta words.
+func ciderSim(g gramInterner, h, r *ciderVec, delta int) [maxOrder]float64 {
 	var val [maxOrder]float64
 	j := 0
-	for i, g := range h.ngrams {
-		for j < len(r.ngrams) && ngramCompare(r.ngrams[j].key, g.key) < 0 {
+	for i, gc := range h.grams {
+		for j < len(r.grams) && r.grams[j].id < gc.id {
 			j++
 		}
-		if j < len(r.ngrams) && r.ngrams[j].key == g.key {
+		if j < len(r.grams) && r.grams[j].id == gc.id {
 			vr := r.vals[j]
-			val[g.key.order()-1] += min(h.vals[i], vr) * vr
+			val[g.order(gc.id)-1] += min(h.vals[i], vr) * vr
 		}
 	}
-	delta := float64(h.length - r.length)
-	penalty := math.Exp(-(delta * delta) / (2 * ciderSigma * ciderSigma))
+	penalty := math.Exp(-float64(delta*delta) / (2 * ciderSigma * ciderSigma))
 	for n := range val {
 		if h.norm[n] != 0 && r.norm[n] != 0 {
 			val[n] /= h.norm[n] * r.norm[n]
@@ -168,6 +176,7 @@ func ciderSim(h, r *ciderVec) [maxOrder]float64 {
 // fixed when it is made (NewCIDErD). It is safe for concurrent use.
 type CIDErDScorer struct {
 	vocab map[string]int32
+	grams *gramTable
 	df    *ciderDF
 }
 
@@ -182,28 +191,30 @@ func NewCIDErD(refSets [][][]string) (*CIDErDScorer, error) {
 		return nil, fmt.Errorf("%w: NewCIDErD needs reference sets", ErrNoSamples)
 	}
 	v := newCaptionVocab()
-	ids := make([][][]int32, len(refSets))
+	g := gramInterner{local: newGramTable(0)}
+	grams := make([][][]gramCount, len(refSets))
+	var scratch []int32
 	for i, refs := range refSets {
 		if err := checkRefs(refs); err != nil {
 			return nil, fmt.Errorf("%w (reference set %d)", err, i)
 		}
-		ids[i] = make([][]int32, len(refs))
+		grams[i] = make([][]gramCount, len(refs))
 		for j, r := range refs {
-			ids[i][j] = v.intern(r)
+			grams[i][j], scratch = g.gramCounts(nil, v.intern(r), scratch)
 		}
 	}
-	return &CIDErDScorer{vocab: v.ids, df: newCiderDF(ids)}, nil
+	return &CIDErDScorer{vocab: v.ids, grams: g.local, df: newCiderDF(len(g.local.order), grams)}, nil
 }
 
 // Score returns the CIDEr-D of the tokenized candidate against the
-// tokenized references of its image. Words the scorer's reference sets
-// never saw have document frequency 0.
+// tokenized references of its image. Words and n-grams the scorer's
+// reference sets never saw have document frequency 0.
 func (s *CIDErDScorer) Score(cand []string, refs [][]string) (float64, error) {
 	if err := checkRefs(refs); err != nil {
 		return 0, err
 	}
 	var unseen map[string]int32
-	ids := func(tokens []string) []int32 {
+	words := func(tokens []string) []int32 {
 		out := make([]int32, len(tokens))
 		for i, t := range tokens {
 			id, ok := s.vocab[t]
@@ -220,13 +231,18 @@ func (s *CIDErDScorer) Score(cand []string, refs [][]string) (float64, error) {
 		}
 		return out
 	}
-	c := ids(cand)
-	r := make([][]int32, len(refs))
-	for j := range refs {
-		r[j] = ids(refs[j])
+	g := gramInterner{base: s.grams, local: newGramTable(0)}
+	var scratch []int32
+	candWords := words(cand)
+	candGrams, scratch := g.gramCounts(nil, candWords, scratch)
+	refWords := make([][]int32, len(refs))
+	refGrams := make([][]gramCount, len(refs))
+	for j, r := range refs {
+		refWords[j] = words(r)
+		refGrams[j], scratch = g.gramCounts(nil, refWords[j], scratch)
 	}
 	var w ciderWork
-	return s.df.score(&w, c, r), nil
+	return s.df.score(&w, g, candGrams, len(candWords), refGrams, refWords), nil
 }
 
 // checkRefs reports whether refs holds at least one reference and no

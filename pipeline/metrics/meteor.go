@@ -48,21 +48,27 @@ func (o *METEOROptions) params() (meteorParams, error) {
 	if o == nil {
 		return p, nil
 	}
-	set := func(dst *float64, v float64, name string, lo, hi float64, loOpen bool) error {
-		if v == 0 {
+	// set stores v in dst unless it is 0 (default); v must lie in
+	// (0, hi], hi = +Inf meaning any finite positive value.
+	set := func(dst *float64, v float64, name string, hi float64) error {
+		switch {
+		case v == 0:
 			return nil
-		}
-		if math.IsNaN(v) || v > hi || v < lo || loOpen && v == lo {
-			return fmt.Errorf("%w: %s = %v, want a value in (%v, %v]", ErrMETEOROptions, name, v, lo, hi)
+		case math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > hi:
+			want := "a finite value > 0"
+			if !math.IsInf(hi, 1) {
+				want = fmt.Sprintf("a value in (0, %v]", hi)
+			}
+			return fmt.Errorf("%w: %s = %v, want %s", ErrMETEOROptions, name, v, want)
 		}
 		*dst = v
 		return nil
 	}
 	if err := errors.Join(
-		set(&p.alpha, o.Alpha, "Alpha", 0, 1, true),
-		set(&p.beta, o.Beta, "Beta", 0, math.Inf(1), true),
-		set(&p.gamma, o.Gamma, "Gamma", 0, 1, true),
-		set(&p.stemWeight, o.StemWeight, "StemWeight", 0, 1, true),
+		set(&p.alpha, o.Alpha, "Alpha", 1),
+		set(&p.beta, o.Beta, "Beta", math.Inf(1)),
+		set(&p.gamma, o.Gamma, "Gamma", 1),
+		set(&p.stemWeight, o.StemWeight, "StemWeight", 1),
 	); err != nil {
 		return p, err
 	}
