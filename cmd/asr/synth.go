@@ -75,7 +75,8 @@ func runSynth(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&text.MaxChars, "max-chars", 0, "skip sentences with longer transcripts (0: no limit)")
 	engines := fs.String("engines", "", "comma-separated `engines` to use: espeak-ng, flite, festival (default: all installed)")
 	voices := fs.String("voices", "", "use only voices whose engine/voice name matches this `regexp`")
-	fs.Var(&o.Tempo, "rate", "speaking-rate factor `range` MIN,MAX relative to each voice")
+	fs.Var(&o.Tempo, "tempo", "speaking-rate factor `range` MIN,MAX relative to each voice")
+	fs.Var(&o.Tempo, "rate", "speaking-rate factor `range` (same as -tempo)")
 	fs.Var(&o.Pitch, "pitch", "frequency-scale factor `range` applied by resampling (moves pitch and formants)")
 	fs.Float64Var(&o.Reverb, "reverb", 0.3, "fraction of clips with synthetic room reverberation")
 	fs.Var(&o.RT60, "rt60", "reverberation time `range` in seconds")
@@ -144,6 +145,9 @@ func runSynth(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	})
 	if errors.Is(err, synth.ErrNoEngine) {
 		return fmt.Errorf("%w: install espeak-ng, flite or festival (Debian packages of those names)", err)
+	}
+	if errors.Is(err, context.Canceled) && sum != nil {
+		err = fmt.Errorf("interrupted after %d clips; run the same command again to render the rest", sum.Clips)
 	}
 	if sum != nil {
 		fmt.Fprintf(stdout, "%s: %d clips (%d rendered, %d reused, %d failed), %.0f s (%.2f h) of audio, %d voices, in %s\n",

@@ -47,7 +47,7 @@ type Summary struct {
 	Reused   int      // clips found from an earlier run
 	Failures []string // "source: error" for each sentence that failed
 	Seconds  float64  // audio in the manifest
-	PerVoice map[string]int
+	PerVoice map[string]int // clips per speaker ("engine/voice")
 }
 
 // result is one sentence's outcome.
