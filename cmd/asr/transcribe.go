@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -37,6 +39,7 @@ Examples:
 	asr transcribe testdata/hello.wav
 	asr transcribe -format json testdata/hello.wav
 	asr transcribe -beam 1 -format srt testdata/hello.wav
+	asr transcribe -align /tmp/hello-align.png testdata/hello.wav
 `
 
 func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -49,6 +52,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	fs.Float64Var(&so.CTCWeight, "ctc-weight", 0.3, "weight of the CTC prefix score in joint decoding; 0 for attention alone")
 	fs.Float64Var(&so.LengthPenalty, "length-penalty", 1, "rank hypotheses by score / length^α; 0 for none")
 	fs.Float64Var(&so.EOSThreshold, "eos-threshold", 1.5, "end of sentence only when log p(end) ≥ γ · log p(best character); 0 for none")
+	align := fs.String("align", "", "draw the spectrogram and attention alignment of each chunk into this PNG `path` (a directory when there are several files)")
 	noFallback := fs.Bool("no-fallback", false, "keep the attention output even where it looks broken (no CTC fallback)")
 	lmPath := fs.String("lm", "", "character language model `file` (asr train-lm) for shallow fusion")
 	fs.Float64Var(&so.LMWeight, "lm-weight", 0.3, "weight β of the language model's log-probability")
@@ -92,7 +96,15 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 		}
 		so.LM = lm
 	}
-	tr, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Search: so})
+	alignDir := false
+	if *align != "" {
+		st, err := os.Stat(*align)
+		alignDir = err == nil && st.IsDir()
+		if fs.NArg() > 1 && !alignDir {
+			return cli.Usagef("-align %s: with several files, -align names an existing directory", *align)
+		}
+	}
+	tr, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Search: so, KeepAlignment: *align != ""})
 	if err != nil {
 		return err
 	}
@@ -103,6 +115,24 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 			fmt.Fprintln(stderr, "asr:", err)
 			failed++
 			continue
+		}
+		if *align != "" {
+			out := *align
+			if alignDir {
+				name := filepath.Base(path)
+				if path == "-" {
+					name = "stdin"
+				}
+				out = filepath.Join(*align, strings.TrimSuffix(name, filepath.Ext(name))+".png")
+			}
+			files, err := speech.AlignmentPlots(t, out, model.Config.Reduction())
+			if err != nil {
+				fmt.Fprintln(stderr, "asr:", err)
+				failed++
+			}
+			for _, f := range files {
+				fmt.Fprintln(stderr, "asr: wrote", f)
+			}
 		}
 		if *format == "txt" && fs.NArg() > 1 {
 			fmt.Fprintf(stdout, "%s\t%s\n", path, t.Text)

@@ -1,0 +1,60 @@
+package speech
+
+import (
+	"fmt"
+	"image/png"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/vision"
+)
+
+// AlignmentPlots draws, for each chunk of a transcript made with
+// KeepAlignment, the log-mel spectrogram above the attention alignment
+// (characters × encoder frames) with the word starts marked, and writes
+// them as PNG: to path for a one-chunk transcript, else to path with
+// "-001", "-002", … before its extension. It returns the files written.
+func AlignmentPlots(t *Transcript, path string, reduction int) ([]string, error) {
+	ext := filepath.Ext(path)
+	base := strings.TrimSuffix(path, ext)
+	if ext == "" {
+		ext = ".png"
+	}
+	var written []string
+	for i, c := range t.Chunks {
+		out := path
+		if len(t.Chunks) > 1 {
+			out = fmt.Sprintf("%s-%03d%s", base, i+1, ext)
+		}
+		if c.Frames == 0 || len(c.Alignment) == 0 {
+			continue // silence: nothing was said, nothing to align
+		}
+		T := len(c.Alignment[0])
+		al := vision.Alignment{Outputs: len(c.Alignment), Frames: T, Labels: c.Chars,
+			FrameDuration: time.Duration(float64(reduction) * FrameSeconds * float64(time.Second))}
+		for _, row := range c.Alignment {
+			al.Weights = append(al.Weights, row...)
+		}
+		var bounds []time.Duration
+		for _, w := range c.Words {
+			bounds = append(bounds, time.Duration((w.Start-c.Start)*float64(time.Second)))
+		}
+		title := fmt.Sprintf("%s  %s–%s  %q", pipeline.DisplayName(t.Path), stampShort(c.Start), stampShort(c.End), c.Text)
+		img, err := vision.AlignmentPlot(vision.Spectrogram{Frames: c.Frames, Bins: len(c.Features) / c.Frames, Data: c.Features},
+			al, &vision.AlignmentOptions{WordBoundaries: bounds, Title: title})
+		if err != nil {
+			return written, fmt.Errorf("alignment plot of chunk %d: %w", i+1, err)
+		}
+		if err := pipeline.WriteFileAtomic(out, func(w io.Writer) error { return png.Encode(w, img) }); err != nil {
+			return written, err
+		}
+		written = append(written, out)
+	}
+	return written, nil
+}
+
+func stampShort(sec float64) string { return strings.TrimPrefix(stamp(sec, '.'), "00:") }
+
