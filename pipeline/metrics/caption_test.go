@@ -145,7 +145,7 @@ func FuzzScoreCaptions(f *testing.F) {
 	f.Add("the the the", "the cat", "...")
 	f.Add("don't stop", "do n't stop", "can't stop")
 	f.Fuzz(func(t *testing.T, cand, ref1, ref2 string) {
-		if len(cand)+len(ref1)+len(ref2) > 600 {
+		if len(cand)+len(ref1)+len(ref2) > 300 {
 			return
 		}
 		cands := map[string]string{"fuzz": cand, "fixed": "a man on a bike"}

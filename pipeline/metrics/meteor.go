@@ -90,7 +90,9 @@ func (o *METEOROptions) params() (meteorParams, error) {
 // chunks, then least distance. A chunk is a run of matches adjacent and in
 // the same order in both sentences; the "most matches" key is the jar's
 // integer sum of matches weighted 1 (exact) and 0.5 (stem), which
-// truncates to counting the exact matches only.
+// truncates to counting the exact matches only. The search costs
+// O(40·c·r) for sentences of c and r words in the worst case (one word
+// repeated throughout), microseconds for captions.
 //
 // Score. With m_e exact and m_s stem matches, w the stem weight, c and r
 // the candidate and reference lengths and ch the number of chunks,

@@ -33,7 +33,8 @@ type meteorMatch struct {
 // meteorPath is a partial alignment (the jar's PartialAlignment) with the
 // statistics the search ranks it by. The jar's bookkeeping that the
 // ranking never reads is left out; exact and stem count what the final
-// alignment's statistics need.
+// alignment's statistics need. Which candidate words it uses is a bitset
+// in its generation's bits.
 type meteorPath struct {
 	matches1, matches2 int // weighted (truncated) match totals per side
 	chunks             int
@@ -41,7 +42,36 @@ type meteorPath struct {
 	lastMatchEnd       int // candidate index after the last match, or meteorNoLast
 	distance           int
 	exact, stem        int
-	used               int // offset of the candidate-word bitset in meteorAligner.bits
+	used               int // offset of the candidate-word bitset in meteorGen.bits
+}
+
+// meteorGen holds the paths of one step of the search. Only two
+// generations live at a time, so memory stays O(beam · candidate length)
+// however long the sentences.
+type meteorGen struct {
+	paths []meteorPath
+	bits  []uint64
+	order []int32 // path indices, best first after sorting
+}
+
+func (g *meteorGen) reset() {
+	g.paths, g.bits, g.order = g.paths[:0], g.bits[:0], g.order[:0]
+}
+
+// add appends a copy of p whose bitset is src (words uint64s long) and
+// returns its index.
+func (g *meteorGen) add(p meteorPath, src []uint64) int32 {
+	p.used = len(g.bits)
+	g.bits = append(g.bits, src...)
+	g.paths = append(g.paths, p)
+	g.order = append(g.order, int32(len(g.paths)-1))
+	return int32(len(g.paths) - 1)
+}
+
+// usedBits returns path i's bitset.
+func (g *meteorGen) usedBits(i int32, words int) []uint64 {
+	o := g.paths[i].used
+	return g.bits[o : o+words]
 }
 
 // meteorAligner holds the scratch space of alignments; the zero value is
@@ -51,11 +81,9 @@ type meteorAligner struct {
 	hypCover []int           // number of possible matches of each candidate word
 	refCover []int
 	fixed    []meteorMatch // [reference word] match fixed before the search, hyp = meteorNoHyp if none
-	arena    []meteorPath
-	bits     []uint64
-	words    int // bitset length in uint64s
-	paths    []int32
-	next     []int32
+	gens     [2]meteorGen
+	words    int      // bitset length in uint64s
+	bitsBuf  []uint64 // one path's bitset being built
 }
 
 // align returns the statistics of the best alignment of hyp with ref
@@ -63,12 +91,11 @@ type meteorAligner struct {
 // stem matches.
 func (a *meteorAligner) align(hyp, ref []int32, stems []int32, withStems bool) meteorStats {
 	a.stage(hyp, ref, stems, withStems && !slices.Equal(hyp, ref))
-	a.arena = a.arena[:0]
-	a.bits = a.bits[:0]
 	a.words = (len(hyp) + 63) / 64
+	a.bitsBuf = slices.Grow(a.bitsBuf[:0], a.words)[:a.words]
+	clear(a.bitsBuf)
 
 	// One-to-one matches that overlap nothing are fixed (definite).
-	start := a.newPath(-1)
 	for j := range ref {
 		a.fixed[j] = meteorMatch{hyp: meteorNoHyp}
 		if len(a.matches[j]) != 1 {
@@ -77,13 +104,18 @@ func (a *meteorAligner) align(hyp, ref []int32, stems []int32, withStems bool) m
 		m := a.matches[j][0]
 		if a.refCover[j] == 1 && a.hypCover[m.hyp] == 1 {
 			a.fixed[j] = m
-			a.setUsed(start, int(m.hyp))
+			setBit(a.bitsBuf, int(m.hyp))
 		}
 	}
-	best := a.resolve(start, len(ref))
-	p := &a.arena[best]
+	cur := &a.gens[0]
+	cur.reset()
+	cur.add(meteorPath{lastMatchEnd: meteorNoLast}, a.bitsBuf)
+	p := a.resolve(len(ref))
 	return meteorStats{candLen: len(hyp), refLen: len(ref), exact: p.exact, stem: p.stem, chunks: p.chunks}
 }
+
+func hasBit(b []uint64, i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
+func setBit(b []uint64, i int)      { b[i/64] |= 1 << (i % 64) }
 
 // stage lists every possible match per reference word, exact matches
 // (candidate order) before stem matches between different words, and
@@ -119,33 +151,9 @@ func (a *meteorAligner) stage(hyp, ref []int32, stems []int32, withStems bool) {
 	}
 }
 
-// newPath adds a path to the arena, a copy of parent (or empty when
-// parent < 0), and returns its index.
-func (a *meteorAligner) newPath(parent int32) int32 {
-	off := len(a.bits)
-	if parent < 0 {
-		a.arena = append(a.arena, meteorPath{lastMatchEnd: meteorNoLast})
-		a.bits = append(a.bits, make([]uint64, a.words)...)
-	} else {
-		a.arena = append(a.arena, a.arena[parent])
-		po := a.arena[parent].used
-		a.bits = append(a.bits, a.bits[po:po+a.words]...)
-	}
-	a.arena[len(a.arena)-1].used = off
-	return int32(len(a.arena) - 1)
-}
-
-func (a *meteorAligner) isUsed(p int32, hyp int) bool {
-	return a.bits[a.arena[p].used+hyp/64]&(1<<(hyp%64)) != 0
-}
-
-func (a *meteorAligner) setUsed(p int32, hyp int) {
-	a.bits[a.arena[p].used+hyp/64] |= 1 << (hyp % 64)
-}
-
 // extend records match m (at reference word j) on path p, as the jar
 // does for both fixed and chosen matches.
-func (a *meteorAligner) extend(p *meteorPath, j int, m meteorMatch) {
+func extend(p *meteorPath, j int, m meteorMatch) {
 	w := meteorSearchWeights[m.module]
 	p.matches1 = int(float64(p.matches1) + 1*w) // Java: int += double truncates
 	p.matches2 = int(float64(p.matches2) + 1*w)
@@ -169,64 +177,70 @@ func meteorAbs(x int) int {
 	return x
 }
 
-// resolve runs the jar's beam search from path start over n reference
-// words and returns the best complete path.
-func (a *meteorAligner) resolve(start int32, n int) int32 {
-	a.next = append(a.next[:0], start)
+// resolve runs the jar's beam search over n reference words from the one
+// path in gens[0] and returns the best complete path. Each step sorts
+// the current generation, expands its best meteorBeam paths into the
+// next generation and swaps the two; the jar's in-place updates of a
+// parent path become updates of a local copy that is added last, as the
+// path that skips the word.
+func (a *meteorAligner) resolve(n int) meteorPath {
+	cur, next := &a.gens[0], &a.gens[1]
 	for current := 0; current <= n; current++ {
-		a.paths, a.next = a.next, a.paths[:0]
-		a.sortPaths(a.paths)
-		for rank := 0; rank < meteorBeam && rank < len(a.paths); rank++ {
-			pi := a.paths[rank]
+		a.sortPaths(cur)
+		next.reset()
+		for rank := 0; rank < meteorBeam && rank < len(cur.order); rank++ {
+			pi := cur.order[rank]
+			p := cur.paths[pi]
+			used := cur.usedBits(pi, a.words)
 			if current == n { // complete: close the last chunk
-				if a.arena[pi].lastMatchEnd != meteorNoLast {
-					a.arena[pi].chunks++
+				if p.lastMatchEnd != meteorNoLast {
+					p.chunks++
 				}
-				a.next = append(a.next, pi)
+				next.add(p, used)
 				continue
 			}
 			if f := a.fixed[current]; f.hyp != meteorNoHyp {
-				p := &a.arena[pi]
-				a.extend(p, current, f)
+				extend(&p, current, f)
 				p.distance += meteorAbs(current - int(f.hyp))
-				a.next = append(a.next, pi)
+				next.add(p, used)
 				continue
 			}
 			for _, m := range a.matches[current] {
-				if a.isUsed(pi, int(m.hyp)) {
+				if hasBit(used, int(m.hyp)) {
 					continue
 				}
-				ni := a.newPath(pi)
-				a.setUsed(ni, int(m.hyp))
-				a.extend(&a.arena[ni], current, m)
+				child := p
+				extend(&child, current, m)
+				ci := next.add(child, used)
+				setBit(next.usedBits(ci, a.words), int(m.hyp))
 				// The jar adds the distance to the parent, not to the new
 				// path (Aligner.resolve: "path.distance += …"), so later
 				// siblings and the path that skips this word carry it.
-				a.arena[pi].distance += meteorAbs(current - int(m.hyp))
-				a.next = append(a.next, ni)
+				p.distance += meteorAbs(current - int(m.hyp))
 			}
-			p := &a.arena[pi] // skip this reference word
-			if p.lastMatchEnd != meteorNoLast {
+			if p.lastMatchEnd != meteorNoLast { // skip this reference word
 				p.chunks++
 				p.lastMatchEnd = meteorNoLast
 			}
 			p.idx++
-			a.next = append(a.next, pi)
+			next.add(p, used)
 		}
-		if len(a.next) == 0 {
-			a.next = append(a.next, a.paths[0])
+		if len(next.order) == 0 {
+			pi := cur.order[0]
+			next.add(cur.paths[pi], cur.usedBits(pi, a.words))
 		}
+		cur, next = next, cur
 	}
-	a.sortPaths(a.next)
-	return a.next[0]
+	a.sortPaths(cur)
+	return cur.paths[cur.order[0]]
 }
 
-// sortPaths orders paths best first, stably, by the jar's
+// sortPaths orders g.order best first, stably, by the jar's
 // PARTIAL_COMPARE_TOTAL: more weighted matches, then fewer chunks, then
 // less distance.
-func (a *meteorAligner) sortPaths(paths []int32) {
-	slices.SortStableFunc(paths, func(x, y int32) int {
-		px, py := &a.arena[x], &a.arena[y]
+func (a *meteorAligner) sortPaths(g *meteorGen) {
+	slices.SortStableFunc(g.order, func(x, y int32) int {
+		px, py := &g.paths[x], &g.paths[y]
 		if c := cmp.Compare(py.matches1+py.matches2, px.matches1+px.matches2); c != 0 {
 			return c
 		}

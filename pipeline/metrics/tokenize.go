@@ -191,12 +191,9 @@ func appendWord(out []string, w string) []string {
 	return append(out, w)
 }
 
-// splitPrefix returns the word part before a clitic, itself split where
-// PTB splits it (it may hold another clitic or start with a quote), or
-// nothing when it is empty.
+// splitPrefix tokenizes the part of a word before a clitic: it may end
+// in a connector that no longer joins anything ("0&" of "0&n't"), hold
+// another clitic or start with a quote.
 func splitPrefix(p string) []string {
-	if p == "" {
-		return nil
-	}
-	return appendWord(nil, p)
+	return Tokenize(p)
 }

@@ -86,7 +86,7 @@ func FuzzTokenize(f *testing.F) {
 	for _, s := range []string{
 		"", "A dog's ball.", "don't stop", "u.s.a. d.c.", "3.5 1,000 10:30",
 		"a t-shirt", "o'clock 'quoted' dogs'", "$5 & 50%", "cannot", "“x” ‘y’",
-		"x's's", "''s", "n't", "a-'s", ".-.", "é\u0301", "\xff\xfe", "İstanbul",
+		"x's's", "''s", "n't", "a-'s", ".-.", "é\u0301", "\xff\xfe", "İstanbul", "0&n't",
 	} {
 		f.Add(s)
 	}
