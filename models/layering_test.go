@@ -21,7 +21,7 @@ const module = "github.com/attend-go/attend"
 // audio and vision are leaves.
 var layers = map[string][]string{
 	"cmd":            {"pipeline"},
-	"pipeline":       {"audio", "vision", "models", "attention", "models/asr", "models/caption"},
+	"pipeline":       {"pipeline", "audio", "vision", "models", "attention", "models/asr", "models/caption"},
 	"models/asr":     {"models", "attention", "models/asr"},
 	"models/caption": {"models", "attention", "models/caption"},
 	"attention":      {"models", "attention"},
