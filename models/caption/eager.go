@@ -95,8 +95,8 @@ func grow[T any](buf []T, n int) []T {
 }
 
 // Workspace is the eager decoder's working memory, reused from step to
-// step so that decoding allocates nothing per step. One per goroutine; the
-// zero value is ready.
+// step so that a steady-state Step allocates nothing. One per goroutine;
+// the zero value is ready.
 type Workspace struct {
 	lstm        models.LSTMWorkspace
 	h, z, embed []float32

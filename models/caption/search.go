@@ -168,6 +168,13 @@ type candidate struct {
 	logp       float64 // the extended hypothesis's log-probability
 }
 
+// ending is a hypothesis that said End at step: it is row row of the
+// rows history[step−1] kept (the empty caption at step 0).
+type ending struct {
+	step, row int
+	logp      float64
+}
+
 // Beam captions one image ((L, D) annotations) with beam search of width
 // k; k = 1 is greedy search. Every step extends the k open hypotheses by
 // their best words and keeps the k best extensions; an extension by End
@@ -175,8 +182,9 @@ type candidate struct {
 // again. Search stops after MaxLength words, or once k hypotheses have
 // ended and no open one can still beat the k-th best of them: an open
 // hypothesis's log-probability only falls, so with length normalization
-// its score is at most LogProb/(MaxLength+1)^α. Beam returns up to k hypotheses: the ended ones best Score first,
-// then, only if fewer than k ended, the best open ones. ws may be nil.
+// its score is at most LogProb/(MaxLength+1)^α. Beam returns up to k
+// hypotheses: the ended ones best Score first, then, only if fewer than k
+// ended, the best open ones. ws may be nil.
 func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptions) ([]Hypothesis, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
@@ -202,7 +210,7 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 	open := 1                   // the first step extends row 0 alone: all rows are alike
 	var (
 		history  []beamStep
-		ended    []candidate // row: the parent row in history[step]; token: the step
+		ended    []ending
 		cands    []candidate
 		rowBest  []candidate
 		kept     []float64
@@ -230,7 +238,7 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 			}
 			if c.token == End {
 				if rank < k {
-					ended = append(ended, candidate{row: c.row, token: t, logp: c.logp})
+					ended = append(ended, ending{step: t, row: c.row, logp: c.logp})
 				}
 				continue
 			}
@@ -257,7 +265,7 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 	}
 	var out []Hypothesis
 	for _, c := range ended {
-		h := m.trace(history, c.token-1, c.row, L)
+		h := m.trace(history, c.step-1, c.row, L)
 		h.LogProb, h.Finished = c.logp, true
 		out = append(out, h)
 	}
@@ -285,14 +293,14 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 }
 
 // canImprove reports whether an open hypothesis of log-probability logps
-// could still end with a score above the k-th best of ended (ended holds
-// at least k; an ended candidate's token is its step, so it has step + 1
-// tokens with End). An open hypothesis's log-probability can only fall,
-// and with length normalization its score is at most logp/(MaxLength+1)^α.
-func (o *SearchOptions) canImprove(ended []candidate, logps []float64, k int) bool {
+// could still end with a score above the k-th best of ended, which holds
+// at least k (one that ended at step t has t + 1 tokens with End). An
+// open hypothesis's log-probability can only fall, and with length
+// normalization its score is at most logp/(MaxLength+1)^α.
+func (o *SearchOptions) canImprove(ended []ending, logps []float64, k int) bool {
 	scores := make([]float64, len(ended))
 	for i, c := range ended {
-		scores[i] = o.score(c.logp, c.token+1)
+		scores[i] = o.score(c.logp, c.step+1)
 	}
 	slices.SortFunc(scores, func(a, b float64) int { return cmp.Compare(b, a) })
 	kth := scores[k-1]
