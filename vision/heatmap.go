@@ -29,9 +29,13 @@ const (
 	// center, so the field's maximum is the grid's maximum.
 	SmoothBilinear Smoothing = iota
 	// SmoothGaussian blurs the bilinear field with a Gaussian of
-	// HeatmapOptions.Sigma cells (mirror boundary), as Xu et al. drew
-	// Show, Attend and Tell: upscale the 14×14 map ×16 and filter with
-	// σ = 20 pixels, which is 1.25 cells. Peaks come out lower and wider.
+	// HeatmapOptions.Sigma cells, as Xu et al. drew Show, Attend and
+	// Tell: upscale the 14×14 map ×16 and filter with σ = 20 pixels,
+	// which is 1.25 cells (skimage pyramid_expand). The field is mirrored
+	// at the grid's border (half-sample symmetric, scipy's "reflect"),
+	// so uniform attention stays uniform; the price is that a peak
+	// within σ of the border is drawn up to half a cell closer to it,
+	// though still inside its cell. Peaks come out lower and wider.
 	SmoothGaussian
 	// SmoothNearest paints each cell flat, showing the grid itself.
 	SmoothNearest
