@@ -18,7 +18,9 @@ func floats[F models.Float](t *tensor.Dense) []F { return t.Data().([]F) }
 func is64(t *tensor.Dense) bool { return t.Dtype() == tensor.Float64 }
 
 // meanKernel averages the annotations of each image: a (B, L, D) → ā (B, D),
-// the input of the initial-state MLPs (Xu et al. §3.1.2).
+// the input of the initial-state MLPs (Xu et al. §3.1.2). The annotations
+// are inputs (the image encoder is not trained through the decoder), so
+// nothing is differentiated.
 type meanKernel struct{}
 
 func (meanKernel) Name() string { return "caption.MeanRegions" }
@@ -30,7 +32,7 @@ func (meanKernel) OutputShape(in []tensor.Shape) (tensor.Shape, error) {
 	return tensor.Shape{in[0][0], in[0][2]}, nil
 }
 
-func (meanKernel) Differentiable(int) []bool { return []bool{true} }
+func (meanKernel) Differentiable(int) []bool { return []bool{false} }
 
 func (meanKernel) Forward(out *tensor.Dense, in []*tensor.Dense) error {
 	s := in[0].Shape()
@@ -42,14 +44,8 @@ func (meanKernel) Forward(out *tensor.Dense, in []*tensor.Dense) error {
 	return nil
 }
 
-func (meanKernel) Backward(dIn []*tensor.Dense, dOut, _ *tensor.Dense, in []*tensor.Dense) error {
-	s := in[0].Shape()
-	if is64(dOut) {
-		meanBackward(floats[float64](dIn[0]), floats[float64](dOut), s[0], s[1], s[2])
-	} else {
-		meanBackward(floats[float32](dIn[0]), floats[float32](dOut), s[0], s[1], s[2])
-	}
-	return nil
+func (meanKernel) Backward([]*tensor.Dense, *tensor.Dense, *tensor.Dense, []*tensor.Dense) error {
+	return nil // no differentiable input
 }
 
 // meanRegions writes the mean over L of a (B, L, D) into dst (B, D). The
@@ -66,19 +62,6 @@ func meanRegions[F models.Float](dst, a []F, B, L, D int) {
 		}
 		for d := range row {
 			row[d] *= inv
-		}
-	}
-}
-
-func meanBackward[F models.Float](dA, dOut []F, B, L, D int) {
-	inv := 1 / F(L)
-	for b := 0; b < B; b++ {
-		g := dOut[b*D : (b+1)*D]
-		for l := 0; l < L; l++ {
-			row := dA[(b*L+l)*D : (b*L+l+1)*D]
-			for d, x := range g {
-				row[d] = x * inv
-			}
 		}
 	}
 }

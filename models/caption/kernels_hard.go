@@ -17,7 +17,8 @@ import (
 // drawn from them, and m (B) is 1 for a caption that reads the
 // expectation and 0 for one that reads its sample. The expectation passes
 // gradient to α; a sample does not (REINFORCE trains α there, see
-// reinforceKernel). Inputs: α, s, m, a (B, L, D). Output (B, D).
+// reinforceKernel). Inputs: α, s, m, a (B, L, D); only α is
+// differentiated (the annotations are inputs). Output (B, D).
 type hardContextKernel struct{}
 
 func (hardContextKernel) Name() string { return "caption.HardContext" }
@@ -33,7 +34,7 @@ func (hardContextKernel) OutputShape(in []tensor.Shape) (tensor.Shape, error) {
 	return tensor.Shape{B, in[3][2]}, nil
 }
 
-func (hardContextKernel) Differentiable(int) []bool { return []bool{true, false, false, true} }
+func (hardContextKernel) Differentiable(int) []bool { return []bool{true, false, false, false} }
 
 func (hardContextKernel) Forward(out *tensor.Dense, in []*tensor.Dense) error {
 	s := in[3].Shape()
@@ -48,9 +49,9 @@ func (hardContextKernel) Forward(out *tensor.Dense, in []*tensor.Dense) error {
 func (hardContextKernel) Backward(dIn []*tensor.Dense, dOut, out *tensor.Dense, in []*tensor.Dense) error {
 	s := in[3].Shape()
 	if is64(out) {
-		hardContextBackward(inputs[float64](dIn), floats[float64](dOut), inputs[float64](in), s[0], s[1], s[2])
+		hardContextBackward(floats[float64](dIn[0]), floats[float64](dOut), inputs[float64](in), s[0], s[1], s[2])
 	} else {
-		hardContextBackward(inputs[float32](dIn), floats[float32](dOut), inputs[float32](in), s[0], s[1], s[2])
+		hardContextBackward(floats[float32](dIn[0]), floats[float32](dOut), inputs[float32](in), s[0], s[1], s[2])
 	}
 	return nil
 }
@@ -78,26 +79,19 @@ func hardContext[F models.Float](z []F, in [][]F, B, L, D int) {
 	}
 }
 
-func hardContextBackward[F models.Float](dIn [][]F, dz []F, in [][]F, B, L, D int) {
-	alpha, sample, mix, a := in[0], in[1], in[2], in[3]
-	dAlpha, dA := dIn[0], dIn[3]
+// hardContextBackward writes ∂L/∂α_bi = m_b·⟨∂L/∂z_b, a_bi⟩.
+func hardContextBackward[F models.Float](dAlpha, dz []F, in [][]F, B, L, D int) {
+	mix, a := in[2], in[3]
 	for b := 0; b < B; b++ {
 		g := dz[b*D : (b+1)*D]
 		for i := 0; i < L; i++ {
-			ai := a[(b*L+i)*D : (b*L+i+1)*D]
-			if dAlpha != nil {
-				var dot F
-				for d, x := range ai {
+			var dot F
+			if mix[b] != 0 {
+				for d, x := range a[(b*L+i)*D : (b*L+i+1)*D] {
 					dot += g[d] * x
 				}
-				dAlpha[b*L+i] = mix[b] * dot
 			}
-			if dA != nil {
-				w := mixed(alpha, sample, mix, b, i, L)
-				for d, x := range g {
-					dA[(b*L+i)*D+d] = w * x
-				}
-			}
+			dAlpha[b*L+i] = mix[b] * dot
 		}
 	}
 }

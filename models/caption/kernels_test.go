@@ -54,7 +54,6 @@ func TestKernelGradients(t *testing.T) {
 		kernel func() models.Kernel
 		in     []*tensor.Dense
 	}{
-		{"mean", func() models.Kernel { return meanKernel{} }, []*tensor.Dense{random(B, L, D)}},
 		{"tanh", func() models.Kernel { return tanhSumKernel{} }, []*tensor.Dense{random(B, D)}},
 		{"tanh of a sum", func() models.Kernel { return tanhSumKernel{} }, []*tensor.Dense{random(B, D), random(B, D), random(B, D)}},
 		{"hard context", func() models.Kernel { return hardContextKernel{} },
