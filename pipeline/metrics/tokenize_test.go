@@ -82,6 +82,29 @@ func checkTokens(t *testing.T, in string, toks []string) {
 	}
 }
 
+// TestTokenizeLongWords runs words made of thousands of clitics and
+// connectors, on which splitting clitics by re-tokenizing each prefix
+// took quadratic time (found by FuzzTokenize).
+func TestTokenizeLongWords(t *testing.T) {
+	const n = 20000
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{"a" + strings.Repeat("'s", n), 1 + n},
+		{"a" + strings.Repeat("&n't", n), 1}, // one word joined by "&"
+		{strings.Repeat("a-", n) + "a", 1},   // one hyphenated word
+		{strings.Repeat("u.", n), 1},         // one acronym
+		{strings.Repeat("'", n) + "x", 1},    // quotes
+		{strings.Repeat("don't ", n), 2 * n}, // "do" "n't"
+	}
+	for _, tt := range tests {
+		if got := Tokenize(tt.in); len(got) != tt.want {
+			t.Errorf("Tokenize(%.20q…) gave %d tokens, want %d", tt.in, len(got), tt.want)
+		}
+	}
+}
+
 func FuzzTokenize(f *testing.F) {
 	for _, s := range []string{
 		"", "A dog's ball.", "don't stop", "u.s.a. d.c.", "3.5 1,000 10:30",
