@@ -89,6 +89,9 @@ func (o *output) prepare(resume, overwrite bool) (*resumed, error) {
 	case !resume:
 		return nil, fmt.Errorf("%w: %s has %d bytes of results; resume it, or allow overwriting it", ErrExists, o.name, size)
 	default:
+		// A rewrite killed before its rename leaves its temporary file;
+		// holding the lock, nobody else can be writing it.
+		os.Remove(o.tmpName())
 		if size, err = o.resume(res, size); err != nil {
 			return nil, err
 		}
@@ -144,8 +147,8 @@ func (o *output) resume(res *resumed, size int64) (int64, error) {
 // the old file or the new one. The copy is locked before the rename, so
 // the lock never lapses.
 func (o *output) rewrite(end int64) (int64, error) {
-	dir, base := filepath.Split(o.name)
-	tmpName := filepath.Join(dir, "."+base+".resume-tmp")
+	dir := filepath.Dir(o.name)
+	tmpName := o.tmpName()
 	tmp, err := os.OpenFile(tmpName, os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o666)
 	if err != nil {
 		return 0, fmt.Errorf("batch: rewriting %s: %w", o.name, err)
@@ -200,6 +203,12 @@ func (o *output) rewrite(end int64) (int64, error) {
 	return fi.Size(), nil
 }
 
+// tmpName is the temporary file of a rewrite: hidden, next to the output.
+func (o *output) tmpName() string {
+	dir, base := filepath.Split(o.name)
+	return filepath.Join(dir, "."+base+".resume-tmp")
+}
+
 // write appends one encoded record in a single write, and syncs when the
 // last sync is older than syncEvery.
 func (o *output) write(line []byte) error {
@@ -243,9 +252,6 @@ func (o *output) close() error {
 func syncDir(dir string) error {
 	if runtime.GOOS == "windows" {
 		return nil
-	}
-	if dir == "" {
-		dir = "."
 	}
 	d, err := os.Open(dir)
 	if err != nil {

@@ -111,7 +111,7 @@ func Run(ctx context.Context, inputs []Input, newProcessor Factory, opts *Option
 	if err := r.prepare(inputs); err != nil {
 		return nil, err
 	}
-	procs := make([]Processor, min(o.Jobs, max(len(r.todo), 1)))
+	procs := make([]Processor, min(o.Jobs, len(r.todo)))
 	for w := range procs {
 		p, err := newProcessor(w)
 		if err != nil {

@@ -534,3 +534,25 @@ func TestRunJSONSidecarAndResult(t *testing.T) {
 		t.Errorf("record %+v: %v", recs[0], err)
 	}
 }
+
+func TestRunResumeNothingLeft(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.jsonl")
+	inputs := fakeInputs(5)
+	if _, err := Run(context.Background(), inputs, Shared(fakeProcess), &Options{Output: out}); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(dir, ".r.jsonl.resume-tmp") // from a rewrite killed before its rename
+	if err := os.WriteFile(stale, []byte("half"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	noWorkers := func(int) (Processor, error) { return nil, errors.New("no worker is needed") }
+	sum, err := Run(context.Background(), inputs, noWorkers, &Options{Output: out, Resume: true})
+	if err != nil || sum.Skipped != 5 || sum.Done != 0 {
+		t.Fatalf("Run: %v, %+v; want all 5 skipped", err, sum)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale temporary file is still there: %v", err)
+	}
+	checkExactlyOnce(t, readOutput(t, out, FormatJSONL), inputs)
+}
