@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/caption"
@@ -84,9 +85,17 @@ func benchTrainStep(b *testing.B, cfg caption.Config) {
 	step() // first run allocates the graph's buffers
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := cpuTime()
 	for range b.N {
 		step()
 	}
+	reportCPU(b, cpu)
+}
+
+// reportCPU reports the process's CPU time per operation since cpu, in
+// milliseconds (both cores count: the SGEMM splits large products).
+func reportCPU(b *testing.B, cpu time.Duration) {
+	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 }
 
 // BenchmarkBeam times captioning one image with beam search of width 3
@@ -114,9 +123,11 @@ func BenchmarkBeam(b *testing.B) {
 				run()
 				b.ReportAllocs()
 				b.ResetTimer()
+				cpu := cpuTime()
 				for range b.N {
 					run()
 				}
+				reportCPU(b, cpu)
 				if full {
 					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(30*b.N), "ns/step")
 				}
