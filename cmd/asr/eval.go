@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/pipeline/cli"
 	"github.com/attend-go/attend/pipeline/speech"
 )
@@ -61,7 +60,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	o.Search.CTCWeight = *ctcWeight
 	if *ctcWeight == 0 {
-		o.Search.CTCWeight = asr.NoCTC
+		o.Search.CTCWeight = speech.NoCTC
 	}
 	model, err := speech.OpenModel(*modelPath)
 	if err != nil {

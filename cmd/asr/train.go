@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/pipeline/cli"
 	"github.com/attend-go/attend/pipeline/speech"
 )
@@ -92,9 +91,9 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *dev != "" {
 		o.Dev = strings.Split(*dev, ",")
 	}
-	o.Config = asr.Config{ListenerHidden: *hidden, ListenerLayers: *layers, SpellerHidden: *speller, Stack: *stack, CTCWeight: *ctc}
+	o.Config = speech.ModelConfig{ListenerHidden: *hidden, ListenerLayers: *layers, SpellerHidden: *speller, Stack: *stack, CTCWeight: *ctc}
 	if *tiny {
-		o.Config = asr.Config{ListenerHidden: 16, SpellerHidden: 16, Embed: 8, AttentionDim: 8, LocationFilters: 2, LocationWidth: 5, CTCWeight: *ctc}
+		o.Config = speech.ModelConfig{ListenerHidden: 16, SpellerHidden: 16, Embed: 8, AttentionDim: 8, LocationFilters: 2, LocationWidth: 5, CTCWeight: *ctc}
 	}
 	if err := o.Config.Defaults().Validate(); err != nil {
 		return cli.Usagef("%v", err)

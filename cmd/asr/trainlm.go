@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/pipeline/cli"
 	"github.com/attend-go/attend/pipeline/speech"
 )
@@ -54,7 +53,7 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return cli.Usagef("train-lm needs -o OUT and at least one text file")
 	}
 	o.Text, o.Log = fs.Args(), stderr
-	o.Config = asr.LMConfig{Hidden: o.Config.Hidden}
+	o.Config.Embed = 0
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	bpc, err := speech.TrainLM(ctx, o)

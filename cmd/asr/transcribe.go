@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/pipeline/cli"
 	"github.com/attend-go/attend/pipeline/speech"
 )
@@ -47,7 +46,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	modelPath := fs.String("model", "", "model `file` (default: the embedded model)")
 	format := fs.String("format", "txt", "output format: "+strings.Join(speech.Formats, ", "))
 	asJSON := fs.Bool("json", false, "shorthand for -format json")
-	var so asr.SearchOptions
+	var so speech.SearchOptions
 	fs.IntVar(&so.Beam, "beam", 4, "beam width; 1 is greedy search")
 	fs.Float64Var(&so.CTCWeight, "ctc-weight", 0.3, "weight of the CTC prefix score in joint decoding; 0 for attention alone")
 	fs.Float64Var(&so.LengthPenalty, "length-penalty", 1, "rank hypotheses by score / length^α; 0 for none")
@@ -76,10 +75,10 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	}
 	// The flags state true zeros; SearchOptions reads 0 as "default".
 	if so.CTCWeight == 0 {
-		so.CTCWeight = asr.NoCTC
+		so.CTCWeight = speech.NoCTC
 	}
 	if so.LengthPenalty == 0 {
-		so.LengthPenalty = asr.NoLengthNorm
+		so.LengthPenalty = speech.NoLengthNorm
 	}
 	if so.EOSThreshold == 0 {
 		so.EOSThreshold = -1

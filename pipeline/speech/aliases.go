@@ -1,0 +1,18 @@
+package speech
+
+import "github.com/attend-go/attend/models/asr"
+
+// The commands configure models through these names, so that cmd/ depends
+// on pipeline alone (DESIGN.md's layering).
+type (
+	// ModelConfig sizes a new ASR model (see asr.Config).
+	ModelConfig = asr.Config
+	// SearchOptions tunes beam search (see asr.SearchOptions).
+	SearchOptions = asr.SearchOptions
+)
+
+// Sentinels of ModelConfig and SearchOptions for an explicit zero.
+const (
+	NoCTC        = asr.NoCTC
+	NoLengthNorm = asr.NoLengthNorm
+)
