@@ -57,4 +57,3 @@ func AlignmentPlots(t *Transcript, path string, reduction int) ([]string, error)
 }
 
 func stampShort(sec float64) string { return strings.TrimPrefix(stamp(sec, '.'), "00:") }
-
