@@ -5,8 +5,6 @@ import (
 	"image"
 	"image/color"
 	"image/gif"
-
-	"golang.org/x/image/draw"
 )
 
 // DefaultGIFDelay is the time each frame of OverlayGIF shows, in
@@ -35,9 +33,12 @@ type GIFOptions struct {
 // All frames share one 256-color palette chosen for them by median cut
 // (Heckbert 1982) over their pixels, with the figure's text and
 // background colors reserved, and are dithered to it with Floyd–Steinberg
-// error diffusion (draw.FloydSteinberg): photos and smooth heat gradients
-// come out without visible banding, which a fixed palette such as
-// palette.Plan9 does not manage. Errors are those of OverlayPanels.
+// error diffusion: photos and smooth heat gradients come out without
+// visible banding, which a fixed palette such as palette.Plan9 does not
+// manage. (The dithering is this package's own, with a cached
+// nearest-color lookup; draw.FloydSteinberg searches the whole palette
+// for every pixel and is several times slower.) Errors are those of
+// OverlayPanels.
 func OverlayGIF(img image.Image, panels []Panel, rows, cols int, opts *GIFOptions) (*gif.GIF, error) {
 	var o GIFOptions
 	if opts != nil {
@@ -49,13 +50,33 @@ func OverlayGIF(img image.Image, panels []Panel, rows, cols int, opts *GIFOption
 	if o.Delay == 0 {
 		o.Delay = DefaultGIFDelay
 	}
+	frames, err := gifFrames(img, panels, rows, cols, &o)
+	if err != nil {
+		return nil, err
+	}
+	pal := medianCut(frames, 256, color.Palette{plotPaper, plotInk, plotMuted, plotFrame})
+	g := &gif.GIF{
+		Config: image.Config{ColorModel: pal, Width: frames[0].Rect.Dx(), Height: frames[0].Rect.Dy()},
+	}
+	index := newPaletteIndex(pal)
+	for _, f := range frames {
+		p := image.NewPaletted(f.Rect, pal)
+		ditherFloydSteinberg(p, f, index)
+		g.Image = append(g.Image, p)
+		g.Delay = append(g.Delay, o.Delay)
+	}
+	return g, nil
+}
+
+// gifFrames draws the frames of OverlayGIF in full color.
+func gifFrames(img image.Image, panels []Panel, rows, cols int, o *GIFOptions) ([]*image.RGBA, error) {
 	po := o.PanelsOptions
 	po.Columns, po.NoLegend = 1, true
 	ov, heats, err := preparePanels(img, panels, rows, cols, &po)
 	if err != nil {
 		return nil, err
 	}
-	lay := newPanelLayout(ov, 1, &po)
+	lay := newPanelLayout(ov, panels, heats, 1, &po)
 	var frames []*image.RGBA
 	for i := -1; i < len(panels); i++ {
 		if i < 0 && o.NoInputFrame {
@@ -76,15 +97,5 @@ func OverlayGIF(img image.Image, panels []Panel, rows, cols int, opts *GIFOption
 	if len(frames) == 0 {
 		return nil, fmt.Errorf("%w: no frames: no panels and NoInputFrame", ErrOptions)
 	}
-	pal := medianCut(frames, 256, color.Palette{plotPaper, plotInk, plotMuted, plotFrame})
-	g := &gif.GIF{
-		Config: image.Config{ColorModel: pal, Width: lay.width, Height: lay.height},
-	}
-	for _, f := range frames {
-		p := image.NewPaletted(f.Rect, pal)
-		draw.FloydSteinberg.Draw(p, p.Rect, f, image.Point{})
-		g.Image = append(g.Image, p)
-		g.Delay = append(g.Delay, o.Delay)
-	}
-	return g, nil
+	return frames, nil
 }

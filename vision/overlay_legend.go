@@ -4,17 +4,27 @@ import (
 	"image"
 )
 
-// The legend is one line under the panels:
+// The legend says which weights the colors span and what the cell
+// outlines mean:
 //
-//	attention weight  0 [colorbar] panel max   [■] sampled cell  [▫] most attended
+//	attention weight  0 [colorbar] panel max   [■] sampled cell   [▫] most attended cell
 //
-// saying which weight the colors span and what the cell outlines mean.
+// Its items flow left to right and wrap onto more lines when the figure
+// is narrow.
 
-// legendBar is the colorbar's size in pixels at text scale 1.
-const legendBarW, legendBarH = 200, 12
+// legendBarW and legendBarH are the colorbar's size in pixels at text
+// scale 1; a narrow figure shrinks the bar down to legendBarMinW.
+const legendBarW, legendBarMinW, legendBarH = 200, 64, 12
 
-// legendItems returns the texts of the legend for the figure's options.
-func (l *panelLayout) legendItems(heats []*Heat) (caption, lo, hi string) {
+// legendItem is one unbreakable piece of the legend.
+type legendItem struct {
+	width int
+	draw  func(dst *image.RGBA, x, top int)
+	at    image.Point // x and line top, set by layoutLegend
+}
+
+// legendTexts returns the caption and the colorbar's end labels.
+func (l *panelLayout) legendTexts(heats []*Heat) (caption, lo, hi string) {
 	caption = "attention weight"
 	if l.ov.cmap.mask {
 		caption = "brightness = attention weight"
@@ -35,61 +45,83 @@ func (l *panelLayout) legendItems(heats []*Heat) (caption, lo, hi string) {
 	return caption, "0", hi
 }
 
-func (l *panelLayout) scale() int {
-	return max(1, lineHeight(l.regular)/lineHeight(labelFace(1, false)))
-}
-
-func (l *panelLayout) legendHeight() int {
-	return max(lineHeight(l.regular), legendBarH*l.scale()+4)
-}
-
-// legendWidth is an upper bound of the legend's width with every item.
-func (l *panelLayout) legendWidth() int {
-	k := l.scale()
-	w := textWidth(l.regular, "brightness = attention weight (blurred)  0 ") + legendBarW*k +
-		textWidth(l.regular, " panel max")
-	return w + textWidth(l.regular, "    ■ sampled cell   ■ most attended cell") + 4*l.gap
-}
-
-// drawLegend draws the legend with its top-left corner at at.
-func (l *panelLayout) drawLegend(dst *image.RGBA, at image.Point, panels []Panel, heats []*Heat) {
-	k := l.scale()
+// layoutLegend builds the legend's items and places them in lines no
+// wider than width, returning the number of lines.
+func (l *panelLayout) layoutLegend(panels []Panel, heats []*Heat, width int) int {
+	k := l.scale
 	face := l.regular
-	h := l.legendHeight()
-	base := at.Y + (h+ascent(face)-descent(face))/2 // baseline, text centered on the bar
-	caption, lo, hi := l.legendItems(heats)
-	x := at.X
-	drawLabel(dst, face, caption+"  "+lo, x, base, alignLeft, plotInk)
-	x += textWidth(face, caption+"  "+lo) + 4*k
-	bar := image.Rect(x, at.Y+(h-legendBarH*k)/2, x+legendBarW*k, at.Y+(h-legendBarH*k)/2+legendBarH*k)
-	colorbar(dst, bar, l.ov.cmap, false)
-	x = bar.Max.X + 4*k
-	drawLabel(dst, face, hi, x, base, alignLeft, plotInk)
-	x += textWidth(face, hi) + 3*l.gap
+	lh := l.legendLineH()
+	caption, lo, hi := l.legendTexts(heats)
+	baseline := func(top int) int { return top + (lh+ascent(face)-descent(face))/2 }
 
+	// The bar: as wide as fits next to its labels, within its limits.
+	labels := textWidth(face, lo) + textWidth(face, hi) + 8*k
+	barW := min(legendBarW*k, max(legendBarMinW*k, width-labels))
+	items := []*legendItem{
+		{width: textWidth(face, caption), draw: func(dst *image.RGBA, x, top int) {
+			drawLabel(dst, face, caption, x, baseline(top), alignLeft, plotInk)
+		}},
+		{width: labels + barW, draw: func(dst *image.RGBA, x, top int) {
+			drawLabel(dst, face, lo, x, baseline(top), alignLeft, plotInk)
+			x += textWidth(face, lo) + 4*k
+			y := top + (lh-legendBarH*k)/2
+			bar := image.Rect(x, y, x+barW, y+legendBarH*k)
+			colorbar(dst, bar, l.ov.cmap, false)
+			drawLabel(dst, face, hi, bar.Max.X+4*k, baseline(top), alignLeft, plotInk)
+		}},
+	}
 	var marker, peak bool
 	for _, p := range panels {
 		marker = marker || p.Marker != nil
 		peak = peak || p.Peak
 	}
 	sw := lineHeight(face) - 2*k // swatch side
-	swatch := func(text string, draw func(r image.Rectangle)) {
-		r := image.Rect(x, at.Y+(h-sw)/2, x+sw, at.Y+(h-sw)/2+sw)
-		fillRect(dst, r, l.ov.cmap.At(0.5))
-		draw(r)
-		x = r.Max.X + 4*k
-		drawLabel(dst, face, text, x, base, alignLeft, plotInk)
-		x += textWidth(face, text) + 2*l.gap
+	swatch := func(text string, outline func(dst *image.RGBA, r image.Rectangle)) *legendItem {
+		return &legendItem{width: sw + 4*k + textWidth(face, text), draw: func(dst *image.RGBA, x, top int) {
+			r := image.Rect(x, top+(lh-sw)/2, x+sw, top+(lh-sw)/2+sw)
+			fillRect(dst, r, l.ov.cmap.At(0.5))
+			outline(dst, r)
+			drawLabel(dst, face, text, r.Max.X+4*k, baseline(top), alignLeft, plotInk)
+		}}
 	}
 	if marker {
-		swatch("sampled cell", func(r image.Rectangle) {
+		items = append(items, swatch("sampled cell", func(dst *image.RGBA, r image.Rectangle) {
 			strokeRect(dst, r, 1, plotInk)
 			strokeRect(dst, r.Inset(1), 2, plotPaper)
-		})
+		}))
 	}
 	if peak {
-		swatch("most attended cell", func(r image.Rectangle) {
+		items = append(items, swatch("most attended cell", func(dst *image.RGBA, r image.Rectangle) {
 			dashedRect(dst, r, 2, 4, plotPaper, plotInk)
-		})
+		}))
+	}
+	sep := 2 * l.gap
+	lines, x := 1, 0
+	for i, it := range items {
+		if i > 0 && x+sep+it.width > width {
+			lines++
+			x = 0
+		} else if i > 0 {
+			x += sep
+		}
+		it.at = image.Pt(x, (lines-1)*l.legendPitch())
+		x += it.width
+	}
+	l.legend = items
+	return lines
+}
+
+// legendLineH is the height of one legend line; legendPitch the distance
+// between the tops of two lines.
+func (l *panelLayout) legendLineH() int {
+	return max(lineHeight(l.regular), legendBarH*l.scale+4)
+}
+
+func (l *panelLayout) legendPitch() int { return l.legendLineH() + 4*l.scale }
+
+// drawLegend draws the laid-out legend with its top-left corner at at.
+func (l *panelLayout) drawLegend(dst *image.RGBA, at image.Point) {
+	for _, it := range l.legend {
+		it.draw(dst, at.X+it.at.X, at.Y+it.at.Y)
 	}
 }

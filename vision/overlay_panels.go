@@ -88,7 +88,7 @@ func OverlayPanels(img image.Image, panels []Panel, rows, cols int, opts *Panels
 	if err != nil {
 		return nil, err
 	}
-	lay := newPanelLayout(ov, len(panels)+1, &o)
+	lay := newPanelLayout(ov, panels, heats, len(panels)+1, &o)
 	dst := image.NewRGBA(image.Rect(0, 0, lay.width, lay.height))
 	fillRect(dst, dst.Rect, plotPaper)
 	if o.Title != "" {
@@ -104,7 +104,7 @@ func OverlayPanels(img image.Image, panels []Panel, rows, cols int, opts *Panels
 		lay.drawPanel(dst, at, &panels[i-1], heats[i-1], rows, cols)
 	}
 	if !o.NoLegend && len(panels) > 0 {
-		lay.drawLegend(dst, image.Pt(lay.margin, lay.legendTop), panels, heats)
+		lay.drawLegend(dst, image.Pt(lay.margin, lay.legendTop))
 	}
 	return dst, nil
 }
@@ -157,16 +157,21 @@ type panelLayout struct {
 	columns       int
 	top           int // y of the first row
 	legendTop     int
+	legend        []*legendItem
+	scale         int // text magnification
 	width, height int
 }
 
-func newPanelLayout(ov *overlayer, tiles int, o *PanelsOptions) *panelLayout {
+// minLegendWidth is the narrowest a figure with a legend gets.
+const minLegendWidth = 300
+
+func newPanelLayout(ov *overlayer, panels []Panel, heats []*Heat, tiles int, o *PanelsOptions) *panelLayout {
 	pw, ph := ov.base.Rect.Dx(), ov.base.Rect.Dy()
 	k := max(1, int(math.Round(float64(max(pw, ph))/448)))
 	l := &panelLayout{
 		ov: ov, o: o,
 		bold: labelFace(k, true), regular: labelFace(k, false),
-		pw: pw, ph: ph, gap: 10 * k, margin: 12 * k,
+		pw: pw, ph: ph, gap: 10 * k, margin: 12 * k, scale: k,
 		columns: max(1, min(o.Columns, tiles)),
 	}
 	l.labelH = 4*k + lineHeight(l.bold) + lineHeight(l.regular)
@@ -179,8 +184,9 @@ func newPanelLayout(ov *overlayer, tiles int, o *PanelsOptions) *panelLayout {
 	l.legendTop = l.top + rowsOfTiles*(ph+l.labelH) + (rowsOfTiles-1)*l.gap + l.gap
 	l.height = l.legendTop + l.margin
 	if !o.NoLegend && tiles > 1 {
-		l.height += l.legendHeight()
-		l.width = max(l.width, 2*l.margin+l.legendWidth())
+		l.width = max(l.width, 2*l.margin+minLegendWidth*k)
+		lines := l.layoutLegend(panels, heats, l.width-2*l.margin)
+		l.height += (lines-1)*l.legendPitch() + l.legendLineH()
 	}
 	return l
 }
@@ -281,4 +287,3 @@ func (ov *overlayer) cellRect(c Cell, rows, cols int) image.Rectangle {
 		x1: g.x0 + float64(c.Col+1)*cw, y1: g.y0 + float64(c.Row+1)*ch,
 	}.round()
 }
-

@@ -118,3 +118,75 @@ func medianCut(frames []*image.RGBA, n int, reserved color.Palette) color.Palett
 	}
 	return pal
 }
+
+// paletteIndex finds nearest palette colors, caching the answer for each
+// 5-bit-per-channel bin (searched at the bin's center): a frame then costs
+// a table lookup per pixel instead of a search of the whole palette.
+type paletteIndex struct {
+	pal   []color.RGBA
+	cache [1 << 15]int16 // index + 1; 0 is unknown
+}
+
+func newPaletteIndex(p color.Palette) *paletteIndex {
+	x := &paletteIndex{pal: make([]color.RGBA, len(p))}
+	for i, c := range p {
+		x.pal[i] = color.RGBAModel.Convert(c).(color.RGBA)
+	}
+	return x
+}
+
+// nearest returns the index of the palette color nearest to (r, g, b)'s
+// bin in squared RGB distance.
+func (x *paletteIndex) nearest(r, g, b uint8) int {
+	k := int(r>>3)<<10 | int(g>>3)<<5 | int(b>>3)
+	if i := x.cache[k]; i > 0 {
+		return int(i) - 1
+	}
+	cr, cg, cb := int(r&^7)+4, int(g&^7)+4, int(b&^7)+4
+	best, bestD := 0, 1<<30
+	for i, c := range x.pal {
+		dr, dg, db := cr-int(c.R), cg-int(c.G), cb-int(c.B)
+		if d := dr*dr + dg*dg + db*db; d < bestD {
+			best, bestD = i, d
+		}
+	}
+	x.cache[k] = int16(best + 1)
+	return best
+}
+
+// ditherFloydSteinberg writes src into dst (same bounds, dst's palette
+// indexed by x) with Floyd–Steinberg error diffusion: each pixel's
+// quantization error goes 7/16 right, 3/16 down-left, 5/16 down and 1/16
+// down-right, in raster order.
+func ditherFloydSteinberg(dst *image.Paletted, src *image.RGBA, x *paletteIndex) {
+	w, h := src.Rect.Dx(), src.Rect.Dy()
+	// Errors of this row and the next, in 1/16 levels, with a pixel of
+	// padding on each side.
+	cur := make([][3]int32, w+2)
+	next := make([][3]int32, w+2)
+	for y := range h {
+		row := src.Pix[y*src.Stride : y*src.Stride+4*w]
+		out := dst.Pix[y*dst.Stride : y*dst.Stride+w]
+		for i := range next {
+			next[i] = [3]int32{}
+		}
+		for px := range w {
+			var v [3]uint8
+			for c := range 3 {
+				t := int32(row[4*px+c]) + (cur[px+1][c]+8)>>4
+				v[c] = uint8(min(max(t, 0), 255))
+			}
+			i := x.nearest(v[0], v[1], v[2])
+			out[px] = uint8(i)
+			p := x.pal[i]
+			e := [3]int32{int32(v[0]) - int32(p.R), int32(v[1]) - int32(p.G), int32(v[2]) - int32(p.B)}
+			for c := range 3 {
+				cur[px+2][c] += 7 * e[c]
+				next[px][c] += 3 * e[c]
+				next[px+1][c] += 5 * e[c]
+				next[px+2][c] += e[c]
+			}
+		}
+		cur, next = next, cur
+	}
+}
