@@ -96,45 +96,58 @@ func Tokenize(s string) []string {
 var clitics = [][]rune{[]rune("n't"), []rune("'ll"), []rune("'re"), []rune("'ve"), []rune("'s"), []rune("'m"), []rune("'d")}
 
 // splitClitics inserts a space before every clitic that ends a word:
-// preceded by a letter or digit and followed by the end of the word
-// ("man's" → "man 's", "don't" → "do n't", "x's's" → "x 's 's"). It
-// returns rs itself when there is none.
+// preceded by a letter or digit, and followed by the end of the word or
+// by another clitic that is split off ("man's" → "man 's", "don't" → "do
+// n't", "x's's" → "x 's 's"). It works right to left so that chains of
+// clitics split whole, and returns rs itself when there is nothing to
+// split.
 func splitClitics(rs []rune) []rune {
-	var out []rune
+	var split []bool // split[i]: a space goes before rs[i]
+	for i := len(rs) - 1; i > 0; i-- {
+		if !isWordRune(rs[i-1]) {
+			continue
+		}
+		k := cliticEnd(rs, i)
+		if k < 0 || !(endsWord(rs, k) || split != nil && split[k]) {
+			continue
+		}
+		if split == nil {
+			split = make([]bool, len(rs)+1)
+		}
+		split[i] = true
+	}
+	if split == nil {
+		return rs
+	}
+	out := make([]rune, 0, len(rs)+8)
 	for i, r := range rs {
-		if i > 0 && isWordRune(rs[i-1]) && startsClitic(rs, i) {
-			if out == nil {
-				out = append(make([]rune, 0, len(rs)+8), rs[:i]...)
-			}
+		if split[i] {
 			out = append(out, ' ')
 		}
-		if out != nil {
-			out = append(out, r)
-		}
-	}
-	if out == nil {
-		return rs
+		out = append(out, r)
 	}
 	return out
 }
 
-// startsClitic reports whether a clitic starts at rs[i] and ends the
-// word: it is followed by the end of the text or by a rune that neither
-// belongs to a word nor joins one (a hyphen before a letter does).
-func startsClitic(rs []rune, i int) bool {
+// cliticEnd returns the index after the clitic starting at rs[i], or −1.
+func cliticEnd(rs []rune, i int) int {
 	for _, c := range clitics {
-		k := i + len(c)
-		if k > len(rs) || !slices.Equal(rs[i:k], c) {
-			continue
+		if k := i + len(c); k <= len(rs) && slices.Equal(rs[i:k], c) {
+			return k
 		}
-		if k == len(rs) {
-			return true
-		}
-		next := rs[k]
-		joined := strings.ContainsRune("-./&_", next) && k+1 < len(rs) && isWordRune(rs[k+1])
-		return !isWordRune(next) && !joined
 	}
-	return false
+	return -1
+}
+
+// endsWord reports whether a word ends before rs[k]: at the end of the
+// text, or at a rune that neither belongs to a word nor joins one (a
+// hyphen before a letter does).
+func endsWord(rs []rune, k int) bool {
+	if k == len(rs) {
+		return true
+	}
+	joined := strings.ContainsRune("-./&_", rs[k]) && k+1 < len(rs) && isWordRune(rs[k+1])
+	return !isWordRune(rs[k]) && !joined
 }
 
 // isWordRune reports whether r is a letter, number or combining mark.
