@@ -137,3 +137,34 @@ func TestTrainTinyModel(t *testing.T) {
 		})
 	}
 }
+
+// TestFileRoundTrip saves and reloads models whose configs hold explicit
+// zeros (no CTC head, no smoothing, no dropout): the reloaded config and
+// every weight must be the same.
+func TestFileRoundTrip(t *testing.T) {
+	for _, ctc := range []float64{asr.NoCTC, 0.3} {
+		m, err := asr.New(tinyConfig(ctc), nil, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := m.File()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := asr.Load(f)
+		if err != nil {
+			t.Fatalf("ctc %v: %v", ctc, err)
+		}
+		if back.Config != m.Config {
+			t.Errorf("config %+v came back as %+v", m.Config, back.Config)
+		}
+		for i, p := range m.Params.All() {
+			q := back.Params.All()[i]
+			for j, v := range p.F32() {
+				if q.F32()[j] != v {
+					t.Fatalf("%s[%d] = %v, reloaded %v", p.Name, j, v, q.F32()[j])
+				}
+			}
+		}
+	}
+}

@@ -86,6 +86,18 @@ func (c Config) Defaults() Config {
 	return c
 }
 
+// stored is the config as a checkpoint records it: explicit zeros of
+// the fields whose zero value means a default are written as their
+// sentinels, so that Defaults on load gives back the same config.
+func (c Config) stored() Config {
+	for _, f := range []*float64{&c.CTCWeight, &c.LabelSmoothing, &c.Dropout} {
+		if *f == 0 {
+			*f = -1
+		}
+	}
+	return c
+}
+
 // Validate reports the first out-of-range field of a config after
 // Defaults.
 func (c Config) Validate() error {

@@ -62,7 +62,7 @@ func New(cfg Config, vocab *Vocab, seed uint64) (*Model, error) {
 // File returns the model as a checkpoint (kind "asr", config and vocabulary
 // in the metadata), ready for models.WriteFile.
 func (m *Model) File() (*models.File, error) {
-	return m.Params.NewFile(Kind, m.Config, m.Vocab.List())
+	return m.Params.NewFile(Kind, m.Config.stored(), m.Vocab.List())
 }
 
 // Load rebuilds a model from a checkpoint, checking its kind, config,
@@ -79,11 +79,7 @@ func Load(f *models.File) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Source, err)
 	}
-	cfg = cfg.Defaults()
-	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Source, err)
-	}
-	m, err := New(cfg, vocab, 0)
+	m, err := New(cfg, vocab, 0) // New applies Defaults and validates
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Source, err)
 	}
