@@ -143,26 +143,50 @@ func (r heatRect) round() image.Rectangle {
 }
 
 func heatmap(weights []float32, rows, cols, width, height int, region heatRect, o HeatmapOptions) (*Heat, error) {
-	if err := CheckWeights(weights, rows, cols); err != nil {
-		return nil, err
-	}
 	if err := o.check(); err != nil {
 		return nil, err
 	}
+	if err := CheckWeights(weights, rows, cols); err != nil {
+		return nil, err
+	}
+	return heatmapAxes(weights, newHeatAxes(rows, cols, width, height, region, o), o)
+}
+
+// heatAxes holds the interpolation weights of both axes of a field, which
+// depend on the sizes, region and smoothing but not on the weights: a
+// figure with many words computes them once.
+type heatAxes struct {
+	rows, cols, width, height int
+	region                    heatRect
+	x, y                      axisMatrix
+}
+
+// newHeatAxes computes the axes; o must have been checked.
+func newHeatAxes(rows, cols, width, height int, region heatRect, o HeatmapOptions) *heatAxes {
 	sigma := o.Sigma
 	if sigma == 0 {
 		sigma = DefaultSigma
 	}
-	xw := axisWeights(width, cols, region.x0, region.x1, o.Smoothing, sigma)
-	yw := axisWeights(height, rows, region.y0, region.y1, o.Smoothing, sigma)
+	return &heatAxes{
+		rows: rows, cols: cols, width: width, height: height, region: region,
+		x: axisWeights(width, cols, region.x0, region.x1, o.Smoothing, sigma),
+		y: axisWeights(height, rows, region.y0, region.y1, o.Smoothing, sigma),
+	}
+}
 
+// heatmapAxes computes the field Y·G·Xᵀ and scales it.
+func heatmapAxes(weights []float32, a *heatAxes, o HeatmapOptions) (*Heat, error) {
+	if err := CheckWeights(weights, a.rows, a.cols); err != nil {
+		return nil, err
+	}
+	rows, cols, width, height := a.rows, a.cols, a.width, a.height
 	// tmp = G·Xᵀ: rows × width.
 	tmp := make([]float32, rows*width)
 	for r := range rows {
 		g := weights[r*cols : (r+1)*cols]
 		t := tmp[r*width : (r+1)*width]
 		for x := range width {
-			w := xw.row(x)
+			w := a.x.row(x)
 			var s float32
 			for c, v := range w {
 				s += v * g[c]
@@ -171,10 +195,10 @@ func heatmap(weights []float32, rows, cols, width, height int, region heatRect, 
 		}
 	}
 	// field = Y·tmp: height × width.
-	h := &Heat{Width: width, Height: height, Values: make([]float32, width*height), Region: region.round()}
+	h := &Heat{Width: width, Height: height, Values: make([]float32, width*height), Region: a.region.round()}
 	for y := range height {
 		dst := h.Values[y*width : (y+1)*width]
-		for r, v := range yw.row(y) {
+		for r, v := range a.y.row(y) {
 			if v == 0 {
 				continue
 			}

@@ -211,8 +211,8 @@ func drawLabelUp(dst draw.Image, face font.Face, s string, x, y int, c color.Col
 	draw.DrawMask(dst, r, image.NewUniform(c), image.Point{}, rot, image.Point{}, draw.Over)
 }
 
-// visibleLabel makes whitespace-only output labels visible: a space
-// becomes "␣", a tab "⇥"-less "\\t", an empty label "∅"-less "”".
+// visibleLabel makes whitespace-only labels visible: a space becomes "␣",
+// a tab or newline its escape, and an empty label two quote marks.
 func visibleLabel(s string) string {
 	switch {
 	case s == "":

@@ -141,6 +141,13 @@ type overlayer struct {
 	region heatRect    // the grid's rectangle on base
 	cmap   *Colormap
 	alpha  float64
+
+	// Shared by every panel, made on first use: the axes' interpolation
+	// weights (the costly part of SmoothGaussian) and the faded photo
+	// drawn outside the region.
+	axes      *heatAxes
+	unseen    []uint8 // faded base, 4 bytes a pixel like base.Pix
+	unseenSet bool
 }
 
 // newOverlayer validates img and opts and scales img to the panel size:
@@ -235,9 +242,11 @@ func (ov *overlayer) heat(weights []float32, rows, cols int, maxWeight float32) 
 		maxWeight = 1
 	}
 	r := ov.base.Rect
-	return heatmap(weights, rows, cols, r.Dx(), r.Dy(), ov.region, HeatmapOptions{
-		Smoothing: ov.o.Smoothing, Sigma: ov.o.Sigma, Max: maxWeight,
-	})
+	o := HeatmapOptions{Smoothing: ov.o.Smoothing, Sigma: ov.o.Sigma, Max: maxWeight}
+	if ov.axes == nil || ov.axes.rows != rows || ov.axes.cols != cols {
+		ov.axes = newHeatAxes(rows, cols, r.Dx(), r.Dy(), ov.region, o)
+	}
+	return heatmapAxes(weights, ov.axes, o)
 }
 
 // blend draws base with the heat over it into dst (same bounds as base).
@@ -271,7 +280,7 @@ func (ov *overlayer) blend(dst *image.RGBA, h *Heat) {
 			p := src[4*x : 4*x+4 : 4*x+4]
 			q := out[4*x : 4*x+4 : 4*x+4]
 			if !rowIn || x < inside.Min.X || x >= inside.Max.X {
-				fadeUnseen(q, p)
+				copy(q, ov.unseenPix(y, x))
 				continue
 			}
 			l := &lut[lutIndex(v)]
@@ -288,6 +297,23 @@ func (ov *overlayer) blend(dst *image.RGBA, h *Heat) {
 			q[3] = 255
 		}
 	}
+}
+
+// unseenPix returns the faded pixel (x, y) of the base image.
+func (ov *overlayer) unseenPix(y, x int) []uint8 {
+	if !ov.unseenSet {
+		b := ov.base
+		ov.unseen = make([]uint8, 4*b.Rect.Dx()*b.Rect.Dy())
+		for yy := range b.Rect.Dy() {
+			for xx := range b.Rect.Dx() {
+				i := 4 * (yy*b.Rect.Dx() + xx)
+				fadeUnseen(ov.unseen[i:i+4], b.Pix[yy*b.Stride+4*xx:])
+			}
+		}
+		ov.unseenSet = true
+	}
+	i := 4 * (y*ov.base.Rect.Dx() + x)
+	return ov.unseen[i : i+4]
 }
 
 // fadeUnseen writes the pixel p as a flat, low-contrast gray, the look of

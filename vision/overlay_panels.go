@@ -128,7 +128,7 @@ func preparePanels(img image.Image, panels []Panel, rows, cols int, o *PanelsOpt
 		}
 		h, err := ov.heat(p.Weights, rows, cols, 0)
 		if err != nil {
-			return nil, nil, fmt.Errorf("vision: panel %d (%q): %w", i, p.Word, err)
+			return nil, nil, &namedError{name: fmt.Sprintf("panel %d (%q)", i, p.Word), err: err}
 		}
 		heats[i] = h
 		shared = max(shared, h.Peak)

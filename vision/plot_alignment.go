@@ -180,7 +180,7 @@ func (p *alignPlot) check() error {
 	}
 	for k := range a.Outputs {
 		if err := CheckWeights(a.Weights[k*a.Frames:(k+1)*a.Frames], 1, a.Frames); err != nil {
-			return fmt.Errorf("vision: alignment row %d (output %q): %w", k, p.label(k), err)
+			return &namedError{name: fmt.Sprintf("alignment row %d (output %q)", k, p.label(k)), err: err}
 		}
 	}
 	return nil

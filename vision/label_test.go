@@ -1,0 +1,113 @@
+package vision
+
+import (
+	"image"
+	"testing"
+)
+
+// inkBox returns the bounding box of the non-white pixels of m.
+func inkBox(m *image.RGBA) image.Rectangle {
+	var r image.Rectangle
+	for y := m.Rect.Min.Y; y < m.Rect.Max.Y; y++ {
+		for x := m.Rect.Min.X; x < m.Rect.Max.X; x++ {
+			if m.RGBAAt(x, y) != plotPaper {
+				r = r.Union(image.Rect(x, y, x+1, y+1))
+			}
+		}
+	}
+	return r
+}
+
+func TestLabelGlyphs(t *testing.T) {
+	face := labelFace(1, false)
+	for _, tc := range []struct {
+		text      string
+		width     int
+		inkHeight [2]int // min, max rows of ink
+	}{
+		{"b", 8, [2]int{9, 12}},
+		{"β", 8, [2]int{11, 14}}, // drawn here, with a descender
+		{"α", 8, [2]int{7, 7}},
+		{"␣", 8, [2]int{3, 3}},
+		{"max 0.42", 64, [2]int{8, 12}},
+	} {
+		t.Run(tc.text, func(t *testing.T) {
+			if w := textWidth(face, tc.text); w != tc.width {
+				t.Errorf("width %d, want %d", w, tc.width)
+			}
+			m := uniformImage(80, 24, plotPaper)
+			drawLabel(m, face, tc.text, 4, 16, alignLeft, plotInk)
+			box := inkBox(m)
+			if box.Dy() < tc.inkHeight[0] || box.Dy() > tc.inkHeight[1] {
+				t.Errorf("ink %v, %d rows high, want %d..%d", box, box.Dy(), tc.inkHeight[0], tc.inkHeight[1])
+			}
+		})
+	}
+}
+
+func TestLabelScaleAndAlign(t *testing.T) {
+	small, big := labelFace(1, true), labelFace(2, true)
+	if w1, w2 := textWidth(small, "word"), textWidth(big, "word"); w2 != 2*w1 {
+		t.Errorf("scale 2 width %d, want twice %d", w2, w1)
+	}
+	if h1, h2 := lineHeight(small), lineHeight(big); h2 != 2*h1 {
+		t.Errorf("scale 2 line height %d, want twice %d", h2, h1)
+	}
+	for _, tc := range []struct {
+		align labelAlign
+		minX  int
+	}{{alignLeft, 50}, {alignCenter, 50 - 16}, {alignRight, 50 - 32}} {
+		m := uniformImage(100, 30, plotPaper)
+		drawLabel(m, small, "word", 50, 20, tc.align, plotInk)
+		if box := inkBox(m); box.Min.X < tc.minX || box.Min.X > tc.minX+2 {
+			t.Errorf("align %d: ink starts at x=%d, want about %d", tc.align, box.Min.X, tc.minX)
+		}
+	}
+	m := uniformImage(40, 100, plotPaper)
+	drawLabelUp(m, small, "output", 30, 50, plotInk)
+	if box := inkBox(m); box.Dy() < 3*box.Dx() || box.Max.X > 30 || box.Min.Y < 20 || box.Max.Y > 80 {
+		t.Errorf("rotated label ink %v, want a tall box left of x=30 around y=50", box)
+	}
+}
+
+func TestEllipsize(t *testing.T) {
+	face := labelFace(1, false)
+	for _, tc := range []struct {
+		in    string
+		width int
+		want  string
+	}{
+		{"playhouse", 100, "playhouse"},
+		{"playhouse", 72, "playhouse"},
+		{"playhouse", 71, "playhou…"},
+		{"playhouse", 8, "…"},
+		{"playhouse", 7, ""},
+		{"ça va", 24, "ça…"},
+	} {
+		if got := ellipsize(face, tc.in, tc.width); got != tc.want {
+			t.Errorf("ellipsize(%q, %d) = %q, want %q", tc.in, tc.width, got, tc.want)
+		}
+	}
+}
+
+func TestFormatWeight(t *testing.T) {
+	for _, tc := range []struct {
+		v    float32
+		want string
+	}{
+		{0, "0"}, {1, "1.00"}, {0.42, "0.42"}, {0.1, "0.10"}, {0.0999, "0.10"},
+		{0.082, "0.082"}, {0.0123, "0.012"}, {0.0049, "0.0049"}, {0.00012, "0.00012"},
+	} {
+		if got := formatWeight(tc.v); got != tc.want {
+			t.Errorf("formatWeight(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}
+
+func TestVisibleLabel(t *testing.T) {
+	for in, want := range map[string]string{"a": "a", " ": "␣", "  ": "␣␣", "": "''", "\t": `\t`, "a b": "a b"} {
+		if got := visibleLabel(in); got != want {
+			t.Errorf("visibleLabel(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
