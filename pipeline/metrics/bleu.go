@@ -17,12 +17,14 @@ import "math"
 //     with BP = exp(1 − 1/ratio) when ratio = (C + 10⁻¹⁵)/(r + 10⁻⁹) < 1
 //     and 1 otherwise.
 //
-// The two constants are coco-caption's "tiny" and "small": they keep an
-// empty corpus or a zero count from dividing by zero, so a corpus with
-// no matching n-gram of some order scores about 10⁻¹⁶·… instead of 0
-// (BLEU-4 of a corpus with unigram but no 4-gram matches is of order
-// 10⁻⁴, not 0). Scores are fractions in [0, 1]; papers often print them
-// ×100.
+// The two constants are coco-caption's "tiny" and "small". They avoid
+// 0/0, and they make an order without a single match (or without any
+// n-gram: a candidate shorter than n) count as a small precision instead
+// of zeroing the product: a two-word candidate that matches its
+// reference's first two words gets BLEU-3 = (1·1·10⁻⁶)^⅓·BP = 0.01·BP,
+// and BLEU-4 of a corpus with no matching 4-gram is of order 10⁻⁴, not 0.
+// They also put BP a hair below 1 (1 − 10⁻⁹/C) when C = r. Scores are
+// fractions in [0, 1]; papers often print them ×100.
 //
 // Tokens are compared exactly: coco-caption lower-cases and strips
 // punctuation first, which Tokenize approximates.

@@ -24,7 +24,7 @@ const ciderSigma = 6.0
 //	                                                  ─────────────────────────────────────────
 //	                                                        ‖g_n(c)‖ · ‖g_n(r_j)‖
 //
-// with σ = 6 and the quotient taken as its numerator when a norm is 0.
+// with σ = 6, and 0 for an order n where either vector is 0.
 // The corpus score is the mean over samples; perSample holds each
 // sample's score in input order.
 //

@@ -106,16 +106,28 @@ func (o *METEOROptions) params() (meteorParams, error) {
 // reports, the corpus score is not the mean of sample scores: the
 // statistics of each sample's best reference (lengths, matches, and the
 // chunks of samples not matched perfectly) are summed over the corpus and
-// the formula is applied once to the sums.
+// the formula is applied once to the sums. (Flickr8k dev, caption #0
+// against #1–#4: 0.2515 aggregated, 0.2581 as a mean.)
 //
-// Differences from the jar: no synonym (WordNet) or paraphrase matching,
-// whose weights are 0.8 and 0.6 in Meteor 1.5, so scores are lower or
-// equal; no function-word weighting (the jar's δ = 0.75 weighs content
-// words against a list of English function words; here every word is a
-// content word, which makes δ cancel out); Porter's stemmer (1980)
-// instead of the jar's Snowball English ("Porter2"), which differ on some
-// words; and the jar's own text normalization (-norm) is left to the
-// caller's tokenization. Scores are fractions in [0, 1].
+// Differences from the jar:
+//
+//   - No synonym (WordNet synsets, weight 0.8) or paraphrase (weight 0.6)
+//     matching. Those only add matches, so scores here are typically
+//     lower than the jar's on the same captions.
+//   - No function-word weighting: the jar weighs words of its English
+//     function-word list by 1 − δ = 0.25 and the others by δ = 0.75 in P
+//     and R; here every word counts as a content word, which makes δ
+//     cancel out. This moves scores either way.
+//   - Porter's stemmer (1980) instead of the jar's Snowball English
+//     ("Porter2"). Over the 8,293 words of the Flickr8k captions, 3,627
+//     pairs of different words share a stem under both, 43 under Porter
+//     only and 126 under Snowball only.
+//   - The jar's own normalization (-norm) is left to the tokenization
+//     of the samples (Tokenize).
+//
+// Apart from these, the alignments and scores equal the jar code's,
+// sample by sample (TestCaptionMETEORGoldenJar). Scores are fractions in
+// [0, 1].
 func METEOR(samples []Sample, opts *METEOROptions) (corpus float64, perSample []float64, err error) {
 	p, err := opts.params()
 	if err != nil {
