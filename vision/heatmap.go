@@ -149,7 +149,7 @@ func heatmap(weights []float32, rows, cols, width, height int, region heatRect, 
 	if err := CheckWeights(weights, rows, cols); err != nil {
 		return nil, err
 	}
-	return heatmapAxes(weights, newHeatAxes(rows, cols, width, height, region, o), o)
+	return heatmapAxes(weights, newHeatAxes(rows, cols, width, height, region, o), o), nil
 }
 
 // heatAxes holds the interpolation weights of both axes of a field, which
@@ -174,11 +174,9 @@ func newHeatAxes(rows, cols, width, height int, region heatRect, o HeatmapOption
 	}
 }
 
-// heatmapAxes computes the field Y·G·Xᵀ and scales it.
-func heatmapAxes(weights []float32, a *heatAxes, o HeatmapOptions) (*Heat, error) {
-	if err := CheckWeights(weights, a.rows, a.cols); err != nil {
-		return nil, err
-	}
+// heatmapAxes computes the field Y·G·Xᵀ and scales it. The weights must
+// have passed CheckWeights for a.rows × a.cols.
+func heatmapAxes(weights []float32, a *heatAxes, o HeatmapOptions) *Heat {
 	rows, cols, width, height := a.rows, a.cols, a.width, a.height
 	// tmp = G·Xᵀ: rows × width.
 	tmp := make([]float32, rows*width)
@@ -221,7 +219,7 @@ func heatmapAxes(weights []float32, a *heatAxes, o HeatmapOptions) (*Heat, error
 			h.Values[i] = min(v*inv, 1)
 		}
 	}
-	return h, nil
+	return h
 }
 
 func (o *HeatmapOptions) check() error {

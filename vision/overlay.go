@@ -243,10 +243,13 @@ func (ov *overlayer) heat(weights []float32, rows, cols int, maxWeight float32) 
 	}
 	r := ov.base.Rect
 	o := HeatmapOptions{Smoothing: ov.o.Smoothing, Sigma: ov.o.Sigma, Max: maxWeight}
+	if err := CheckWeights(weights, rows, cols); err != nil {
+		return nil, err
+	}
 	if ov.axes == nil || ov.axes.rows != rows || ov.axes.cols != cols {
 		ov.axes = newHeatAxes(rows, cols, r.Dx(), r.Dy(), ov.region, o)
 	}
-	return heatmapAxes(weights, ov.axes, o)
+	return heatmapAxes(weights, ov.axes, o), nil
 }
 
 // blend draws base with the heat over it into dst (same bounds as base).
