@@ -5,7 +5,12 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 )
+
+// Benchmarks: go test -run '^$' -bench 'ScoreCaptions|BLEU|METEOR|ROUGEL|CIDErD|Tokenize' -cpu 1 ./pipeline/metrics
+// cpu-ms/op is the process CPU time per operation (the machine is
+// shared, so wall time overstates the cost).
 
 // captionBenchSet returns images × refs synthetic captions the size of
 // Flickr8k's dev split (1,000 × 5): 8–14 words from a 400-word vocabulary
@@ -40,14 +45,22 @@ func captionBenchSet(images, refs int) (cands map[string]string, refSets map[str
 	return cands, refSets
 }
 
+// reportCPU adds the process CPU time per operation since start, in
+// milliseconds, to the benchmark's output.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64((captionCPUTime()-start).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+}
+
 func BenchmarkScoreCaptions(b *testing.B) {
 	cands, refs := captionBenchSet(1000, 5)
 	b.ReportAllocs()
+	start := captionCPUTime()
 	for b.Loop() {
 		if _, err := ScoreCaptions(cands, refs); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, start)
 }
 
 func benchmarkCaptionMetric(b *testing.B, metric func([]Sample) error) {
@@ -57,11 +70,13 @@ func benchmarkCaptionMetric(b *testing.B, metric func([]Sample) error) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	start := captionCPUTime()
 	for b.Loop() {
 		if err := metric(samples); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, start)
 }
 
 func BenchmarkBLEU(b *testing.B) {

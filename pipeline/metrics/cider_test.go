@@ -2,7 +2,9 @@ package metrics
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"sync"
 	"testing"
 )
 
@@ -151,6 +153,43 @@ func TestCIDErDScorer(t *testing.T) {
 		if !captionClose(got, tt.want) {
 			t.Errorf("Score(%q, %q) = %.17g, want %.17g", tt.cand, tt.ref, got, tt.want)
 		}
+	}
+}
+
+// TestCIDErDScorerConcurrent scores from several goroutines at once (run
+// with -race): Score only reads the scorer.
+func TestCIDErDScorerConcurrent(t *testing.T) {
+	refs := [][][]string{
+		{captionSample("a dog runs").Cand, captionSample("a brown dog").Cand},
+		{captionSample("two kids play").Cand},
+	}
+	s, err := NewCIDErD(refs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := s.Score(captionSample("a dog plays with kids").Cand, refs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 50 {
+				got, err := s.Score(captionSample("a dog plays with kids").Cand, refs[0])
+				if err != nil || got != want {
+					errs <- fmt.Errorf("Score = %v, %v; want %v", got, err, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
 
