@@ -49,8 +49,8 @@ func (s CaptionScores) String() string {
 }
 
 // ScoreCaptions tokenizes candidate and reference captions keyed by image
-// id (NewSamples) and computes every caption metric over the whole set
-// (ScoreSamples). Both maps must hold the same ids; the error names the
+// id with Tokenize (NewSamples) and computes every caption metric over
+// the whole set (ScoreSamples). Both maps must hold the same ids; the error names the
 // ids that differ and the images without usable references.
 func ScoreCaptions(cands map[string]string, refs map[string][]string) (CaptionScores, error) {
 	samples, err := NewSamples(cands, refs)
@@ -60,8 +60,8 @@ func ScoreCaptions(cands map[string]string, refs map[string][]string) (CaptionSc
 	return ScoreSamples(samples)
 }
 
-// ScoreSamples computes BLEU-1…4, METEOR, ROUGE-L and CIDEr-D over the
-// samples, as the functions of the same names do.
+// ScoreSamples computes BLEU-1…4, METEOR (default options), ROUGE-L and
+// CIDEr-D over the samples, as the functions of the same names do.
 func ScoreSamples(samples []Sample) (CaptionScores, error) {
 	c, err := newCaptionCorpus(samples)
 	if err != nil {
