@@ -137,9 +137,11 @@ func Heatmap(weights []float32, rows, cols, width, height int, opts *HeatmapOpti
 // original image to a smaller panel.
 type heatRect struct{ x0, y0, x1, y1 float64 }
 
+// round returns the pixels whose centers lie in r, the same test
+// axisWeights makes: x is inside when r.x0 ≤ x + 0.5 < r.x1.
 func (r heatRect) round() image.Rectangle {
-	return image.Rect(int(math.Floor(r.x0+0.5)), int(math.Floor(r.y0+0.5)),
-		int(math.Floor(r.x1+0.5)), int(math.Floor(r.y1+0.5)))
+	in := func(v float64) int { return int(math.Ceil(v - 0.5)) }
+	return image.Rect(in(r.x0), in(r.y0), in(r.x1), in(r.y1))
 }
 
 func heatmap(weights []float32, rows, cols, width, height int, region heatRect, o HeatmapOptions) (*Heat, error) {

@@ -47,7 +47,9 @@ func reportCPU(b *testing.B, cpu0 time.Duration) {
 
 // BenchmarkOverlayPanels10Words is the figure the caption tool draws for
 // each image: ten 224×168 panels plus the input, labels and legend.
-func BenchmarkOverlayPanels10Words(b *testing.B) { benchPanels(b, 14, 14, &PanelsOptions{ShowBeta: true}) }
+func BenchmarkOverlayPanels10Words(b *testing.B) {
+	benchPanels(b, 14, 14, &PanelsOptions{ShowBeta: true})
+}
 
 func BenchmarkOverlayPanels10WordsGaussian(b *testing.B) {
 	benchPanels(b, 14, 14, &PanelsOptions{OverlayOptions: OverlayOptions{Smoothing: SmoothGaussian}})

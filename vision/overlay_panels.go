@@ -220,7 +220,7 @@ func (l *panelLayout) drawInput(dst *image.RGBA, at image.Point, rows, cols int)
 	case !l.o.Region.Empty():
 		fit = "region"
 	case l.o.Fit == CenterCrop && !region.Eq(b.Rect):
-		fit = "center crop"
+		fit = "crop"
 	}
 	l.drawCaption(dst, at, "input", fmt.Sprintf("%d×%d grid · %s", rows, cols, fit))
 }
