@@ -57,6 +57,13 @@ var extraGlyphs = map[rune][17]string{
 		".........", ".#....#..", ".#....#..", ".######..", ".........",
 		".........", ".........",
 	},
+	// A box for every rune the font lacks.
+	'\uFFFD': {
+		".........", ".........", ".........", ".######..", ".#....#..",
+		".#....#..", ".#....#..", ".#....#..", ".#....#..", ".#....#..",
+		".#....#..", ".#....#..", ".#....#..", ".######..", ".........",
+		".........", ".........",
+	},
 }
 
 // extraMasks holds extraGlyphs as alpha masks, stacked vertically.
@@ -66,7 +73,7 @@ func buildExtraMasks() (*image.Alpha, map[rune]int) {
 	m := image.NewAlpha(image.Rect(0, 0, 9, 17*len(extraGlyphs)))
 	index := make(map[rune]int, len(extraGlyphs))
 	i := 0
-	for _, r := range "αβ␣" {
+	for _, r := range "αβ␣\uFFFD" {
 		for y, row := range extraGlyphs[r] {
 			for x, c := range row {
 				switch c {
@@ -98,23 +105,38 @@ func (f *labelFont) Metrics() font.Metrics {
 
 func (f *labelFont) Kern(r0, r1 rune) fixed.Int26_6 { return 0 }
 
-func (f *labelFont) GlyphAdvance(r rune) (fixed.Int26_6, bool) {
-	adv, ok := f.base.GlyphAdvance('x')
-	_, extra := extraIndex[r]
-	if !extra {
-		_, ok = f.base.GlyphAdvance(r)
+// extra returns the index of r's glyph among extraGlyphs: its own, or the
+// box for runes the font lacks; false for the font's own runes.
+func (f *labelFont) extra(r rune) (int, bool) {
+	if i, ok := extraIndex[r]; ok {
+		return i, true
 	}
-	return adv * fixed.Int26_6(f.scale), ok || extra
+	if _, ok := f.base.GlyphAdvance(r); !ok {
+		return extraIndex['\uFFFD'], true
+	}
+	return 0, false
+}
+
+// has reports whether r has a glyph of its own (not the box).
+func (f *labelFont) has(r rune) bool {
+	_, own := extraIndex[r]
+	_, base := f.base.GlyphAdvance(r)
+	return own || base
+}
+
+func (f *labelFont) GlyphAdvance(r rune) (fixed.Int26_6, bool) {
+	adv, _ := f.base.GlyphAdvance('x') // monospaced
+	return adv * fixed.Int26_6(f.scale), f.has(r)
 }
 
 func (f *labelFont) GlyphBounds(r rune) (fixed.Rectangle26_6, fixed.Int26_6, bool) {
-	b, adv, ok := f.base.GlyphBounds('x')
-	if _, extra := extraIndex[r]; !extra {
-		b, adv, ok = f.base.GlyphBounds(r)
+	b, adv, _ := f.base.GlyphBounds('x')
+	if _, extra := f.extra(r); !extra {
+		b, adv, _ = f.base.GlyphBounds(r)
 	}
 	k := fixed.Int26_6(f.scale)
 	b.Min.X, b.Min.Y, b.Max.X, b.Max.Y = b.Min.X*k, b.Min.Y*k, b.Max.X*k, b.Max.Y*k
-	return b, adv * k, ok
+	return b, adv * k, f.has(r)
 }
 
 func (f *labelFont) Glyph(dot fixed.Point26_6, r rune) (image.Rectangle, image.Image, image.Point, fixed.Int26_6, bool) {
@@ -125,9 +147,9 @@ func (f *labelFont) Glyph(dot fixed.Point26_6, r rune) (image.Rectangle, image.I
 		adv  fixed.Int26_6
 		ok   bool
 	)
-	if i, extra := extraIndex[r]; extra {
+	if i, extra := f.extra(r); extra {
 		adv, _ = f.base.GlyphAdvance('x')
-		mask, mp, ok = extraMasks, image.Pt(0, 17*i), true
+		mask, mp, ok = extraMasks, image.Pt(0, 17*i), f.has(r)
 		dr = image.Rect(0, -14, 9, 3)
 	} else {
 		dr, mask, mp, adv, ok = f.base.Glyph(fixed.Point26_6{}, r)

@@ -3,7 +3,11 @@ package vision
 import (
 	"image"
 	"testing"
+
+	"golang.org/x/image/math/fixed"
 )
+
+var fixedZero fixed.Point26_6
 
 // inkBox returns the bounding box of the non-white pixels of m.
 func inkBox(m *image.RGBA) image.Rectangle {
@@ -108,6 +112,31 @@ func TestVisibleLabel(t *testing.T) {
 	for in, want := range map[string]string{"a": "a", " ": "␣", "  ": "␣␣", "": "''", "\t": `\t`, "a b": "a b"} {
 		if got := visibleLabel(in); got != want {
 			t.Errorf("visibleLabel(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestLabelMissingGlyphs draws runes the font lacks at both scales: they
+// must not panic and must keep their advance, so text stays aligned.
+func TestLabelMissingGlyphs(t *testing.T) {
+	for _, k := range []int{1, 2} {
+		face := labelFace(k, false)
+		m := uniformImage(200, 60, plotPaper)
+		drawLabel(m, face, "日本 ☃ \uFFFD x", 4, 40, alignLeft, plotInk)
+		if w := textWidth(face, "日本 ☃ x"); w != 8*k*len([]rune("日本 ☃ x")) {
+			t.Errorf("scale %d: width %d, want %d", k, w, 8*k*len([]rune("日本 ☃ x")))
+		}
+	}
+}
+
+func TestLabelGlyphOK(t *testing.T) {
+	face := labelFace(2, false)
+	for r, want := range map[rune]bool{'a': true, 'é': true, 'β': true, '␣': true, '日': false, '☃': false} {
+		if _, ok := face.GlyphAdvance(r); ok != want {
+			t.Errorf("GlyphAdvance(%q) ok = %v, want %v", r, ok, want)
+		}
+		if _, _, _, _, ok := face.Glyph(fixedZero, r); ok != want {
+			t.Errorf("Glyph(%q) ok = %v, want %v", r, ok, want)
 		}
 	}
 }

@@ -45,6 +45,7 @@ func FuzzOverlayPanels(f *testing.F) {
 	f.Add(uint8(1), uint8(1), uint16(1), uint16(1), uint8(1), uint8(2), true, []byte{0, 0, 0xc0, 0x7f})
 	f.Add(uint8(14), uint8(3), uint16(300), uint16(2), uint8(2), uint8(1), false, []byte{1, 2, 3})
 	f.Add(uint8(4), uint8(4), uint16(33), uint16(97), uint8(0x27), uint8(0xff), true, []byte{0, 0, 0x80, 0xbf, 0, 0, 0x80, 0x3f})
+	f.Add(uint8(2), uint8(3), uint16(40), uint16(30), uint8(0x80), uint8(0x41), false, []byte("日本 ☃ word"))
 	f.Fuzz(func(t *testing.T, rows, cols uint8, w, h uint16, mode, opt uint8, raw bool, data []byte) {
 		r, c := int(rows%20), int(cols%20) // 0 is an error case
 		iw, ih := int(w%400), int(h%400)
@@ -71,6 +72,9 @@ func FuzzOverlayPanels(f *testing.F) {
 		}
 		if opt&8 != 0 {
 			o.Colormap = Mask
+		}
+		if mode&0x80 != 0 && opt&0x40 != 0 {
+			o.Size = 680 // magnified labels
 		}
 		if opt&16 != 0 {
 			o.Region = image.Rect(int(opt%9), int(mode%9), int(opt%9)+int(opt/8), int(mode%9)+int(mode/8))
