@@ -216,7 +216,10 @@ func (c *collector) walk(root, dir string, ancestors []string) {
 		if mode&fs.ModeSymlink != 0 {
 			fi, err := os.Stat(p)
 			if err != nil {
-				c.add(Input{Path: p, Root: root, Err: fmt.Errorf("%s: dangling symbolic link: %w", p, err)}, false)
+				if pe, ok := err.(*fs.PathError); ok {
+					err = pe.Err
+				}
+				c.add(Input{Path: p, Root: root, Err: fmt.Errorf("%s: broken symbolic link: %w", p, err)}, false)
 				continue
 			}
 			mode = fi.Mode().Type()

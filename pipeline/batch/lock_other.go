@@ -1,9 +1,9 @@
-//go:build !unix
+//go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
 
 package batch
 
 import "os"
 
-// lockFile does nothing where flock(2) does not exist: two processes
+// lockFile does nothing where package syscall has no flock(2): two processes
 // appending to one output there are not detected.
 func lockFile(*os.File) error { return nil }
