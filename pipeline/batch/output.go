@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -80,7 +81,8 @@ func (o *output) prepare(resume, overwrite bool) (*resumed, error) {
 	res := &resumed{done: map[string]bool{}}
 	size := fi.Size()
 	switch {
-	case size == 0:
+	case size == 0 || o.onlyHeader(size):
+		// Nothing done yet (a run that stopped before its first record).
 	case overwrite:
 		if err := o.f.Truncate(0); err != nil {
 			return nil, fmt.Errorf("batch: emptying %s: %w", o.name, err)
@@ -96,7 +98,10 @@ func (o *output) prepare(resume, overwrite bool) (*resumed, error) {
 			return nil, err
 		}
 	}
-	if size == 0 {
+	if size == 0 || o.onlyHeader(size) {
+		if err := o.f.Truncate(0); err != nil {
+			return nil, fmt.Errorf("batch: emptying %s: %w", o.name, err)
+		}
 		if h := o.codec.header(); h != nil {
 			if _, err := o.f.Write(h); err != nil {
 				return nil, fmt.Errorf("batch: writing %s: %w", o.name, err)
@@ -107,6 +112,18 @@ func (o *output) prepare(resume, overwrite bool) (*resumed, error) {
 		return nil, fmt.Errorf("batch: syncing %s: %w", o.name, err)
 	}
 	return res, nil
+}
+
+// onlyHeader reports whether the file of size bytes holds just the
+// format's header.
+func (o *output) onlyHeader(size int64) bool {
+	h := o.codec.header()
+	if h == nil || size != int64(len(h)) {
+		return false
+	}
+	b := make([]byte, len(h))
+	_, err := o.f.ReadAt(b, 0)
+	return err == nil && bytes.Equal(b, h)
 }
 
 // resume reads the records already in the output and returns the size

@@ -556,3 +556,17 @@ func TestRunResumeNothingLeft(t *testing.T) {
 	}
 	checkExactlyOnce(t, readOutput(t, out, FormatJSONL), inputs)
 }
+
+// TestRunReusesEmptyOutput: an output with no record yet (a run stopped
+// by a wrong option after creating it) is no reason to refuse a new run.
+func TestRunReusesEmptyOutput(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.tsv")
+	if err := os.WriteFile(out, tsvCodec{}.header(), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	inputs := fakeInputs(3)
+	if _, err := Run(context.Background(), inputs, Shared(fakeProcess), &Options{Output: out}); err != nil {
+		t.Fatal(err)
+	}
+	checkExactlyOnce(t, readOutput(t, out, FormatTSV), inputs)
+}
