@@ -45,6 +45,10 @@ func childInputs(n int) []Input {
 	return fakeInputs(n, bad...)
 }
 
+// watched is the input whose start the child announces on stderr: it is
+// among the first four, and takes 383 ms with BATCH_TEST_SLOW=200ms.
+const watched = "in/0002.wav"
+
 // childMain is the child: a resumed batch over fake inputs that take a
 // pseudo-random time each, exiting as a command would: 0 done, 1 some
 // failed, 130 interrupted, 2 anything else.
@@ -53,8 +57,10 @@ func childMain(out string) int {
 	slow, _ := time.ParseDuration(os.Getenv(envSlow))
 	ctx, abort, stop := WithSignals(context.Background())
 	defer stop()
-	fmt.Fprintln(os.Stderr, "ready")
 	proc := func(ctx context.Context, in Input) (Result, error) {
+		if in.Path == watched {
+			fmt.Fprintln(os.Stderr, "started", in.Path)
+		}
 		h := fnv.New64a()
 		h.Write([]byte(in.Path))
 		d := time.Duration(h.Sum64()%2000) * slow / 1000 // 0 to 2× slow
@@ -213,9 +219,8 @@ func TestKillAndResume(t *testing.T) {
 // TestInterruptExitsCleanly sends SIGINT to a batch: it must stop, write
 // only complete records and exit 130. After one interrupt the inputs in
 // flight finish; a second abandons them. A resumed run then finishes the
-// job. Inputs take 0 to 400 ms each (by the hash of their name), so
-// in/0002.wav (383 ms), among the first four started, is in flight when
-// the interrupts come.
+// job. Inputs take 0 to 400 ms each (by the hash of their name); the
+// interrupts come while the watched input (383 ms) is in flight.
 func TestInterruptExitsCleanly(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -224,14 +229,12 @@ func TestInterruptExitsCleanly(t *testing.T) {
 		{"one interrupt finishes the inputs in flight", 1},
 		{"a second interrupt abandons them", 2},
 	}
-	const inFlight = "in/0002.wav"
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "results.jsonl")
 			const inputs = 200
 			c := startChild(t, out, FormatJSONL, inputs, 200*time.Millisecond)
-			c.waitFor(t, "ready")
-			time.Sleep(30 * time.Millisecond)
+			c.waitFor(t, "started "+watched)
 			for i := range tc.signals {
 				if i > 0 {
 					c.waitFor(t, "interrupted: no new inputs")
@@ -248,8 +251,8 @@ func TestInterruptExitsCleanly(t *testing.T) {
 				t.Errorf("summary %q", summary)
 			}
 			recs := readOutput(t, out, FormatJSONL) // complete records only
-			if slices.Contains(paths(recs), inFlight) != (tc.signals == 1) {
-				t.Errorf("records %v: %s finished %v, want %v", paths(recs), inFlight, !(tc.signals == 1), tc.signals == 1)
+			if slices.Contains(paths(recs), watched) != (tc.signals == 1) {
+				t.Errorf("records %v: %s finished %v, want %v", paths(recs), watched, !(tc.signals == 1), tc.signals == 1)
 			}
 			c = startChild(t, out, FormatJSONL, inputs, 0)
 			if code := c.exitCode(t); code != 1 {
