@@ -13,7 +13,12 @@ import (
 //	func init() { commands.Add("transcribe", "turn speech into text", runTranscribe) }
 //
 // The usage text lists them in name order with their one-line summaries.
+//
+// Default names the command that runs when the first argument is not a
+// command name (nor help or version): "caption photo.jpg" runs
+// "caption describe photo.jpg".
 type Registry struct {
+	Default   string
 	commands  map[string]Command
 	summaries map[string]string
 }
@@ -78,5 +83,12 @@ func (r *Registry) Help(name string) string {
 
 // Dispatch runs args through Dispatch with the registered commands.
 func (r *Registry) Dispatch(tool, head, tail, version string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if r.Default != "" && len(args) > 0 && r.commands[r.Default] != nil {
+		switch a := args[0]; {
+		case r.commands[a] != nil, a == "version", a == "help", a == "-h", a == "-help", a == "--help", a == "-version", a == "--version":
+		default:
+			args = append([]string{r.Default}, args...)
+		}
+	}
 	return Dispatch(tool, r.Usage(head, tail), version, r.commands, args, stdin, stdout, stderr)
 }

@@ -47,3 +47,32 @@ func TestRegistry(t *testing.T) {
 	}()
 	r.Add("alpha", "again", cmd("alpha"))
 }
+
+func TestRegistryDefault(t *testing.T) {
+	r := Registry{Default: "describe"}
+	var got []string
+	r.Add("describe", "describe files", func(args []string, _ io.Reader, _, _ io.Writer) error { got = args; return nil })
+	r.Add("other", "another", func(args []string, _ io.Reader, _, _ io.Writer) error { got = append([]string{"other"}, args...); return nil })
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"photo.jpg", "b.png"}, "photo.jpg,b.png"},
+		{[]string{"-beam", "3", "photo.jpg"}, "-beam,3,photo.jpg"},
+		{[]string{"describe", "x"}, "x"},
+		{[]string{"other", "x"}, "other,x"},
+	} {
+		got = nil
+		var out, errOut strings.Builder
+		if err := r.Dispatch("t", "H\n", "T\n", "v", tc.args, nil, &out, &errOut); err != nil {
+			t.Fatalf("%q: %v", tc.args, err)
+		}
+		if s := strings.Join(got, ","); s != tc.want {
+			t.Errorf("%q ran with %q, want %q", tc.args, s, tc.want)
+		}
+	}
+	var out, errOut strings.Builder
+	if err := r.Dispatch("t", "H\n", "T\n", "v", []string{"-h"}, nil, &out, &errOut); err != nil || !strings.Contains(out.String(), "Commands:") {
+		t.Errorf("-h: %v, %q", err, out.String())
+	}
+}
