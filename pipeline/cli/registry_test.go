@@ -52,7 +52,10 @@ func TestRegistryDefault(t *testing.T) {
 	r := Registry{Default: "describe"}
 	var got []string
 	r.Add("describe", "describe files", func(args []string, _ io.Reader, _, _ io.Writer) error { got = args; return nil })
-	r.Add("other", "another", func(args []string, _ io.Reader, _, _ io.Writer) error { got = append([]string{"other"}, args...); return nil })
+	r.Add("other", "another", func(args []string, _ io.Reader, _, _ io.Writer) error {
+		got = append([]string{"other"}, args...)
+		return nil
+	})
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -41,12 +41,12 @@ type Job struct {
 
 // Summary is what a run produced.
 type Summary struct {
-	Manifest string   // path of the manifest written
-	Clips    int      // rows in the manifest
-	Rendered int      // clips rendered by this run
-	Reused   int      // clips found from an earlier run
-	Failures []string // "source: error" for each sentence that failed
-	Seconds  float64  // audio in the manifest
+	Manifest string         // path of the manifest written
+	Clips    int            // rows in the manifest
+	Rendered int            // clips rendered by this run
+	Reused   int            // clips found from an earlier run
+	Failures []string       // "source: error" for each sentence that failed
+	Seconds  float64        // audio in the manifest
 	PerVoice map[string]int // clips per speaker ("engine/voice")
 }
 
