@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/attend-go/attend/pipeline/captiondata"
+	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/vision"
+)
+
+const featuresUsage = `Usage: caption features [flags] DATASET
+
+Runs the image encoder (MobileNetV2) once over every image of a caption
+dataset and stores the feature grids as float16 in one cache file, which
+training reads an image at a time. DATASET is a Flickr8k directory
+(captions.txt, train.txt, dev.txt, images/), a Karpathy split file
+(dataset_flickr8k.json, dataset_coco.json), a COCO caption file
+(captions_train2014.json; give -images) or a folder of images.
+
+An interrupted extraction resumes: run the same command again and it checks
+the records already written (CRC-32C) and extracts the rest. An existing
+cache made from other images, or with another encoder or grid, is refused
+and left alone. The cache is a safetensors file; its header records the
+encoder's SHA-256, the grid and the image IDs in order.
+
+-n extracts nothing: it prints what the cache would hold, and how much of
+an existing one is complete, without needing the encoder.
+
+Flags:
+`
+
+const featuresExamples = `
+Examples:
+
+	caption features -n testdata/
+	caption features -n -grid 14x14 -o images.safetensors testdata/
+
+Recipes:
+
+	caption features -split train,dev -j 2 -o flickr8k-7x7.safetensors ../shared/data/flickr8k
+	caption features -grid 14x14 -split train ../shared/data/flickr8k
+	caption features -split train -images coco/images coco/dataset_coco.json
+`
+
+func init() {
+	commands.Add("features", "extract image features of a caption dataset into a cache", runFeatures)
+}
+
+// grids maps the -grid values to the encoder's feature maps and their
+// shapes (MobileNetV2 1.0/224; -n reports sizes without loading it).
+var grids = map[string]struct {
+	grid    vision.Grid
+	h, w, d int
+}{
+	"7x7":   {vision.GridFinal, 7, 7, 1280},
+	"14x14": {vision.GridBlock13, 14, 14, 576},
+}
+
+// featuresFlags are the command's settings.
+type featuresFlags struct {
+	grid, split, images, out, encoder, fit string
+	workers                                int
+	dryRun                                 bool
+}
+
+func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("features", featuresUsage, featuresExamples, stderr)
+	var o featuresFlags
+	fs.StringVar(&o.grid, "grid", "7x7", "feature map: 7x7 (7×7×1280, the last) or 14x14 (14×14×576, block 13)")
+	fs.StringVar(&o.split, "split", "", "split(s) to extract, comma-separated (train, dev, test, restval); empty means all")
+	fs.StringVar(&o.images, "images", "", "directory of the image files (default: the dataset's own: images/ or the JSON file's directory)")
+	fs.StringVar(&o.out, "o", "", "cache file (default DATASET-SPLIT-GRID.safetensors in the current directory)")
+	fs.StringVar(&o.encoder, "encoder", "", "encoder model file (default $"+vision.EncoderEnv+", then the user cache, then a download)")
+	fs.StringVar(&o.fit, "fit", "crop", "how non-square images become square: crop (center) or squash")
+	fs.IntVar(&o.workers, "j", runtime.GOMAXPROCS(0), "images extracted at once, one goroutine each")
+	fs.BoolVar(&o.dryRun, "n", false, "extract nothing; print what the cache would hold")
+	if ok, err := cli.Parse(fs, args); !ok {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return cli.Usagef("features needs one dataset, got %d arguments", fs.NArg())
+	}
+	dataset := fs.Arg(0)
+	g, ok := grids[o.grid]
+	if !ok {
+		return cli.Usagef("-grid %q: want 7x7 or 14x14", o.grid)
+	}
+	var fit vision.Fit
+	switch o.fit {
+	case "crop":
+		fit = vision.CenterCrop
+	case "squash":
+		fit = vision.Squash
+	default:
+		return cli.Usagef("-fit %q: want crop or squash", o.fit)
+	}
+	if o.workers < 1 {
+		return cli.Usagef("-j %d: want at least 1", o.workers)
+	}
+	if o.out == "" {
+		o.out = defaultCacheName(dataset, o.split, o.grid)
+	}
+
+	images, err := captiondata.Read(dataset, o.split, o.images)
+	if err != nil {
+		return err
+	}
+	kind, _ := captiondata.Detect(dataset) // Read succeeded, so this does
+	source := fmt.Sprintf("%s (%s", filepath.Base(filepath.Clean(dataset)), kind)
+	if o.split != "" {
+		source += ", split " + o.split
+	}
+	source += ")"
+	if o.dryRun {
+		return describeCache(stdout, source, images, o.out, g.h, g.w, g.d)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	model, err := vision.LocateEncoder(ctx, &vision.LocateOptions{Path: o.encoder, Progress: stderr})
+	if err != nil {
+		return err
+	}
+	x, err := captiondata.LoadExtractor(model, &captiondata.ExtractorOptions{Grid: g.grid, Fit: fit})
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	p := progress{w: stderr, start: start, every: 10 * time.Second}
+	stats, err := captiondata.BuildCache(ctx, o.out, images, x, &captiondata.BuildOptions{
+		Workers:  o.workers,
+		Source:   source,
+		Progress: p.report,
+		Failed:   func(_ captiondata.Image, err error) { fmt.Fprintln(stderr, "caption:", err) },
+	})
+	elapsed := time.Since(start)
+	if stats.Images > 0 {
+		rate := float64(stats.Extracted) / elapsed.Seconds()
+		fmt.Fprintf(stdout, "%s: %d images, %s float16 (%s); %d extracted (%.1f images/s), %d already there, %d repaired, %d failed, in %v\n",
+			o.out, stats.Images, x.Spec().GridString(), sizeOf(o.out), stats.Extracted, rate, stats.Reused, stats.Repaired, stats.Failed, elapsed.Round(time.Second))
+	}
+	if stats.Failed > 0 && errors.Is(err, captiondata.ErrIncomplete) {
+		return fmt.Errorf("%w: %d of %d images failed; their records are incomplete", cli.ErrReported, stats.Failed, stats.Images)
+	}
+	return err
+}
+
+// describeCache prints what a cache of images would hold, and how far an
+// existing one at path is.
+func describeCache(w io.Writer, source string, images []captiondata.Image, path string, h, gw, d int) error {
+	captions := 0
+	for _, im := range images {
+		captions += len(im.Captions)
+	}
+	record := int64(h*gw*d) * 2
+	fmt.Fprintf(w, "dataset %s: %d images, %d captions\n", source, len(images), captions)
+	fmt.Fprintf(w, "cache %s: %dx%dx%d float16, %s per image, about %s in all\n",
+		path, h, gw, d, byteSize(record), byteSize(record*int64(len(images))))
+	c, err := captiondata.OpenCache(path)
+	if errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintln(w, "the cache does not exist yet")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	s := c.Spec()
+	fmt.Fprintf(w, "the cache exists: %d of %d records complete, grid %s, encoder SHA-256 %s\n", c.NumComplete(), c.Len(), s.GridString(), s.Encoder)
+	if s.H != h || s.W != gw || s.D != d {
+		fmt.Fprintf(w, "its grid differs from -grid: extraction would refuse it\n")
+	}
+	if err := c.CheckImages(images); err != nil {
+		fmt.Fprintln(w, err)
+	}
+	return nil
+}
+
+// defaultCacheName is DATASET-SPLIT-GRID.safetensors: the dataset's base
+// name without extension, the splits joined by "+" ("all" for none).
+func defaultCacheName(dataset, split, grid string) string {
+	base := filepath.Base(filepath.Clean(dataset))
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	if split == "" {
+		split = "all"
+	}
+	split = strings.ReplaceAll(strings.ReplaceAll(split, " ", ""), ",", "+")
+	return fmt.Sprintf("%s-%s-%s.safetensors", base, split, grid)
+}
+
+// progress prints a line at most every so often while a cache fills.
+type progress struct {
+	w          io.Writer
+	start      time.Time
+	every      time.Duration
+	last       time.Time
+	first      int // complete when the run started
+	firstKnown bool
+}
+
+func (p *progress) report(done, total int) {
+	if !p.firstKnown {
+		p.first, p.firstKnown, p.last = done, true, p.start
+		return
+	}
+	now := time.Now()
+	if now.Sub(p.last) < p.every && done < total {
+		return
+	}
+	p.last = now
+	rate := float64(done-p.first) / now.Sub(p.start).Seconds()
+	left := ""
+	if rate > 0 && done < total {
+		left = fmt.Sprintf(", about %v left", (time.Duration(float64(total-done)/rate) * time.Second).Round(time.Second))
+	}
+	fmt.Fprintf(p.w, "features: %d/%d (%.1f%%), %.1f images/s%s\n", done, total, 100*float64(done)/float64(total), rate, left)
+}
+
+// sizeOf returns the size of a file, for people.
+func sizeOf(path string) string {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "size unknown"
+	}
+	return byteSize(st.Size())
+}
+
+// byteSize formats n bytes with a binary unit.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
