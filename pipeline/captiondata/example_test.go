@@ -28,7 +28,7 @@ func ExampleRead() {
 
 func ExampleTokenize() {
 	fmt.Printf("%q\n", captiondata.Tokenize("A dog's T-shirt, 2 balls & a man ."))
-	// Output: ["a" "dogs" "t" "shirt" "2" "balls" "a" "man"]
+	// Output: ["a" "dog" "'s" "t-shirt" "2" "balls" "&" "a" "man"]
 }
 
 // meanColor is a toy Extractor: a 1×1 grid holding an image's mean red,

@@ -1,39 +1,11 @@
 package captiondata
 
-import (
-	"strings"
-	"unicode"
-)
+import "github.com/attend-go/attend/pipeline/metrics"
 
 // Tokenize splits a caption into the lower-case words the caption models
-// are trained on:
-//
-//   - letters are lower-cased; letters and digits make up the words;
-//   - apostrophes (' and ’) are dropped, so "dog's" gives "dogs" and
-//     "don't" gives "dont", as in the widely used neuraltalk2 and
-//     Karpathy preprocessing;
-//   - every other character (white space, punctuation, symbols) ends a
-//     word, so "t-shirt" gives "t", "shirt" and "a dog ." gives "a", "dog".
-//
-// It returns nil for a caption with no letters or digits.
-func Tokenize(caption string) []string {
-	var words []string
-	var b strings.Builder
-	flush := func() {
-		if b.Len() > 0 {
-			words = append(words, b.String())
-			b.Reset()
-		}
-	}
-	for _, r := range caption {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(unicode.ToLower(r))
-		case r == '\'' || r == '’':
-		default:
-			flush()
-		}
-	}
-	flush()
-	return words
-}
+// are trained on. It is metrics.Tokenize, the tokenization the caption
+// metrics (BLEU, METEOR, ROUGE-L, CIDEr-D) score with, an approximation of
+// the COCO evaluation's PTB tokenizer with its punctuation removed, so a
+// model learns the very words it is scored on: "A dog's T-shirt." gives
+// "a", "dog", "'s", "t-shirt". See metrics.Tokenize for the rules.
+func Tokenize(caption string) []string { return metrics.Tokenize(caption) }
