@@ -21,8 +21,10 @@ func main() {
 	os.Exit(cli.ExitCode("caption", run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))
 }
 
-// commands holds the subcommands; each file adds its own from init.
-var commands cli.Registry
+// commands holds the subcommands; each file adds its own from init. An
+// argument that is not a command name is an image to describe:
+// "caption photo.jpg" runs "caption describe photo.jpg".
+var commands = cli.Registry{Default: "describe"}
 
 const usageHead = `caption describes images in words with an attention-based encoder–decoder.
 
