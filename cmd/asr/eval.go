@@ -43,6 +43,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var o speech.EvalOptions
 	fs.IntVar(&o.Search.Beam, "beam", 4, "beam width; 1 is greedy search")
 	ctcWeight := fs.Float64("ctc-weight", 0.3, "weight of the CTC prefix score; 0 for attention alone")
+	fs.BoolVar(&o.Search.NoFallback, "no-fallback", false, "keep the attention output even where it looks broken (no CTC fallback)")
 	fs.IntVar(&o.Workers, "j", 1, "utterances decoded in parallel")
 	fs.IntVar(&o.Speakers, "dev-speakers", 0, "score only the dev split of this many held-out speakers (as asr train -dev-speakers)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the dev split (as asr train -seed)")
