@@ -194,6 +194,9 @@ func create(path string, lay *layout, head []byte) (err error) {
 	defer os.Remove(tmp.Name())
 	_, err = tmp.Write(head)
 	if err == nil {
+		err = tmp.Chmod(0o644) // CreateTemp makes it 0600; a cache is shared data
+	}
+	if err == nil {
 		err = tmp.Truncate(lay.size)
 	}
 	if err == nil {

@@ -14,7 +14,7 @@ import (
 // time. Its methods are safe for concurrent use: Features reads with
 // ReadAt into pooled buffers, and everything else is fixed at OpenCache.
 type Cache struct {
-	f     *os.File
+	f     file
 	path  string
 	lay   *layout
 	index map[string]int
@@ -38,7 +38,12 @@ func OpenCache(path string) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("captiondata: feature cache: %w", err)
 	}
-	c, err := newCache(f, path)
+	st, err := f.Stat()
+	if err != nil {
+		f.Close() // read-only: Close cannot lose data
+		return nil, fmt.Errorf("captiondata: %w", err)
+	}
+	c, err := newCache(f, st.Size(), path)
 	if err != nil {
 		f.Close() // read-only: Close cannot lose data
 		return nil, err
@@ -46,13 +51,16 @@ func OpenCache(path string) (*Cache, error) {
 	return c, nil
 }
 
-// newCache reads the header and record state of the open file f.
-func newCache(f *os.File, path string) (*Cache, error) {
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("captiondata: %w", err)
-	}
-	lay, err := readLayout(f, st.Size(), path)
+// file is what a Cache reads from: an *os.File, or bytes in tests.
+type file interface {
+	io.ReaderAt
+	io.Closer
+}
+
+// newCache reads the header and record state of the open file f of the
+// given size.
+func newCache(f file, size int64, path string) (*Cache, error) {
+	lay, err := readLayout(f, size, path)
 	if err != nil {
 		return nil, err
 	}

@@ -151,6 +151,11 @@ func readFlickr8kCaptions(path string) (map[string][]numberedCaption, error) {
 	if err != nil {
 		return nil, readError(path, err)
 	}
+	return parseFlickr8kCaptions(path, data)
+}
+
+// parseFlickr8kCaptions parses the contents of the captions file path.
+func parseFlickr8kCaptions(path string, data []byte) (map[string][]numberedCaption, error) {
 	out := make(map[string][]numberedCaption)
 	for i, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimRight(line, "\r")
