@@ -58,8 +58,8 @@
 //
 // The file is a valid safetensors file (package models' reader checks
 // every cache OpenCache opens; numpy reading the header's offsets gave
-// the values Features gives), laid out so that
-// every record has a fixed place from the start:
+// the values Features gives), laid out so that every record has a fixed
+// place from the start:
 //
 //	8 bytes     header length H, little-endian uint64
 //	H bytes     JSON header, padded with spaces to a multiple of 8:
