@@ -15,7 +15,6 @@ import (
 
 	"github.com/attend-go/attend/pipeline/captiondata"
 	"github.com/attend-go/attend/pipeline/cli"
-	"github.com/attend-go/attend/vision"
 )
 
 const featuresUsage = `Usage: caption features [flags] DATASET
@@ -56,16 +55,6 @@ func init() {
 	commands.Add("features", "extract image features of a caption dataset into a cache", runFeatures)
 }
 
-// grids maps the -grid values to the encoder's feature maps and their
-// shapes (MobileNetV2 1.0/224; -n reports sizes without loading it).
-var grids = map[string]struct {
-	grid    vision.Grid
-	h, w, d int
-}{
-	"7x7":   {vision.GridFinal, 7, 7, 1280},
-	"14x14": {vision.GridBlock13, 14, 14, 576},
-}
-
 // featuresFlags are the command's settings.
 type featuresFlags struct {
 	grid, split, images, out, encoder, fit string
@@ -80,7 +69,7 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	fs.StringVar(&o.split, "split", "", "split(s) to extract, comma-separated (train, dev, test, restval); empty means all")
 	fs.StringVar(&o.images, "images", "", "directory of the image files (default: the dataset's own: images/ or the JSON file's directory)")
 	fs.StringVar(&o.out, "o", "", "cache file (default DATASET-SPLIT-GRID.safetensors in the current directory)")
-	fs.StringVar(&o.encoder, "encoder", "", "encoder model file (default $"+vision.EncoderEnv+", then the user cache, then a download)")
+	fs.StringVar(&o.encoder, "encoder", "", "encoder model file (default $ATTEND_ENCODER, then the user cache, then a download)")
 	fs.StringVar(&o.fit, "fit", "crop", "how non-square images become square: crop (center) or squash")
 	fs.IntVar(&o.workers, "j", runtime.GOMAXPROCS(0), "images extracted at once, one goroutine each")
 	fs.BoolVar(&o.dryRun, "n", false, "extract nothing; print what the cache would hold")
@@ -92,17 +81,12 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 		return cli.Usagef("features needs one dataset, got %d arguments", fs.NArg())
 	}
 	dataset := fs.Arg(0)
-	g, ok := grids[o.grid]
-	if !ok {
+	g, err := captiondata.ParseGrid(o.grid)
+	if err != nil {
 		return cli.Usagef("-grid %q: want 7x7 or 14x14", o.grid)
 	}
-	var fit vision.Fit
-	switch o.fit {
-	case "crop":
-		fit = vision.CenterCrop
-	case "squash":
-		fit = vision.Squash
-	default:
+	fit, err := captiondata.ParseFit(o.fit)
+	if err != nil {
 		return cli.Usagef("-fit %q: want crop or squash", o.fit)
 	}
 	if o.workers < 1 {
@@ -123,16 +107,16 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	}
 	source += ")"
 	if o.dryRun {
-		return describeCache(stdout, source, images, o.out, g.h, g.w, g.d)
+		return describeCache(stdout, source, images, o.out, g.H, g.W, g.D)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	model, err := vision.LocateEncoder(ctx, &vision.LocateOptions{Path: o.encoder, Progress: stderr})
+	model, err := captiondata.LocateEncoder(ctx, o.encoder, stderr)
 	if err != nil {
 		return err
 	}
-	x, err := captiondata.LoadExtractor(model, &captiondata.ExtractorOptions{Grid: g.grid, Fit: fit})
+	x, err := captiondata.LoadExtractor(model, &captiondata.ExtractorOptions{Grid: g.Grid, Fit: fit})
 	if err != nil {
 		return err
 	}

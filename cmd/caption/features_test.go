@@ -9,8 +9,10 @@ import (
 
 	"github.com/attend-go/attend/pipeline/captiondata"
 	"github.com/attend-go/attend/pipeline/cli"
-	"github.com/attend-go/attend/vision"
 )
+
+// encoderSHA256 is the SHA-256 of the default encoder model file.
+const encoderSHA256 = "7aad0c74c5e3c06e5eb3c827e13304fdd68a83da6087d92ee169c24ff9fd4776"
 
 var featuresFixture = filepath.Join("..", "..", "pipeline", "captiondata", "testdata", "flickr8k")
 
@@ -79,7 +81,7 @@ func TestFeaturesExtract(t *testing.T) {
 	if err := run([]string{"features", "-n", "-o", out, featuresFixture}, nil, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"the cache exists: 3 of 3 records complete, grid 7x7x1280, encoder SHA-256 " + vision.EncoderSHA256, "1 of 4 images are not in the cache (tree.jpg)"} {
+	for _, want := range []string{"the cache exists: 3 of 3 records complete, grid 7x7x1280, encoder SHA-256 " + encoderSHA256, "1 of 4 images are not in the cache (tree.jpg)"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("dry run: stdout %q lacks %q", stdout.String(), want)
 		}
@@ -111,7 +113,7 @@ func sharedEncoder(t *testing.T) string {
 		}
 		dir = filepath.Dir(dir)
 	}
-	model := filepath.Join(dir, "..", "shared", "data", "mobilenet", vision.EncoderFile)
+	model := filepath.Join(dir, "..", "shared", "data", "mobilenet", "mobilenet_v2_1.0_224_quant.tflite")
 	if _, err := os.Stat(model); err != nil {
 		t.Skipf("skipping: the encoder %s is absent (the shared data sits beside the module root)", model)
 	}

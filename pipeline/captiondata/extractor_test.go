@@ -20,19 +20,14 @@ func TestEncoderExtractorShared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		grid    vision.Grid
-		h, w, d int
-	}{
-		{vision.GridFinal, 7, 7, 1280},
-		{vision.GridBlock13, 14, 14, 576},
-	} {
-		t.Run(tc.grid.String(), func(t *testing.T) {
-			x, err := LoadExtractor(model, &ExtractorOptions{Grid: tc.grid})
+	// GridChoices states the shapes without the model: check them.
+	for _, tc := range GridChoices {
+		t.Run(tc.Name, func(t *testing.T) {
+			x, err := LoadExtractor(model, &ExtractorOptions{Grid: tc.Grid})
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := Spec{Encoder: vision.EncoderSHA256, Layer: tc.grid.String(), H: tc.h, W: tc.w, D: tc.d, Preprocess: "CenterCrop 224"}
+			want := Spec{Encoder: vision.EncoderSHA256, Layer: tc.Grid.String(), H: tc.H, W: tc.W, D: tc.D, Preprocess: "CenterCrop 224"}
 			if x.Spec() != want {
 				t.Fatalf("Spec %+v, want %+v", x.Spec(), want)
 			}
@@ -48,7 +43,7 @@ func TestEncoderExtractorShared(t *testing.T) {
 			if err := c.Check(want); err != nil {
 				t.Error(err)
 			}
-			enc, err := vision.LoadEncoder(model, &vision.EncoderOptions{Grid: tc.grid, Threads: 1})
+			enc, err := vision.LoadEncoder(model, &vision.EncoderOptions{Grid: tc.Grid, Threads: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,57 @@
+package captiondata
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/attend-go/attend/vision"
+)
+
+// GridChoice is a feature map of the default encoder (MobileNetV2 1.0/224)
+// under the name a user types, with its shape, known without loading the
+// model.
+type GridChoice struct {
+	Name    string // "7x7" or "14x14"
+	Grid    vision.Grid
+	H, W, D int
+}
+
+// GridChoices are the feature maps LoadExtractor offers, the default
+// first.
+var GridChoices = []GridChoice{
+	{"7x7", vision.GridFinal, 7, 7, 1280},
+	{"14x14", vision.GridBlock13, 14, 14, 576},
+}
+
+// ParseGrid returns the GridChoice called name.
+func ParseGrid(name string) (GridChoice, error) {
+	var names []string
+	for _, g := range GridChoices {
+		if g.Name == name {
+			return g, nil
+		}
+		names = append(names, g.Name)
+	}
+	return GridChoice{}, fmt.Errorf("captiondata: grid %q: want %s", name, strings.Join(names, " or "))
+}
+
+// ParseFit returns the vision.Fit called "crop" (vision.CenterCrop) or
+// "squash" (vision.Squash).
+func ParseFit(name string) (vision.Fit, error) {
+	switch name {
+	case "crop":
+		return vision.CenterCrop, nil
+	case "squash":
+		return vision.Squash, nil
+	}
+	return 0, fmt.Errorf("captiondata: fit %q: want crop or squash", name)
+}
+
+// LocateEncoder finds the encoder model file as vision.LocateEncoder does:
+// path if not empty, else $ATTEND_ENCODER, else the user cache, else a
+// download (whose progress goes to progress, if not nil).
+func LocateEncoder(ctx context.Context, path string, progress io.Writer) (string, error) {
+	return vision.LocateEncoder(ctx, &vision.LocateOptions{Path: path, Progress: progress})
+}
