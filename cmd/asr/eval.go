@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 
 	"github.com/attend-go/attend/pipeline/cli"
 	"github.com/attend-go/attend/pipeline/speech"
@@ -48,6 +49,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Speakers, "dev-speakers", 0, "score only the dev split of this many held-out speakers (as asr train -dev-speakers)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the dev split (as asr train -seed)")
 	fs.IntVar(&o.Limit, "limit", 0, "score at most this many utterances")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the decoding to this `file` (go tool pprof)")
 	lmPath := fs.String("lm", "", "character language model `file` (asr train-lm) for shallow fusion")
 	fs.Float64Var(&o.Search.LMWeight, "lm-weight", 0.3, "weight β of the language model's log-probability")
 	if ok, err := cli.Parse(fs, args); !ok {
@@ -76,6 +78,17 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	rep, err := speech.Evaluate(ctx, model, fs.Arg(0), o)
 	if err != nil {
 		return err
