@@ -1,0 +1,218 @@
+package overlay
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/attend-go/attend/pipeline/batch"
+)
+
+var (
+	// ErrOutside means a figure would land outside the output
+	// directory.
+	ErrOutside = errors.New("overlay: figure outside the output directory")
+	// ErrExists means a file that is not a figure of this package is in
+	// the way; Dir never replaces one.
+	ErrExists = errors.New("overlay: a file that is not an overlay is in the way")
+	// ErrNameTaken means two inputs of one Dir map to the same figure
+	// (a/x.jpg and b/x.jpg given as files, or x.jpg beside x.png).
+	ErrNameTaken = errors.New("overlay: two inputs share a figure name")
+)
+
+// Dir writes the figures of a batch of images into one directory, one
+// file per image, named after it with its extension replaced (".png" or
+// ".gif"): the image root/a/b.jpg goes to DIR/a/b.png, mirroring the tree
+// below root as batch sidecars do (batch.SidecarPath), and standard input
+// to DIR/stdin.png. Root is the directory argument an image was found
+// under, or a file argument's own directory (batch.Input.Root).
+//
+// A Dir never writes outside its directory: an image not below its root
+// fails with ErrOutside, and every write goes through an os.Root, so a
+// symbolic link inside the directory cannot lead a figure out of it. It
+// never replaces an input (ErrOverwriteInput), a file that is not one of
+// its own figures (ErrExists: a photo that happens to be called x.png),
+// or the figure of another input of the same Dir (ErrNameTaken); it does
+// replace its own figures from an earlier run. Figures are written to a
+// temporary file and renamed into place.
+//
+// A Dir is safe for concurrent use by the workers of a batch.
+type Dir struct {
+	path string
+	root *os.Root
+	opts Options
+
+	mu      sync.Mutex
+	claimed map[string]string // figure, relative to path → the input it belongs to
+}
+
+// OpenDir creates the directory path if needed and returns a Dir writing
+// figures drawn with opts into it.
+func OpenDir(path string, opts *Options) (*Dir, error) {
+	d := &Dir{path: filepath.Clean(path), claimed: map[string]string{}}
+	if opts != nil {
+		d.opts = *opts
+	}
+	if _, err := d.opts.format(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(path, 0o777); err != nil {
+		return nil, fmt.Errorf("overlay: %w", err)
+	}
+	root, err := os.OpenRoot(path)
+	if err != nil {
+		return nil, fmt.Errorf("overlay: %w", err)
+	}
+	d.root = root
+	return d, nil
+}
+
+// Close releases the directory.
+func (d *Dir) Close() error { return d.root.Close() }
+
+// Path returns where the figure of input, found under root, goes.
+func (d *Dir) Path(root, input string) (string, error) {
+	rel, err := d.rel(root, input)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d.path, rel), nil
+}
+
+// rel returns the figure's path relative to the directory.
+func (d *Dir) rel(root, input string) (string, error) {
+	format, _ := d.opts.format()
+	if input == "-" {
+		return "stdin." + string(format), nil
+	}
+	out, err := batch.SidecarPath(root, input, d.path, string(format))
+	switch {
+	case errors.Is(err, batch.ErrOutside):
+		return "", named(input, fmt.Errorf("%w: the image is not below %s, so its figure has no place below %s", ErrOutside, root, d.path))
+	case errors.Is(err, batch.ErrOverwriteInput):
+		return "", named(input, fmt.Errorf("%w: its figure would be written over it", ErrOverwriteInput))
+	case err != nil:
+		return "", named(input, err)
+	}
+	rel, err := filepath.Rel(d.path, out)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", named(input, fmt.Errorf("%w: its figure would be %s", ErrOutside, out))
+	}
+	return rel, nil
+}
+
+// Write draws c over img, the image input found under root, and writes
+// the figure into the directory. It returns the figure's path. Errors
+// name the input.
+func (d *Dir) Write(root, input string, img image.Image, c *Caption) (string, error) {
+	rel, err := d.rel(root, input)
+	if err != nil {
+		return "", err
+	}
+	out := filepath.Join(d.path, rel)
+	if err := d.claim(rel, input); err != nil {
+		return "", err
+	}
+	if err := d.checkExisting(rel, out, input); err != nil {
+		return "", err
+	}
+	data, err := encode(img, c, &d.opts)
+	if err != nil {
+		return "", named(input, err)
+	}
+	if err := d.writeFile(rel, data); err != nil {
+		return "", named(input, fmt.Errorf("writing %s: %w", out, err))
+	}
+	return out, nil
+}
+
+// claim records that the figure rel belongs to input, or fails if it
+// belongs to another input.
+func (d *Dir) claim(rel, input string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if other, ok := d.claimed[rel]; ok && other != input {
+		return named(input, fmt.Errorf("%w: %s is already the figure of %s", ErrNameTaken, filepath.Join(d.path, rel), other))
+	}
+	d.claimed[rel] = input
+	return nil
+}
+
+// checkExisting refuses to replace what is at rel unless it is a figure
+// of this package that is not the input itself.
+func (d *Dir) checkExisting(rel, out, input string) error {
+	if input != "-" && samePath(out, input) {
+		return named(input, fmt.Errorf("%w: its figure would be written over it", ErrOverwriteInput))
+	}
+	st, err := d.root.Stat(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		// Most often a symbolic link leading out of the directory.
+		return named(input, fmt.Errorf("%w: %s: %v", ErrOutside, out, err))
+	}
+	if input != "-" {
+		if in, err := os.Stat(input); err == nil && os.SameFile(in, st) {
+			return named(input, fmt.Errorf("%w: its figure %s is the image itself", ErrOverwriteInput, out))
+		}
+	}
+	if !st.Mode().IsRegular() || !d.isOwnFigure(rel) {
+		return named(input, fmt.Errorf("%w: %s exists and was not written by caption overlay; move it away or choose another directory", ErrExists, out))
+	}
+	return nil
+}
+
+// isOwnFigure reports whether the file rel is a figure this package wrote.
+func (d *Dir) isOwnFigure(rel string) bool {
+	f, err := d.root.Open(rel)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 2048)
+	n, _ := io.ReadFull(f, head)
+	return isOwnFigure(head[:n])
+}
+
+// tmpSeq numbers temporary files within the process.
+var tmpSeq atomic.Uint64
+
+// writeFile writes data to rel through the root: to a hidden temporary
+// file beside it, synced, then renamed into place.
+func (d *Dir) writeFile(rel string, data []byte) (err error) {
+	dir, base := filepath.Split(rel)
+	if dir != "" {
+		if err := d.root.MkdirAll(dir, 0o777); err != nil {
+			return err
+		}
+	}
+	tmp := filepath.Join(dir, "."+base+".tmp-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(tmpSeq.Add(1), 10))
+	f, err := d.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			d.root.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return d.root.Rename(tmp, rel)
+}

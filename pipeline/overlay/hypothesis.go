@@ -1,0 +1,46 @@
+package overlay
+
+import (
+	"github.com/attend-go/attend/models/caption"
+)
+
+// FromHypothesis returns the Caption of h, a caption found by a model
+// with config cfg (Greedy or Beam) over an encoder grid of rows×cols
+// cells (rows·cols = cfg.Regions). The slices are h's, not copies. The
+// Caption's Fit and CropFraction are left at their zero values, the
+// Preprocessor's defaults; set them if the encoder's input was prepared
+// otherwise.
+//
+// β is kept only for a model with the gate (without it, search reports
+// 1 for every word, which says nothing). A hard-attention model that
+// decodes with Argmax read the most attended cell at every word, so Cells
+// gets those cells; one that decodes with the expectation read no single
+// cell, so Cells stays nil.
+func FromHypothesis(h *caption.Hypothesis, cfg caption.Config, rows, cols int) Caption {
+	cfg = cfg.Defaults()
+	c := Caption{Words: h.Words, Attention: h.Attention, Rows: rows, Cols: cols}
+	if !cfg.NoGate {
+		c.Beta = h.Beta
+	}
+	if cfg.Attention == caption.Hard {
+		c.Hard = true
+		if cfg.Hard.Inference == caption.Argmax {
+			c.Cells = make([]int, len(h.Attention))
+			for i, w := range h.Attention {
+				c.Cells[i] = argmax(w)
+			}
+		}
+	}
+	return c
+}
+
+// argmax returns the index of the first largest value.
+func argmax(w []float32) int {
+	best := 0
+	for i, v := range w {
+		if v > w[best] {
+			best = i
+		}
+	}
+	return best
+}
