@@ -156,7 +156,12 @@ func (d *Dir) checkExisting(rel, out, input string) error {
 		return nil
 	}
 	if err != nil {
-		// Most often a symbolic link leading out of the directory.
+		// Most often a symbolic link leading out of the directory:
+		// "path escapes from parent".
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
 		return named(input, fmt.Errorf("%w: %s: %v", ErrOutside, out, err))
 	}
 	if input != "-" {

@@ -254,7 +254,9 @@ func TestEncodeRecordsCaption(t *testing.T) {
 	}
 }
 
-func contains(err error, s string) bool { return err != nil && bytes.Contains([]byte(err.Error()), []byte(s)) }
+func contains(err error, s string) bool {
+	return err != nil && bytes.Contains([]byte(err.Error()), []byte(s))
+}
 
 func abs(x int) int {
 	if x < 0 {
