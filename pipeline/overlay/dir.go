@@ -169,14 +169,14 @@ func (d *Dir) checkExisting(rel, out, input string) error {
 			return named(input, fmt.Errorf("%w: its figure %s is the image itself", ErrOverwriteInput, out))
 		}
 	}
-	if !st.Mode().IsRegular() || !d.isOwnFigure(rel) {
+	if !st.Mode().IsRegular() || !d.holdsFigure(rel) {
 		return named(input, fmt.Errorf("%w: %s exists and was not written by caption overlay; move it away or choose another directory", ErrExists, out))
 	}
 	return nil
 }
 
-// isOwnFigure reports whether the file rel is a figure this package wrote.
-func (d *Dir) isOwnFigure(rel string) bool {
+// holdsFigure reports whether the file rel is a figure this package wrote.
+func (d *Dir) holdsFigure(rel string) bool {
 	f, err := d.root.Open(rel)
 	if err != nil {
 		return false
@@ -184,7 +184,7 @@ func (d *Dir) isOwnFigure(rel string) bool {
 	defer f.Close()
 	head := make([]byte, 2048)
 	n, _ := io.ReadFull(f, head)
-	return isOwnFigure(head[:n])
+	return IsFigure(head[:n])
 }
 
 // tmpSeq numbers temporary files within the process.

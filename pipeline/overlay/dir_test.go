@@ -1,8 +1,10 @@
 package overlay
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,7 +55,7 @@ func TestDirNames(t *testing.T) {
 		if p, _ := d.Path(tc.root, tc.input); p != got {
 			t.Errorf("Path = %s, Write wrote %s", p, got)
 		}
-		if data, err := os.ReadFile(got); err != nil || !isOwnFigure(data) {
+		if data, err := os.ReadFile(got); err != nil || !IsFigure(data) {
 			t.Errorf("%s: %v", got, err)
 		}
 	}
@@ -228,7 +230,7 @@ func TestDirConcurrent(t *testing.T) {
 			t.Errorf("%s: %v", files[i], err)
 		}
 		fig := filepath.Join(out, strings.TrimSuffix(files[i], ".jpg")+".png")
-		if data, err := os.ReadFile(fig); err != nil || !isOwnFigure(data) {
+		if data, err := os.ReadFile(fig); err != nil || !IsFigure(data) {
 			t.Errorf("%s: %v", fig, err)
 		}
 	}
@@ -244,5 +246,19 @@ func TestOpenDirErrors(t *testing.T) {
 	}
 	if _, err := OpenDir(t.TempDir(), &Options{Format: "bmp"}); !errors.Is(err, ErrOptions) {
 		t.Errorf("OpenDir with format bmp: %v", err)
+	}
+}
+
+func TestAcceptImage(t *testing.T) {
+	var fig bytes.Buffer
+	if err := Encode(&fig, scene(30, 20), testCaption(), &Options{Size: 30}); err != nil {
+		t.Fatal(err)
+	}
+	var plain bytes.Buffer
+	if err := png.Encode(&plain, scene(30, 20)); err != nil {
+		t.Fatal(err)
+	}
+	if AcceptImage("fig.png", fig.Bytes()) || !AcceptImage("photo.png", plain.Bytes()) || AcceptImage("notes.txt", []byte("hello")) {
+		t.Error("AcceptImage takes figures, refuses photos or takes text")
 	}
 }

@@ -112,7 +112,7 @@ func FuzzEncode(f *testing.F) {
 			}
 			t.Fatalf("undocumented error: %v", err)
 		}
-		if !isOwnFigure(b.Bytes()) {
+		if !IsFigure(b.Bytes()) {
 			t.Fatal("no marker")
 		}
 		if o.Format == GIF {

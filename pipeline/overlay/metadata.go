@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+
+	"github.com/attend-go/attend/pipeline/batch"
 )
 
 // marker is the "Software" text of every figure this package writes: Dir
@@ -78,11 +80,11 @@ func withGIFComment(file []byte, text string) ([]byte, error) {
 	return append(out, file[end:]...), nil
 }
 
-// isOwnFigure reports whether a file starting with head is a figure this
-// package wrote: a PNG whose first chunk after IHDR is the "Software"
-// iTXt with the marker, or a GIF whose first block is a comment starting
-// with it.
-func isOwnFigure(head []byte) bool {
+// IsFigure reports whether a file starting with head (its first 1 KB
+// suffice) is a figure this package wrote: a PNG whose first chunk after
+// IHDR is the "Software" iTXt with the marker, or a GIF whose first block
+// is a comment starting with it.
+func IsFigure(head []byte) bool {
 	if bytes.HasPrefix(head, pngSignature) {
 		want := appendPNGChunk(nil, "iTXt", append([]byte("Software\x00\x00\x00\x00\x00"), marker...))
 		return len(head) >= pngIHDREnd+len(want) && bytes.Equal(head[pngIHDREnd:pngIHDREnd+len(want)], want)
@@ -94,4 +96,12 @@ func isOwnFigure(head []byte) bool {
 	b := head[end:]
 	return len(b) >= 3+len(marker) && b[0] == 0x21 && b[1] == 0xfe &&
 		int(b[2]) >= len(marker) && string(b[3:3+len(marker)]) == marker
+}
+
+// AcceptImage selects the images of a directory walk (for
+// batch.CollectOptions.Accept): batch.IsImage's files, except the figures
+// of this package, so that a run over a directory that holds the figures
+// of an earlier run does not draw figures of figures.
+func AcceptImage(path string, head []byte) bool {
+	return batch.IsImage(path, head) && !IsFigure(head)
 }

@@ -231,7 +231,7 @@ func TestEncodeRecordsCaption(t *testing.T) {
 			t.Fatal(err)
 		}
 		data := b.Bytes()
-		if !isOwnFigure(data) {
+		if !IsFigure(data) {
 			t.Errorf("%s: marker not found", f)
 		}
 		if !bytes.Contains(data, []byte(c.Text())) {
@@ -249,7 +249,7 @@ func TestEncodeRecordsCaption(t *testing.T) {
 			}
 		}
 	}
-	if isOwnFigure(nil) || isOwnFigure([]byte("GIF89a")) || isOwnFigure(pngSignature) {
+	if IsFigure(nil) || IsFigure([]byte("GIF89a")) || IsFigure(pngSignature) {
 		t.Error("short heads taken for figures")
 	}
 }
