@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/attend-go/attend/pipeline/captioning"
+	"github.com/attend-go/attend/pipeline/cli"
+)
+
+func init() {
+	commands.Add("eval", "score a caption model on a dataset split: BLEU, METEOR, ROUGE-L, CIDEr-D", runEval)
+}
+
+const evalUsage = `Usage: caption eval -cache FILE [flags] DATASET
+
+Captions every image of DATASET's -split from its cached features (built by
+"caption features") with greedy search and beam search, and scores the
+captions against the references as the COCO caption evaluation does:
+BLEU-1 to BLEU-4, METEOR, ROUGE-L and CIDEr-D (captions tokenized in lower
+case without punctuation). Prints one table row per search.
+
+Flags:
+`
+
+const evalExamples = `
+Examples:
+
+	caption eval -model testdata/caption/tiny.safetensors -cache testdata/caption/features-7x7.safetensors -split test testdata/caption
+
+Recipes:
+
+	caption eval -cache flickr8k-7x7.safetensors -split dev ../shared/data/flickr8k
+	caption eval -model runs/caption-soft/best.safetensors -beams 1,3,5 -cache flickr8k-test-7x7.safetensors -split test flickr8k
+`
+
+func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("eval", evalUsage, evalExamples, stderr)
+	var o captioning.EvalOptions
+	model := fs.String("model", "", "caption model `file` (default: the embedded model)")
+	fs.StringVar(&o.Cache, "cache", "", "feature cache `file` holding the split's images (required)")
+	fs.StringVar(&o.Split, "split", "test", "split to score")
+	fs.StringVar(&o.Images, "images", "", "directory of the image files (default: the dataset's own)")
+	beams := fs.String("beams", "1,3", "comma-separated beam widths to score (1: greedy search)")
+	fs.IntVar(&o.Limit, "n", 0, "score the first n images only (0: all)")
+	fs.IntVar(&o.Workers, "j", 1, "goroutines decoding")
+	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
+	captions := fs.String("captions", "", "write every caption with its references to this JSON `file`")
+	if ok, err := cli.Parse(fs, args); !ok {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return cli.Usagef("eval needs one dataset, got %d arguments", fs.NArg())
+	}
+	if o.Cache == "" {
+		return cli.Usagef("eval needs -cache FILE (build one with: caption features -split %s -o FILE %s)", o.Split, fs.Arg(0))
+	}
+	for _, s := range strings.Split(*beams, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || k < 1 {
+			return cli.Usagef("-beams %q: want comma-separated widths ≥ 1", *beams)
+		}
+		o.Beams = append(o.Beams, k)
+	}
+	o.Dataset = fs.Arg(0)
+	m, err := captioning.OpenModel(*model)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := captioning.Evaluate(ctx, m, o)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s, split %s: %d images\n", o.Dataset, o.Split, rep.Images)
+	fmt.Fprintf(stdout, "%-8s %7s %7s %7s %7s %7s %7s %7s %8s\n", "search", "BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4", "METEOR", "ROUGE-L", "CIDEr-D", "time")
+	for _, r := range rep.Rows {
+		name := "greedy"
+		if r.Beam > 1 {
+			name = fmt.Sprintf("beam %d", r.Beam)
+		}
+		s := r.Scores
+		fmt.Fprintf(stdout, "%-8s %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.3f %7.1fs\n", name,
+			100*s.BLEU[0], 100*s.BLEU[1], 100*s.BLEU[2], 100*s.BLEU[3], 100*s.METEOR, 100*s.ROUGEL, s.CIDErD, r.Seconds)
+	}
+	if *captions != "" {
+		f, err := os.Create(*captions)
+		if err != nil {
+			return err
+		}
+		enc := json.NewEncoder(f)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep.Rows); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	return nil
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/attend-go/attend/models/caption"
+	"github.com/attend-go/attend/pipeline/captioning"
+	"github.com/attend-go/attend/pipeline/cli"
+)
+
+func init() {
+	commands.Add("train", "train a caption decoder on a dataset's cached image features", runTrain)
+}
+
+const trainUsage = `Usage: caption train -o DIR -cache FILE [flags] DATASET
+
+Trains a Show-Attend-Tell caption decoder (an LSTM with soft or hard
+attention over the encoder's feature grid) with teacher forcing on the
+captions of DATASET's -split images: a Flickr8k directory, a Karpathy
+split file or a COCO caption file. The image features come from -cache,
+built once by "caption features"; the vocabulary is the training
+captions' words seen at least -min-count times.
+
+After each epoch (or every -eval-every steps) the -dev images are
+captioned (greedy, or -beam k) and scored: DIR/best.safetensors keeps the
+model with the best dev BLEU-4 (-select cider: CIDEr-D); the learning rate
+halves after -decay-patience evaluations without improvement and training stops after
+-patience. DIR/last.safetensors is a checkpoint written every few minutes
+and on Ctrl-C; -resume continues from it. The log (loss, tokens/s, ETA,
+dev scores) goes to stderr and DIR/train.log.
+
+Flags:
+`
+
+const trainExamples = `
+Examples:
+
+	caption train -overwrite -o /tmp/caption-tiny -cache testdata/caption/features-7x7.safetensors -tiny -min-count 1 -batch 4 -epochs 2 testdata/caption
+
+Recipes:
+
+	# the default model (see README, "Default caption model")
+	caption features -split train,dev -o flickr8k-7x7.safetensors ../shared/data/flickr8k
+	caption train -o runs/caption-soft -cache flickr8k-7x7.safetensors ../shared/data/flickr8k
+	caption train -o runs/caption-soft -resume -cache flickr8k-7x7.safetensors ../shared/data/flickr8k
+	# hard (stochastic) attention
+	caption train -o runs/caption-hard -attention hard -cache flickr8k-7x7.safetensors ../shared/data/flickr8k
+`
+
+func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("train", trainUsage, trainExamples, stderr)
+	var o captioning.TrainOptions
+	var cfg caption.Config
+	fs.StringVar(&o.OutDir, "o", "", "output `directory` for checkpoints, the best model and the log (required)")
+	fs.StringVar(&o.Cache, "cache", "", "feature cache `file` of the train and dev images, from \"caption features\" (required)")
+	fs.StringVar(&o.TrainSplit, "split", "train", "training split(s), comma-separated")
+	fs.StringVar(&o.DevSplit, "dev", "dev", "dev split scored after each epoch")
+	fs.StringVar(&o.DevDataset, "dev-dataset", "", "read the dev split from this dataset instead (a COCO val file)")
+	fs.StringVar(&o.Images, "images", "", "directory of the image files (default: the dataset's own)")
+	fs.IntVar(&o.MinCount, "min-count", 5, "words seen fewer times in the training captions become <unk>")
+	fs.IntVar(&o.MaxWords, "max-words", 30, "skip training captions longer than this")
+	fs.IntVar(&o.MaxDev, "max-dev", 0, "score at most this many dev images (0: all)")
+	fs.BoolVar(&o.Resume, "resume", false, "continue from DIR/last.safetensors")
+	fs.BoolVar(&o.Overwrite, "overwrite", false, "start afresh even if DIR holds a checkpoint (it is replaced)")
+	fs.StringVar(&o.Init, "init", "", "start from the weights of this model `file` (fine-tuning)")
+	fs.IntVar(&o.BatchSize, "batch", 32, "captions per batch")
+	fs.IntVar(&o.Epochs, "epochs", 30, "maximum epochs")
+	fs.IntVar(&o.Patience, "patience", 6, "stop after this many evaluations without a better dev score")
+	fs.IntVar(&o.MaxSteps, "max-steps", 0, "stop after this many optimizer steps (0: no limit)")
+	fs.IntVar(&o.EvalEvery, "eval-every", 0, "score dev every this many steps (0: after each epoch)")
+	fs.StringVar(&o.Select, "select", captioning.SelectBLEU4, "dev metric that picks the best model: bleu4 or cider")
+	fs.IntVar(&o.Beam, "beam", 1, "beam width of the dev search (1: greedy)")
+	fs.Float64Var(&o.LR, "lr", 4e-4, "peak learning rate (Adam)")
+	fs.IntVar(&o.Warmup, "warmup", 200, "learning-rate warm-up steps")
+	fs.IntVar(&o.DecayPatience, "decay-patience", 2, "halve the learning rate after this many evaluations without improvement")
+	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 0, "interval between checkpoints (default 5m)")
+	fs.IntVar(&o.LogEvery, "log-every", 50, "steps between log lines")
+	fs.IntVar(&o.MaxGraphs, "max-graphs", 16, "compiled training graphs kept in memory (one per batch shape)")
+	fs.IntVar(&o.Workers, "j", 1, "goroutines decoding dev")
+	fs.Uint64Var(&o.Seed, "seed", 1, "random seed (initialization, batches, dropout)")
+	fs.StringVar(&cfg.Attention, "attention", caption.Soft, "attention: soft (deterministic) or hard (stochastic, REINFORCE)")
+	fs.IntVar(&cfg.Embed, "embed", 256, "word embedding width")
+	fs.IntVar(&cfg.Hidden, "hidden", 512, "LSTM units")
+	fs.IntVar(&cfg.AttentionDim, "attention-dim", 256, "attention hidden width")
+	fs.Float64Var(&cfg.Dropout, "dropout", 0.5, "dropout before the output layers (0: none)")
+	fs.Float64Var(&cfg.DoublyStochastic, "penalty", 1, "weight λ of the doubly stochastic attention penalty (0: none)")
+	fs.Float64Var(&cfg.LabelSmoothing, "label-smoothing", 0, "label smoothing ε")
+	noGate := fs.Bool("no-gate", false, "turn the context gate β off")
+	tiny := fs.Bool("tiny", false, "a tiny model for smoke tests (8 units per layer)")
+	if ok, err := cli.Parse(fs, args); !ok {
+		return err
+	}
+	switch {
+	case o.OutDir == "":
+		return cli.Usagef("train needs -o DIR")
+	case fs.NArg() != 1:
+		return cli.Usagef("train needs one dataset, got %d arguments", fs.NArg())
+	case o.Select != captioning.SelectBLEU4 && o.Select != captioning.SelectCIDErD:
+		return cli.Usagef("-select %q: want bleu4 or cider", o.Select)
+	}
+	o.Dataset = fs.Arg(0)
+	cfg.NoGate = *noGate
+	zero := func(v *float64, sentinel float64) {
+		if *v == 0 {
+			*v = sentinel
+		}
+	}
+	zero(&cfg.Dropout, caption.NoDropout)
+	zero(&cfg.DoublyStochastic, caption.NoPenalty)
+	if *tiny {
+		cfg.Embed, cfg.Hidden, cfg.AttentionDim = 8, 8, 8
+	}
+	check := cfg
+	check.Vocab = 5
+	if err := check.Defaults().Validate(); err != nil {
+		return cli.Usagef("%v", err)
+	}
+	o.Config = cfg
+	o.Log = stderr
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sum, err := captioning.Train(ctx, o)
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted; resume with -resume")
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "best model: %s (dev %v at epoch %d; %s)\n", sum.BestPath, sum.Best, sum.BestEpoch, sum.Stopped)
+	return nil
+}

@@ -1,0 +1,219 @@
+package captioning
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sync"
+
+	"github.com/attend-go/attend/models/caption"
+	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/pipeline/captiondata"
+	"github.com/attend-go/attend/vision"
+)
+
+// CaptionerOptions configures NewCaptioner. The zero value of a field
+// means the default noted.
+type CaptionerOptions struct {
+	// Model is the caption model file ("": the embedded default).
+	Model string
+	// Encoder is the MobileNetV2 TFLite file ("": $ATTEND_ENCODER, then
+	// the user cache, then a checked download; see vision.LocateEncoder).
+	// It is located and loaded at the first image that needs it.
+	Encoder string
+	// Progress receives the lines of an encoder download (nil: none).
+	Progress io.Writer
+	// Cache is an optional feature cache: an image whose file name is
+	// one of its IDs is captioned from the cached features, without the
+	// encoder (how a dataset's images are captioned quickly).
+	Cache string
+	// Beam is the beam width (0 means 3; 1 is greedy search).
+	Beam int
+	// Search tunes the search (length, length penalty, <unk>).
+	Search caption.SearchOptions
+	// Fit is how a photo becomes the encoder's square input. The default,
+	// vision.Squash, matches the training images (Flickr8k squashed to
+	// 224×224) and keeps the whole photo under the attention grid.
+	Fit vision.Fit
+	// FitSet says Fit was chosen (vision.CenterCrop is Fit's zero value).
+	FitSet bool
+}
+
+// Captioner describes images: encoder, then decoder with beam search.
+// It is safe for concurrent use; each call takes its own workspace.
+type Captioner struct {
+	Model *caption.Model
+	grid  captiondata.GridChoice
+	o     CaptionerOptions
+	cache *captiondata.Cache
+
+	encOnce sync.Once
+	encErr  error
+	enc     *vision.Encoder
+	pre     *vision.Preprocessor
+	encMu   sync.Mutex
+	ctx     context.Context
+}
+
+// Result is one image's description.
+type Result struct {
+	Path    string   `json:"path"`
+	Caption string   `json:"caption"`
+	Words   []string `json:"words"`
+	Tokens  []int    `json:"tokens"`
+	// GridH and GridW shape the attention maps: weight y·GridW + x is the
+	// grid cell (x, y) of the encoder's input (see Fit).
+	GridH int    `json:"grid_h"`
+	GridW int    `json:"grid_w"`
+	Fit   string `json:"fit"`
+	// Attention holds per word the L = GridH·GridW attention weights α
+	// with which the decoder said it.
+	Attention [][]float32 `json:"attention"`
+	// Beta holds per word the gate β: how much the image context counted.
+	Beta     []float32 `json:"beta"`
+	LogProb  float64   `json:"log_prob"`
+	Score    float64   `json:"score"`
+	Finished bool      `json:"finished"`
+	// Alternatives are the beam's hypotheses, best first (the first is
+	// the caption itself).
+	Alternatives []Alternative `json:"alternatives"`
+	// Cached reports that the features came from the feature cache.
+	Cached bool `json:"cached,omitempty"`
+}
+
+// Alternative is one hypothesis of the beam.
+type Alternative struct {
+	Caption  string  `json:"caption"`
+	LogProb  float64 `json:"log_prob"`
+	Score    float64 `json:"score"`
+	Finished bool    `json:"finished"`
+}
+
+// NewCaptioner loads the caption model (and the cache, if any); the
+// encoder waits for the first image that needs it, located with ctx.
+func NewCaptioner(ctx context.Context, o CaptionerOptions) (*Captioner, error) {
+	if o.Beam == 0 {
+		o.Beam = 3
+	}
+	if o.Beam < 1 {
+		return nil, fmt.Errorf("captioning: beam width %d, want at least 1", o.Beam)
+	}
+	if !o.FitSet {
+		o.Fit = vision.Squash
+	}
+	m, err := OpenModel(o.Model)
+	if err != nil {
+		return nil, err
+	}
+	c := &Captioner{Model: m, o: o, ctx: ctx}
+	found := false
+	for _, g := range captiondata.GridChoices {
+		if g.H*g.W == m.Config.Regions && g.D == m.Config.FeatureDim {
+			c.grid, found = g, true
+		}
+	}
+	if !found {
+		return nil, fmt.Errorf("captioning: the model reads %d regions of %d features, which no encoder grid gives", m.Config.Regions, m.Config.FeatureDim)
+	}
+	if o.Cache != "" {
+		if c.cache, err = captiondata.OpenCache(o.Cache); err != nil {
+			return nil, err
+		}
+		if err := checkGrid(m, c.cache); err != nil {
+			c.cache.Close()
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// Close releases the feature cache.
+func (c *Captioner) Close() error {
+	if c.cache != nil {
+		return c.cache.Close()
+	}
+	return nil
+}
+
+// loadEncoder locates and loads the encoder once.
+func (c *Captioner) loadEncoder() error {
+	c.encOnce.Do(func() {
+		path, err := captiondata.LocateEncoder(c.ctx, c.o.Encoder, c.o.Progress)
+		if err != nil {
+			c.encErr = fmt.Errorf("captioning: encoder: %w", err)
+			return
+		}
+		if c.enc, err = vision.LoadEncoder(path, &vision.EncoderOptions{Grid: c.grid.Grid}); err != nil {
+			c.encErr = fmt.Errorf("captioning: %w", err)
+			return
+		}
+		if c.pre, err = c.enc.NewPreprocessor(&vision.PreprocessOptions{Fit: c.o.Fit}); err != nil {
+			c.encErr = fmt.Errorf("captioning: %w", err)
+		}
+	})
+	return c.encErr
+}
+
+// Features returns the image's feature grid (L×D) and whether it came
+// from the cache. path "-" reads stdin.
+func (c *Captioner) Features(path string, stdin io.Reader) ([]float32, bool, error) {
+	if c.cache != nil && path != "-" {
+		if i, ok := c.cache.Lookup(filepath.Base(path)); ok && c.cache.Complete(i) {
+			f, err := c.cache.Features(i, nil)
+			return f, err == nil, err
+		}
+	}
+	img, _, err := pipeline.LoadImage(path, stdin)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := c.loadEncoder(); err != nil {
+		return nil, false, err
+	}
+	c.encMu.Lock() // the encoder owns its activation buffers
+	defer c.encMu.Unlock()
+	t, err := c.pre.Tensor(img)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", pipeline.DisplayName(path), err)
+	}
+	f, err := c.enc.Features(nil, t)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", pipeline.DisplayName(path), err)
+	}
+	return f, false, nil
+}
+
+// Caption describes the image file at path ("-": stdin).
+func (c *Captioner) Caption(path string, stdin io.Reader) (*Result, error) {
+	f, cached, err := c.Features(path, stdin)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.Describe(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", pipeline.DisplayName(path), err)
+	}
+	r.Path, r.Cached = path, cached
+	return r, nil
+}
+
+// Describe captions one image's features (L×D).
+func (c *Captioner) Describe(features []float32) (*Result, error) {
+	var ws caption.Workspace
+	hyps, err := c.Model.Beam(&ws, features, c.o.Beam, &c.o.Search)
+	if err != nil {
+		return nil, fmt.Errorf("captioning: %w", err)
+	}
+	best := hyps[0]
+	r := &Result{
+		Caption: joinWords(best.Words), Words: best.Words, Tokens: best.Tokens,
+		GridH: c.grid.H, GridW: c.grid.W, Fit: c.o.Fit.String(),
+		Attention: best.Attention, Beta: best.Beta,
+		LogProb: best.LogProb, Score: best.Score, Finished: best.Finished,
+	}
+	for _, h := range hyps {
+		r.Alternatives = append(r.Alternatives, Alternative{Caption: joinWords(h.Words), LogProb: h.LogProb, Score: h.Score, Finished: h.Finished})
+	}
+	return r, nil
+}

@@ -1,0 +1,110 @@
+package captioning
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/attend-go/attend/models/caption"
+	"github.com/attend-go/attend/pipeline/captiondata"
+	"github.com/attend-go/attend/pipeline/metrics"
+)
+
+// EvalOptions configures Evaluate. The zero value of a field means the
+// default noted.
+type EvalOptions struct {
+	// Dataset is a caption dataset captiondata.Read understands. Required.
+	Dataset string
+	// Images is the directory of its image files ("": the dataset's own).
+	Images string
+	// Split names the split scored ("test").
+	Split string
+	// Cache is the feature cache holding the split's images. Required.
+	Cache string
+	// Beams are the search widths scored, one row each (nil means 1 and
+	// 3: greedy search and beam search of width 3).
+	Beams []int
+	// Search tunes the searches (length, length penalty, <unk>).
+	Search caption.SearchOptions
+	// Workers decode in parallel (0 means 1).
+	Workers int
+	// Limit scores the first Limit images only (0: all).
+	Limit int
+}
+
+// EvalReport is a split's evaluation: one row per search.
+type EvalReport struct {
+	Images int
+	Rows   []EvalRow
+}
+
+// EvalRow is the evaluation of one search.
+type EvalRow struct {
+	Beam    int // 1: greedy search
+	Scores  metrics.CaptionScores
+	Seconds float64 // wall time of decoding the split
+	// Captions holds each image's caption, in the split's order.
+	Captions []Captioned
+}
+
+// Captioned is one image's caption in an evaluation.
+type Captioned struct {
+	ID       string   `json:"id"`
+	Caption  string   `json:"caption"`
+	LogProb  float64  `json:"log_prob"`
+	Finished bool     `json:"finished"`
+	Refs     []string `json:"references"`
+}
+
+// Evaluate captions the images of a split from their cached features with
+// each search of o.Beams and scores them against the references:
+// BLEU-1…4, METEOR, ROUGE-L and CIDEr-D (package metrics).
+func Evaluate(ctx context.Context, model *caption.Model, o EvalOptions) (*EvalReport, error) {
+	if o.Dataset == "" {
+		return nil, errors.New("captioning: eval: no dataset")
+	}
+	if o.Split == "" {
+		o.Split = "test"
+	}
+	if o.Beams == nil {
+		o.Beams = []int{1, 3}
+	}
+	for _, k := range o.Beams {
+		if k < 1 {
+			return nil, fmt.Errorf("captioning: eval: beam width %d, want at least 1", k)
+		}
+	}
+	images, err := captiondata.Read(o.Dataset, o.Split, o.Images)
+	if err != nil {
+		return nil, err
+	}
+	if o.Limit > 0 && len(images) > o.Limit {
+		images = images[:o.Limit]
+	}
+	cache, err := openCache(o.Cache, o.Dataset, o.Split, images)
+	if err != nil {
+		return nil, err
+	}
+	defer cache.Close()
+	if err := checkGrid(model, cache); err != nil {
+		return nil, err
+	}
+	rep := &EvalReport{Images: len(images)}
+	for _, k := range o.Beams {
+		start := time.Now()
+		hyps, err := decodeSet(ctx, model, cache, images, k, o.Workers, &o.Search)
+		if err != nil {
+			return nil, err
+		}
+		row := EvalRow{Beam: k, Seconds: time.Since(start).Seconds(), Captions: make([]Captioned, len(images))}
+		if row.Scores, err = scoreSet(images, hyps); err != nil {
+			return nil, err
+		}
+		for i, h := range hyps {
+			row.Captions[i] = Captioned{ID: images[i].ID, Caption: joinWords(h.Words), LogProb: h.LogProb, Finished: h.Finished, Refs: images[i].Captions}
+		}
+		rep.Rows = append(rep.Rows, row)
+	}
+	return rep, nil
+}

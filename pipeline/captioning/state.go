@@ -1,0 +1,205 @@
+package captioning
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/caption"
+	"github.com/attend-go/attend/pipeline/metrics"
+)
+
+// A training checkpoint (OutDir/last.safetensors) is a caption model file
+// with the optimizer's moments as extra tensors ("adam.m/<param>",
+// "adam.v/<param>") and the loop's position as JSON metadata
+// ("attend.train"), so that Resume continues where a killed run left off:
+// same epoch plan, same batch, same optimizer state, same hard-attention
+// baseline. Every model file this package writes also records the
+// features it was trained on ("attend.features": the cache's grid,
+// encoder SHA-256 and preprocessing), for people and for Captioner.
+const (
+	lastName    = "last.safetensors"
+	bestName    = "best.safetensors"
+	stateKey    = "attend.train"
+	featuresKey = "attend.features"
+	momentM     = "adam.m/"
+	momentV     = "adam.v/"
+)
+
+// trainState is where a training run stands.
+type trainState struct {
+	Epoch     int                   `json:"epoch"`      // current epoch, from 1
+	Batch     int                   `json:"batch"`      // batches of the epoch already done
+	Step      int                   `json:"step"`       // optimizer steps so far
+	Best      metrics.CaptionScores `json:"best"`       // dev scores of the best model so far
+	BestValue float64               `json:"best_value"` // its selection metric (−1 before any evaluation)
+	BestEpoch int                   `json:"best_epoch"` // the epoch that reached it
+	BestStep  int                   `json:"best_step"`  // and the step
+	BadEvals  int                   `json:"bad_evals"`  // evaluations since the last improvement
+	LRScale   float64               `json:"lr_scale"`   // plateau decay factor so far
+	Seconds   float64               `json:"seconds"`    // training time so far
+	Baseline  float64               `json:"baseline"`   // hard attention's reward baseline r̄
+	History   []evalRecord          `json:"history"`    // every dev evaluation
+}
+
+// evalRecord is one dev evaluation, kept in the checkpoint so a resumed
+// run's summary shows the whole curve.
+type evalRecord struct {
+	Epoch  int                   `json:"epoch"`
+	Step   int                   `json:"step"`
+	Loss   float64               `json:"loss"` // mean training cross-entropy since the previous evaluation
+	Scores metrics.CaptionScores `json:"scores"`
+}
+
+// modelFile returns m's file with the features note.
+func modelFile(m *caption.Model, features string) (*models.File, error) {
+	f, err := m.File()
+	if err != nil {
+		return nil, err
+	}
+	if features != "" {
+		f.Extra = map[string]string{featuresKey: features}
+	}
+	return f, nil
+}
+
+// saveCheckpoint writes model, optimizer and loop state atomically.
+func saveCheckpoint(path string, m *caption.Model, opt *models.Adam, st trainState, features string) error {
+	f, err := modelFile(m, features)
+	if err != nil {
+		return err
+	}
+	_, ms, vs := opt.State()
+	for i, p := range m.Params.All() {
+		f.Tensors = append(f.Tensors,
+			models.Tensor{Name: momentM + p.Name, Shape: p.Shape(), Data: ms[i].F32},
+			models.Tensor{Name: momentV + p.Name, Shape: p.Shape(), Data: vs[i].F32})
+	}
+	js, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	if f.Extra == nil {
+		f.Extra = map[string]string{}
+	}
+	f.Extra[stateKey] = string(js)
+	return models.WriteFile(path, f, models.F32)
+}
+
+// loadCheckpoint restores a training checkpoint into a fresh model and
+// optimizer built from its config.
+func loadCheckpoint(path string, adam *models.AdamOptions) (*caption.Model, *models.Adam, trainState, error) {
+	var st trainState
+	f, err := models.ReadFile(path)
+	if err != nil {
+		return nil, nil, st, fmt.Errorf("captioning: %w", err)
+	}
+	js, ok := f.Extra[stateKey]
+	if !ok {
+		return nil, nil, st, fmt.Errorf("captioning: %s: not a training checkpoint (no %s metadata); use Init to start from a model", path, stateKey)
+	}
+	if err := json.Unmarshal([]byte(js), &st); err != nil {
+		return nil, nil, st, fmt.Errorf("captioning: %s: %s metadata: %w", path, stateKey, err)
+	}
+	model, err := modelFromTensors(f)
+	if err != nil {
+		return nil, nil, st, err
+	}
+	opt := models.NewAdam(model.Params, adam)
+	var ms, vs []*models.Moment
+	for _, p := range model.Params.All() {
+		m, err := f.Expect(momentM+p.Name, p.Shape()...)
+		if err != nil {
+			return nil, nil, st, fmt.Errorf("captioning: %w", err)
+		}
+		v, err := f.Expect(momentV+p.Name, p.Shape()...)
+		if err != nil {
+			return nil, nil, st, fmt.Errorf("captioning: %w", err)
+		}
+		ms, vs = append(ms, &models.Moment{F32: m}), append(vs, &models.Moment{F32: v})
+	}
+	if err := opt.SetState(st.Step, ms, vs); err != nil {
+		return nil, nil, st, fmt.Errorf("captioning: %s: %w", path, err)
+	}
+	return model, opt, st, nil
+}
+
+// modelFromTensors loads the model part of a file that may carry
+// optimizer tensors.
+func modelFromTensors(f *models.File) (*caption.Model, error) {
+	own := &models.File{Kind: f.Kind, FormatVersion: f.FormatVersion, Config: f.Config, Vocab: f.Vocab, Source: f.Source}
+	for _, t := range f.Tensors {
+		if strings.HasPrefix(t.Name, momentM) || strings.HasPrefix(t.Name, momentV) {
+			continue
+		}
+		own.Tensors = append(own.Tensors, t)
+	}
+	m, err := caption.Load(own)
+	if err != nil {
+		return nil, fmt.Errorf("captioning: %w", err)
+	}
+	return m, nil
+}
+
+// LoadModel reads a caption model file: a shipped model, a
+// best.safetensors or a training checkpoint.
+func LoadModel(path string) (*caption.Model, error) {
+	f, err := models.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("captioning: %w", err)
+	}
+	return modelFromTensors(f)
+}
+
+// OpenModel loads a caption model file, or the embedded default model for
+// the empty path.
+func OpenModel(path string) (*caption.Model, error) {
+	if path == "" {
+		return nil, errors.New("captioning: no default caption model yet; give a model file")
+	}
+	return LoadModel(path)
+}
+
+// saveModel writes the model alone (float32) atomically.
+func saveModel(path string, m *caption.Model, features string) error {
+	f, err := modelFile(m, features)
+	if err != nil {
+		return err
+	}
+	return models.WriteFile(path, f, models.F32)
+}
+
+// ExportModel writes the model part of a caption model file or training
+// checkpoint to dst, in float16 (half the size; what the embedded default
+// ships as) or float32, keeping its features note.
+func ExportModel(src, dst string, half bool) (*caption.Model, error) {
+	f, err := models.ReadFile(src)
+	if err != nil {
+		return nil, fmt.Errorf("captioning: %w", err)
+	}
+	m, err := modelFromTensors(f)
+	if err != nil {
+		return nil, err
+	}
+	out, err := modelFile(m, f.Extra[featuresKey])
+	if err != nil {
+		return nil, err
+	}
+	dtype := models.F32
+	if half {
+		dtype = models.F16
+	}
+	if err := models.WriteFile(dst, out, dtype); err != nil {
+		return nil, fmt.Errorf("captioning: %w", err)
+	}
+	return m, nil
+}
+
+func fileExists(dir, name string) bool {
+	_, err := os.Stat(filepath.Join(dir, name))
+	return err == nil
+}
