@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/attend-go/attend/pipeline/captioning"
@@ -74,6 +75,12 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		fs.Usage()
 		return cli.Usagef("describe needs at least one image")
 	}
+	if first := fs.Arg(0); !looksLikeImage(first) {
+		// "caption nope" reaches here as "caption describe nope": a word
+		// that names neither a command nor a file is a mistyped command.
+		fmt.Fprint(stderr, commands.Usage(usageHead, usageTail))
+		return cli.Usagef("unknown command %q, and no image file of that name", first)
+	}
 	if o.Beam < 1 {
 		return cli.Usagef("-beam %d: want at least 1", o.Beam)
 	}
@@ -124,6 +131,17 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return fmt.Errorf("%w: %d of %d images failed", cli.ErrReported, failed, fs.NArg())
 	}
 	return nil
+}
+
+// looksLikeImage reports whether arg can be an image to describe: "-", an
+// existing file, or a name with a directory or an extension (a missing
+// file is then reported as such).
+func looksLikeImage(arg string) bool {
+	if arg == "-" || strings.ContainsAny(arg, `./\`) {
+		return true
+	}
+	_, err := os.Stat(arg)
+	return err == nil
 }
 
 // captionJSON is the -json record of one image.
