@@ -127,7 +127,7 @@ func (d *Dir) Write(root, input string, img image.Image, c *Caption) (string, er
 	if err != nil {
 		return "", named(input, err)
 	}
-	if err := d.writeFile(rel, data); err != nil {
+	if err := writeFile(d.root, rel, data); err != nil {
 		return "", named(input, fmt.Errorf("writing %s: %w", out, err))
 	}
 	return out, nil
@@ -190,24 +190,26 @@ func (d *Dir) holdsFigure(rel string) bool {
 // tmpSeq numbers temporary files within the process.
 var tmpSeq atomic.Uint64
 
-// writeFile writes data to rel through the root: to a hidden temporary
-// file beside it, synced, then renamed into place.
-func (d *Dir) writeFile(rel string, data []byte) (err error) {
+// writeFile writes data to rel through root: to a hidden temporary file
+// beside it, synced, then renamed into place, so a reader sees the old
+// file or the whole new one. The file gets mode 0666 less the umask, as
+// any file a program creates.
+func writeFile(root *os.Root, rel string, data []byte) (err error) {
 	dir, base := filepath.Split(rel)
 	if dir != "" {
-		if err := d.root.MkdirAll(dir, 0o777); err != nil {
+		if err := root.MkdirAll(dir, 0o777); err != nil {
 			return err
 		}
 	}
 	tmp := filepath.Join(dir, "."+base+".tmp-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(tmpSeq.Add(1), 10))
-	f, err := d.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
 			f.Close()
-			d.root.Remove(tmp)
+			root.Remove(tmp)
 		}
 	}()
 	if _, err := f.Write(data); err != nil {
@@ -219,5 +221,5 @@ func (d *Dir) writeFile(rel string, data []byte) (err error) {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return d.root.Rename(tmp, rel)
+	return root.Rename(tmp, rel)
 }

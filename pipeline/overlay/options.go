@@ -87,6 +87,12 @@ type Options struct {
 	// means every word; an empty non-nil slice draws the input alone.
 	Words []int
 
+	// Select chooses the words by a selection such as "3" or "dog,1"
+	// instead, parsed for each caption by SelectWords (so one Options
+	// serves a batch of captions). Empty means Words decides; setting
+	// both is an error.
+	Select string
+
 	// Colormap colors the attention: vision.Turbo when nil, or
 	// vision.Viridis, vision.Inferno, or vision.Mask (the unattended
 	// photo darkened instead of colored).
@@ -169,4 +175,15 @@ func (o *Options) format() (Format, error) {
 		return PNG, nil
 	}
 	return ParseFormat(string(o.Format))
+}
+
+// words returns the indexes of the words of c to draw (nil: all).
+func (o *Options) words(c *Caption) ([]int, error) {
+	if o.Select == "" {
+		return o.Words, nil
+	}
+	if o.Words != nil {
+		return nil, fmt.Errorf("%w: both Words and Select are set", ErrOptions)
+	}
+	return SelectWords(c, o.Select)
 }

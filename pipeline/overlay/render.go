@@ -21,7 +21,7 @@ func Render(img image.Image, c *Caption, opts *Options) (*image.RGBA, error) {
 	if opts != nil {
 		o = *opts
 	}
-	panels, err := c.panels(o.Words, o.Peak)
+	panels, err := o.panels(c)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +37,7 @@ func RenderGIF(img image.Image, c *Caption, opts *Options) (*gif.GIF, error) {
 	if opts != nil {
 		o = *opts
 	}
-	panels, err := c.panels(o.Words, o.Peak)
+	panels, err := o.panels(c)
 	if err != nil {
 		return nil, err
 	}
@@ -94,4 +94,13 @@ func encode(img image.Image, c *Caption, opts *Options) ([]byte, error) {
 		}
 		return withPNGText(b.Bytes(), [][2]string{{"Software", marker}, {"Description", c.Text()}})
 	}
+}
+
+// panels returns the panels of the words of c that o selects.
+func (o *Options) panels(c *Caption) ([]vision.Panel, error) {
+	words, err := o.words(c)
+	if err != nil {
+		return nil, err
+	}
+	return c.panels(words, o.Peak)
 }

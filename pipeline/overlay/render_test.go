@@ -201,6 +201,8 @@ func TestRenderErrors(t *testing.T) {
 		want   string
 	}{
 		{name: "no such word", modify: func(c *Caption, o *Options) { o.Words = []int{7} }, is: ErrWord, want: "word 8 of the 4-word caption"},
+		{name: "no such word by selection", modify: func(c *Caption, o *Options) { o.Select = "ball,cat" }, is: ErrWord, want: `"cat" is not in the 4-word caption`},
+		{name: "selection and indexes", modify: func(c *Caption, o *Options) { o.Select, o.Words = "1", []int{0} }, is: ErrOptions, want: "both Words and Select"},
 		{name: "bad weights", modify: func(c *Caption, o *Options) { c.Attention[3][0] = -1 }, is: ErrCaption, want: `word 4 ("flies")`},
 		{name: "bad format", modify: func(c *Caption, o *Options) { o.Format = "jpeg" }, is: ErrOptions, want: `unknown format "jpeg"`},
 		{name: "bad size", modify: func(c *Caption, o *Options) { o.Size = -3 }, is: vision.ErrOptions, want: "Size -3"},
@@ -263,4 +265,19 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// TestSelectDrawsTheSameAsWords: a selection draws what its indexes draw.
+func TestSelectDrawsTheSameAsWords(t *testing.T) {
+	a, err := Render(scene(40, 30), testCaption(), &Options{Size: 40, Select: "flies,2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Render(scene(40, 30), testCaption(), &Options{Size: 40, Words: []int{1, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Pix, b.Pix) {
+		t.Error("Select \"flies,2\" and Words [1 3] draw different figures")
+	}
 }

@@ -4,11 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"io"
 	"os"
 	"path/filepath"
-
-	"github.com/attend-go/attend/pipeline"
 )
 
 // ErrOverwriteInput means an output path is (or leads to) an input file.
@@ -16,19 +13,21 @@ var ErrOverwriteInput = errors.New("overlay: output would replace an input")
 
 // Write draws c over img and writes the figure to the file path, in
 // Options.Format, atomically: a reader sees the old file or the whole new
-// one, and on error path is left as it was. It replaces an existing
+// one, and on error path is left as it was. The file's mode is 0666 less
+// the umask. It replaces an existing
 // file; CheckOutput first makes sure that file is not an input.
 func Write(path string, img image.Image, c *Caption, opts *Options) error {
 	data, err := encode(img, c, opts)
 	if err != nil {
 		return err
 	}
-	err = pipeline.WriteFileAtomic(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
+	root, err := os.OpenRoot(filepath.Dir(path))
 	if err != nil {
 		return fmt.Errorf("overlay: %w", err)
+	}
+	defer root.Close()
+	if err := writeFile(root, filepath.Base(path), data); err != nil {
+		return fmt.Errorf("overlay: writing %s: %w", path, err)
 	}
 	return nil
 }

@@ -97,3 +97,24 @@ func TestCheckOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteMode: figures are ordinary files (0666 less the umask), not
+// the 0600 of a temporary file.
+func TestWriteMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fig.png")
+	if err := Write(path, scene(30, 20), testCaption(), &Options{Size: 30}); err != nil {
+		t.Fatal(err)
+	}
+	probe := filepath.Join(filepath.Dir(path), "probe")
+	if err := os.WriteFile(probe, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.Stat(probe)
+	got, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Mode().Perm() != want.Mode().Perm() {
+		t.Errorf("mode %v, want %v as os.WriteFile gives", got.Mode().Perm(), want.Mode().Perm())
+	}
+}
