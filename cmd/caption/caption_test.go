@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/attend-go/attend/pipeline/cli"
+)
+
+var (
+	fixture      = filepath.Join("..", "..", "testdata", "caption")
+	fixtureModel = filepath.Join(fixture, "tiny.safetensors")
+	fixtureCache = filepath.Join(fixture, "features-7x7.safetensors")
+)
+
+func fixtureImage(name string) string { return filepath.Join(fixture, "images", name+".png") }
+
+// runCase runs the tool and returns its exit status and outputs.
+func runCase(args []string, stdin []byte) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := cli.ExitCode("caption", run(args, bytes.NewReader(stdin), &stdout, &stderr), &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestDescribe(t *testing.T) {
+	cached := []string{"-model", fixtureModel, "-cache", fixtureCache}
+	tests := []struct {
+		name           string
+		args           []string
+		code           int
+		stdout, stderr string
+	}{
+		{name: "default command", args: append(cached, fixtureImage("red-square")), stdout: "a red square\n"},
+		{name: "explicit", args: append(append([]string{"describe"}, cached...), fixtureImage("blue-circle")), stdout: "a blue circle\n"},
+		{name: "several", args: append(cached, fixtureImage("red-square"), fixtureImage("yellow-square")),
+			stdout: fixtureImage("red-square") + "\ta red square\n" + fixtureImage("yellow-square") + "\ta yellow square\n"},
+		{name: "one fails", args: append(cached, "missing.png", fixtureImage("red-square")), code: 1,
+			stdout: "\ta red square\n", stderr: "missing.png"},
+		{name: "greedy", args: append(cached, "-beam", "1", fixtureImage("green-triangle")), stdout: "a green triangle\n"},
+		{name: "mistyped command", args: []string{"trian"}, code: 2, stderr: `unknown command "trian"`},
+		{name: "no image", args: []string{"describe"}, code: 2, stderr: "needs at least one image"},
+		{name: "bad beam", args: append(cached, "-beam", "0", fixtureImage("red-square")), code: 2, stderr: "-beam 0"},
+		{name: "bad fit", args: append(cached, "-fit", "fill", fixtureImage("red-square")), code: 2, stderr: `-fit "fill"`},
+		{name: "bad model", args: []string{"-model", "nope.safetensors", fixtureImage("red-square")}, code: 1, stderr: "nope.safetensors"},
+		{name: "help", args: []string{"describe", "-h"}, stderr: "Examples:"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCase(tc.args, nil)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr %s", code, tc.code, stderr)
+			}
+			if !strings.Contains(stdout, tc.stdout) {
+				t.Errorf("stdout %q lacks %q", stdout, tc.stdout)
+			}
+			if !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("stderr %q lacks %q", stderr, tc.stderr)
+			}
+		})
+	}
+}
+
+func TestDescribeJSON(t *testing.T) {
+	code, stdout, stderr := runCase([]string{"-json", "-beam", "2", "-model", fixtureModel, "-cache", fixtureCache,
+		fixtureImage("red-square"), fixtureImage("blue-circle")}, nil)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d lines, want one JSON object per image:\n%s", len(lines), stdout)
+	}
+	for i, want := range []string{"a red square", "a blue circle"} {
+		var r captionJSON
+		if err := json.Unmarshal([]byte(lines[i]), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Caption != want || strings.Join(r.Words, " ") != want || len(r.Tokens) != 3 || !r.Finished {
+			t.Errorf("image %d: %+v, want %q in 3 tokens", i, r, want)
+		}
+		if r.GridH != 7 || r.GridW != 7 || len(r.Attention) != 3 || len(r.Attention[0]) != 7 || len(r.Attention[0][0]) != 7 || len(r.Beta) != 3 {
+			t.Errorf("image %d: grid %d×%d, %d attention maps, %d gates; want 7×7, 3, 3", i, r.GridH, r.GridW, len(r.Attention), len(r.Beta))
+		}
+		if len(r.Alternatives) != 2 || r.Alternatives[0].Caption != want || r.Alternatives[0].Score < r.Alternatives[1].Score {
+			t.Errorf("image %d: alternatives %+v, want 2, best first", i, r.Alternatives)
+		}
+	}
+}
+
+// TestDescribeStdin runs the real encoder (from the shared data) on an
+// image read from standard input.
+func TestDescribeStdin(t *testing.T) {
+	encoder := filepath.Join("..", "..", "..", "shared", "data", "mobilenet", "mobilenet_v2_1.0_224_quant.tflite")
+	if _, err := os.Stat(encoder); err != nil {
+		t.Skipf("no encoder beside the repository: %v", err)
+	}
+	data, err := os.ReadFile(fixtureImage("green-triangle"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCase([]string{"-model", fixtureModel, "-encoder", encoder, "-"}, data)
+	if code != 0 || stdout != "a green triangle\n" {
+		t.Errorf("exit %d, stdout %q, stderr %s; want \"a green triangle\"", code, stdout, stderr)
+	}
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTrainCommand(t *testing.T) {
+	out := t.TempDir()
+	base := []string{"train", "-o", out, "-cache", fixtureCache, "-tiny", "-min-count", "1", "-batch", "4", "-epochs", "1"}
+	tests := []struct {
+		name           string
+		args           []string
+		code           int
+		stdout, stderr string
+	}{
+		{name: "runs", args: append(base, fixture), stdout: "best model: " + filepath.Join(out, "best.safetensors"), stderr: "dev epoch 1 step 2"},
+		{name: "exists", args: append(base, fixture), code: 1, stderr: "exists: resume it"},
+		{name: "resumes", args: append(base, "-resume", "-epochs", "2", fixture), stderr: "resuming"},
+		{name: "no output", args: []string{"train", "-cache", fixtureCache, fixture}, code: 2, stderr: "needs -o DIR"},
+		{name: "no dataset", args: []string{"train", "-o", out}, code: 2, stderr: "needs one dataset"},
+		{name: "bad select", args: []string{"train", "-o", out, "-select", "meteor", fixture}, code: 2, stderr: `-select "meteor"`},
+		{name: "bad attention", args: []string{"train", "-o", out, "-attention", "sharp", fixture}, code: 2, stderr: `"sharp"`},
+		{name: "no cache", args: []string{"train", "-o", t.TempDir(), fixture}, code: 1, stderr: "caption features -split train,dev"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCase(tc.args, nil)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr %s", code, tc.code, stderr)
+			}
+			if !strings.Contains(stdout, tc.stdout) {
+				t.Errorf("stdout %q lacks %q", stdout, tc.stdout)
+			}
+			if !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("stderr %q lacks %q", stderr, tc.stderr)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(out, "train.log")); err != nil {
+		t.Errorf("no train.log: %v", err)
+	}
+}
