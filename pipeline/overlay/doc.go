@@ -10,8 +10,8 @@
 // A Caption holds the words, per word the attention α_t over the
 // encoder's Rows×Cols grid (row-major, summing to 1), optionally the gate
 // β_t, and for hard attention the cell each word read. It is this
-// package's own type; FromHypothesis fills it from a caption model's
-// search result. Caption.Fit and CropFraction must repeat the
+// package's own type; FromResult fills it from a captioning.Captioner's
+// Result, FromHypothesis from a caption model's search result. Caption.Fit and CropFraction must repeat the
 // vision.Preprocessor that made the encoder's input, so that the grid
 // lands on the pixels it covered: with CenterCrop (the default) the
 // grid covers the photo's central square and the sides, which the model
@@ -31,8 +31,8 @@
 // largest weight (and β with Options.Beta), in rows of Options.Columns
 // tiles (5) of Options.Size pixels on the long side (224), under the
 // caption and over a colorbar. RenderGIF shows the same panels one per
-// frame. Options.Words selects panels (SelectWords parses "3" or
-// "dog,grass"); Options.Peak outlines each word's most attended cell
+// frame. Options.Select chooses panels by position or word ("3",
+// "dog,grass"; SelectWords parses it, per caption, into Options.Words); Options.Peak outlines each word's most attended cell
 // (dashed), and a hard-attention Caption with Cells outlines the cell the
 // decoder read (solid). Colormaps: Turbo (default), Viridis, Inferno, or
 // Mask, which darkens what the model did not look at.
@@ -47,5 +47,8 @@
 // image named after it (root/a/b.jpg → DIR/a/b.png): never outside the
 // directory (ErrOutside; symbolic links included), never over an input
 // (ErrOverwriteInput) or a file it did not write (ErrExists), never two
-// images to one name (ErrNameTaken). Errors name the input.
+// images to one name (ErrNameTaken); it replaces its own figures of an
+// earlier run, which IsFigure recognizes by the "Software" mark.
+// AcceptImage selects the images of a directory walk, figures excluded.
+// Errors name the input.
 package overlay
