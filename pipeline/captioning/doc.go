@@ -48,7 +48,9 @@
 // "adam.v/NAME") and the loop's state as JSON metadata ("attend.train":
 // epoch, batch, step, best scores, LR scale, hard attention's baseline,
 // the dev history). Resume continues from it on the same epoch plan (the
-// plan depends only on Seed and the epoch). Every model file also records
+// plan depends only on Seed and the epoch), so a resumed run without
+// dropout ends with the very weights of an uninterrupted one; with dropout
+// or hard attention the masks and samples restart from Seed. Every model file also records
 // the features it was trained on ("attend.features": grid, layer,
 // preprocessing, encoder SHA-256). The log (cross-entropy, perplexity,
 // tokens/s, s/step, epoch ETA, dev scores with an example caption) goes

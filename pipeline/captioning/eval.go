@@ -41,11 +41,11 @@ type EvalReport struct {
 
 // EvalRow is the evaluation of one search.
 type EvalRow struct {
-	Beam    int // 1: greedy search
-	Scores  metrics.CaptionScores
-	Seconds float64 // wall time of decoding the split
+	Beam    int                   `json:"beam"` // 1: greedy search
+	Scores  metrics.CaptionScores `json:"scores"`
+	Seconds float64               `json:"seconds"` // wall time of decoding the split
 	// Captions holds each image's caption, in the split's order.
-	Captions []Captioned
+	Captions []Captioned `json:"captions"`
 }
 
 // Captioned is one image's caption in an evaluation.
