@@ -15,10 +15,10 @@ import (
 
 	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/batch"
+	"github.com/attend-go/attend/pipeline/captiondata"
 	"github.com/attend-go/attend/pipeline/captioning"
 	"github.com/attend-go/attend/pipeline/cli"
 	"github.com/attend-go/attend/pipeline/overlay"
-	"github.com/attend-go/attend/vision"
 )
 
 func init() {
@@ -98,12 +98,12 @@ func runOverlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fs.Float64Var(&o.Alpha, "alpha", 0, "strength of the overlay in (0, 1] (default 0.7; 0.8 for mask)")
 	fs.StringVar(&f.smoothing, "smoothing", "bilinear", "how the grid is upsampled: bilinear, gaussian (Xu et al.'s look) or nearest (the grid)")
 	fs.StringVar(&f.scale, "scale", "panel-max", "which weight gets the top color: panel-max, shared (compare words) or absolute (1)")
-	fs.IntVar(&o.Columns, "columns", vision.DefaultColumns, "tiles per row, the image included")
-	fs.IntVar(&o.Size, "size", vision.DefaultPanelSize, "long side of each tile in `pixels`")
+	fs.IntVar(&o.Columns, "columns", overlay.DefaultColumns, "tiles per row, the image included")
+	fs.IntVar(&o.Size, "size", overlay.DefaultSize, "long side of each tile in `pixels`")
 	fs.BoolVar(&o.Beta, "beta", false, "write each word's gate β under its panel")
 	fs.BoolVar(&o.Peak, "peak", false, "outline each word's most attended cell")
 	fs.BoolVar(&o.NoLegend, "no-legend", false, "leave out the colorbar")
-	fs.IntVar(&o.Delay, "delay", vision.DefaultGIFDelay, "time each GIF frame shows, in hundredths of a second")
+	fs.IntVar(&o.Delay, "delay", overlay.DefaultDelay, "time each GIF frame shows, in hundredths of a second")
 	images, ok, err := parseInterspersed(fs, args)
 	if !ok {
 		return err
@@ -148,8 +148,8 @@ func (f *overlayFlags) check(fs *flag.FlagSet, images []string) error {
 		return cli.Usagef("-beam %d: want at least 1", f.caption.Beam)
 	case o.Columns < 1:
 		return cli.Usagef("-columns %d: want at least 1", o.Columns)
-	case o.Size < 16 || o.Size > vision.MaxOverlaySize:
-		return cli.Usagef("-size %d: want 16..%d pixels", o.Size, vision.MaxOverlaySize)
+	case o.Size < 16 || o.Size > overlay.MaxSize:
+		return cli.Usagef("-size %d: want 16..%d pixels", o.Size, overlay.MaxSize)
 	case !(o.Alpha >= 0 && o.Alpha <= 1):
 		return cli.Usagef("-alpha %v: want a value in (0, 1]", o.Alpha)
 	case o.Delay < 1 || o.Delay > 65535:
@@ -179,12 +179,7 @@ func (f *overlayFlags) check(fs *flag.FlagSet, images []string) error {
 	if o.Scale, err = overlay.ParseScale(f.scale); err != nil {
 		return cli.Usagef("-scale %q: want panel-max, shared or absolute", f.scale)
 	}
-	switch f.fit {
-	case "squash":
-		f.caption.Fit = vision.Squash
-	case "crop":
-		f.caption.Fit = vision.CenterCrop
-	default:
+	if f.caption.Fit, err = captiondata.ParseFit(f.fit); err != nil {
 		return cli.Usagef("-fit %q: want squash or crop", f.fit)
 	}
 	f.caption.FitSet = true

@@ -76,6 +76,15 @@ func ParseScale(name string) (vision.HeatScale, error) {
 	return 0, fmt.Errorf("%w: unknown scale %q, want panel-max, shared or absolute", ErrOptions, name)
 }
 
+// Defaults and limits of Options, for command-line flags (which cannot
+// reach package vision): those of vision's figures.
+const (
+	DefaultColumns = vision.DefaultColumns   // tiles per row
+	DefaultSize    = vision.DefaultPanelSize // long side of a tile
+	MaxSize        = vision.MaxOverlaySize   // the largest Size
+	DefaultDelay   = vision.DefaultGIFDelay  // hundredths of a second a GIF frame shows
+)
+
 // Options configures a figure. A nil *Options, or the zero value, means
 // defaults; each field documents its own.
 type Options struct {
