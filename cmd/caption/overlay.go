@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -280,22 +279,9 @@ func overlayInputs(args []string) ([]batch.Input, error) {
 	return inputs, nil
 }
 
-// captionImage decodes and captions one image. Standard input is read
-// once and used for both.
+// captionImage decodes and captions one image.
 func captionImage(c *captioning.Captioner, path string, stdin io.Reader) (image.Image, *overlay.Caption, error) {
-	open := func() io.Reader { return stdin }
-	if path == "-" {
-		data, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, nil, fmt.Errorf("reading standard input: %w", err)
-		}
-		open = func() io.Reader { return bytes.NewReader(data) }
-	}
-	img, _, err := pipeline.LoadImage(path, open())
-	if err != nil {
-		return nil, nil, err
-	}
-	r, err := c.Caption(path, open())
+	img, r, err := overlay.CaptionFile(c, path, stdin)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,6 +1,9 @@
 package overlay
 
 import (
+	"context"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/attend-go/attend/models/caption"
@@ -19,5 +22,33 @@ func TestFromResult(t *testing.T) {
 		if c.Fit != fit || c.Rows != 3 || c.Cols != 4 || c.Text() != "a red ball flies" || len(c.Beta) != 4 || c.Hard {
 			t.Errorf("%v: %+v", fit, c)
 		}
+	}
+}
+
+// TestCaptionFile captions a fixture image from the tiny model's feature
+// cache (no encoder needed) and keeps the decoded image for the figure.
+func TestCaptionFile(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "caption")
+	c, err := captioning.NewCaptioner(context.Background(), captioning.CaptionerOptions{
+		Model: filepath.Join(dir, "tiny.safetensors"), Cache: filepath.Join(dir, "features-7x7.safetensors"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	img, r, err := CaptionFile(c, filepath.Join(dir, "images", "red-square.png"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Bounds().Dx() != 64 || r.Caption != "a red square" || !r.Cached {
+		t.Errorf("image %v, caption %q, cached %v", img.Bounds(), r.Caption, r.Cached)
+	}
+	capt := FromResult(r, c.Model.Config)
+	if err := Write(filepath.Join(t.TempDir(), "fig.png"), img, &capt, nil); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "images", "nope.png")
+	if _, _, err := CaptionFile(c, missing, nil); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("missing file: %v", err)
 	}
 }
