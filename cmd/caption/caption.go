@@ -11,9 +11,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/attend-go/attend/pipeline/captiondata"
 	"github.com/attend-go/attend/pipeline/captioning"
 	"github.com/attend-go/attend/pipeline/cli"
-	"github.com/attend-go/attend/vision"
 )
 
 func init() {
@@ -68,7 +68,8 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
 	fit := fs.String("fit", "squash", "how a photo becomes square: squash (as the training images were) or crop (center)")
 	asJSON := fs.Bool("json", false, "print one JSON object per image: words, tokens, attention grids, β, alternatives")
-	if ok, err := cli.Parse(fs, args); !ok {
+	ok, err := cli.Parse(fs, args)
+	if !ok {
 		return err
 	}
 	if fs.NArg() == 0 {
@@ -87,12 +88,7 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if o.Search.MaxLength < 1 {
 		return cli.Usagef("-max-words %d: want at least 1", o.Search.MaxLength)
 	}
-	switch *fit {
-	case "squash":
-		o.Fit = vision.Squash
-	case "crop":
-		o.Fit = vision.CenterCrop
-	default:
+	if o.Fit, err = captiondata.ParseFit(*fit); err != nil {
 		return cli.Usagef("-fit %q: want squash or crop", *fit)
 	}
 	o.FitSet = true

@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/attend-go/attend/models/caption"
 	"github.com/attend-go/attend/pipeline/captioning"
 	"github.com/attend-go/attend/pipeline/cli"
 )
@@ -56,7 +55,7 @@ Recipes:
 func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("train", trainUsage, trainExamples, stderr)
 	var o captioning.TrainOptions
-	var cfg caption.Config
+	var cfg captioning.ModelConfig
 	fs.StringVar(&o.OutDir, "o", "", "output `directory` for checkpoints, the best model and the log (required)")
 	fs.StringVar(&o.Cache, "cache", "", "feature cache `file` of the train and dev images, from \"caption features\" (required)")
 	fs.StringVar(&o.TrainSplit, "split", "train", "training split(s), comma-separated")
@@ -85,7 +84,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.StepRound, "step-round", 4, "round each batch's decoder steps up to a multiple of this (fewer graphs)")
 	fs.IntVar(&o.Workers, "j", 1, "goroutines decoding dev")
 	fs.Uint64Var(&o.Seed, "seed", 1, "random seed (initialization, batches, dropout)")
-	fs.StringVar(&cfg.Attention, "attention", caption.Soft, "attention: soft (deterministic) or hard (stochastic, REINFORCE)")
+	fs.StringVar(&cfg.Attention, "attention", captioning.Soft, "attention: soft (deterministic) or hard (stochastic, REINFORCE)")
 	fs.IntVar(&cfg.Embed, "embed", 256, "word embedding width")
 	fs.IntVar(&cfg.Hidden, "hidden", 512, "LSTM units")
 	fs.IntVar(&cfg.AttentionDim, "attention-dim", 256, "attention hidden width")
@@ -112,8 +111,8 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			*v = sentinel
 		}
 	}
-	zero(&cfg.Dropout, caption.NoDropout)
-	zero(&cfg.DoublyStochastic, caption.NoPenalty)
+	zero(&cfg.Dropout, captioning.NoDropout)
+	zero(&cfg.DoublyStochastic, captioning.NoPenalty)
 	if *tiny {
 		cfg.Embed, cfg.Hidden, cfg.AttentionDim = 8, 8, 8
 	}
