@@ -3,6 +3,7 @@ package captioning
 import (
 	"context"
 	"fmt"
+	"image"
 	"io"
 	"path/filepath"
 	"sync"
@@ -168,20 +169,41 @@ func (c *Captioner) Features(path string, stdin io.Reader) ([]float32, bool, err
 	if err != nil {
 		return nil, false, err
 	}
+	f, err := c.ImageFeatures(img)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", pipeline.DisplayName(path), err)
+	}
+	return f, false, nil
+}
+
+// ImageFeatures runs the encoder on a decoded image: squashed (or
+// cropped, CaptionerOptions.Fit) to the input size, to the feature grid
+// the model reads (L×D).
+func (c *Captioner) ImageFeatures(img image.Image) ([]float32, error) {
 	if err := c.loadEncoder(); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	c.encMu.Lock() // the encoder owns its activation buffers
 	defer c.encMu.Unlock()
 	t, err := c.pre.Tensor(img)
 	if err != nil {
-		return nil, false, fmt.Errorf("%s: %w", pipeline.DisplayName(path), err)
+		return nil, fmt.Errorf("captioning: %w", err)
 	}
 	f, err := c.enc.Features(nil, t)
 	if err != nil {
-		return nil, false, fmt.Errorf("%s: %w", pipeline.DisplayName(path), err)
+		return nil, fmt.Errorf("captioning: %w", err)
 	}
-	return f, false, nil
+	return f, nil
+}
+
+// CaptionImage describes a decoded image (for callers that also draw
+// it, so the file is decoded once).
+func (c *Captioner) CaptionImage(img image.Image) (*Result, error) {
+	f, err := c.ImageFeatures(img)
+	if err != nil {
+		return nil, err
+	}
+	return c.Describe(f)
 }
 
 // Caption describes the image file at path ("-": stdin).

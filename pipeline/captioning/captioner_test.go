@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/attend-go/attend/pipeline"
 )
 
 func fixtureImage(name string) string { return filepath.Join(fixtureDir, "images", name+".png") }
@@ -105,6 +107,17 @@ func TestCaptionerEncoder(t *testing.T) {
 		}
 		if s.Caption != r.Caption || s.LogProb != r.LogProb {
 			t.Errorf("%s from stdin: %q %v, from the file: %q %v", name, s.Caption, s.LogProb, r.Caption, r.LogProb)
+		}
+		img, _, err := pipeline.LoadImage(path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := c.CaptionImage(img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Caption != r.Caption || d.LogProb != r.LogProb {
+			t.Errorf("%s decoded: %q %v, from the file: %q %v", name, d.Caption, d.LogProb, r.Caption, r.LogProb)
 		}
 	}
 }
