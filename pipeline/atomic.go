@@ -9,7 +9,8 @@ import (
 
 // WriteFileAtomic writes a file through write so that readers never see a
 // partial file: it writes a temporary file beside path, syncs and closes
-// it, and renames it over path. On any error path is left untouched.
+// it, and renames it over path (mode 0644). On any error path is left
+// untouched.
 func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -21,6 +22,9 @@ func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
+	if err = tmp.Chmod(0o644); err != nil { // CreateTemp makes 0600 files
+		return err
+	}
 	if err = write(tmp); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
