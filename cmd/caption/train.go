@@ -28,9 +28,9 @@ captions' words seen at least -min-count times.
 
 After each epoch (or every -eval-every steps) the -dev images are
 captioned (greedy, or -beam k) and scored: DIR/best.safetensors keeps the
-model with the best dev BLEU-4 (-select cider: CIDEr-D); the learning rate
-halves after -decay-patience evaluations without improvement and training stops after
--patience. DIR/last.safetensors is a checkpoint written every few minutes
+model with the best dev BLEU-4 (-select cider: CIDEr-D); the learning
+rate halves after -decay-patience evaluations without improvement and
+training stops after -patience. DIR/last.safetensors is a checkpoint written every few minutes
 and on Ctrl-C; -resume continues from it. The log (loss, tokens/s, ETA,
 dev scores) goes to stderr and DIR/train.log.
 
@@ -46,8 +46,8 @@ Recipes:
 
 	# the default model (see README, "Default caption model")
 	caption features -split train,dev -o flickr8k-7x7.safetensors ../shared/data/flickr8k
-	caption train -o runs/caption-soft -cache flickr8k-7x7.safetensors ../shared/data/flickr8k
-	caption train -o runs/caption-soft -resume -cache flickr8k-7x7.safetensors ../shared/data/flickr8k
+	caption train -o runs/caption-soft -cache flickr8k-7x7.safetensors -lr 1e-3 -eval-every 470 -patience 8 ../shared/data/flickr8k
+	caption train -o runs/caption-soft -resume -cache flickr8k-7x7.safetensors -lr 1e-3 -eval-every 470 -patience 8 ../shared/data/flickr8k
 	# hard (stochastic) attention
 	caption train -o runs/caption-hard -attention hard -cache flickr8k-7x7.safetensors ../shared/data/flickr8k
 `
