@@ -167,3 +167,21 @@ func equalPlans(a, b [][]example) bool {
 		return slices.EqualFunc(x, y, func(p, q example) bool { return p.record == q.record })
 	})
 }
+
+// TestTrainHard trains hard attention briefly and checks that the
+// checkpoint keeps the reward baseline for resuming.
+func TestTrainHard(t *testing.T) {
+	o := tinyOptions(t.TempDir())
+	o.Epochs = 2
+	o.Config.Attention = Hard
+	if _, err := Train(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	m, _, st, err := loadCheckpoint(filepath.Join(o.OutDir, lastName), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Config.Attention != Hard || st.Baseline == 0 || st.Step != 4 {
+		t.Errorf("checkpoint: attention %q, baseline %v, step %d; want hard, a baseline, step 4", m.Config.Attention, st.Baseline, st.Step)
+	}
+}
