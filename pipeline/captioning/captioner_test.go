@@ -144,3 +144,24 @@ func ExampleCaptioner() {
 	// a blue circle
 	// 3 words, 49 attention weights each on a 7×7 grid
 }
+
+// TestDefaultModel checks that the embedded default decoder loads, reads
+// the 7×7×1280 grid and describes the fixture images.
+func TestDefaultModel(t *testing.T) {
+	c, err := NewCaptioner(context.Background(), CaptionerOptions{Cache: fixtureCache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if cfg := c.Model.Config; cfg.Regions != 49 || cfg.FeatureDim != 1280 || cfg.Vocab < 1000 {
+		t.Errorf("default model config %+v, want a 7×7×1280 grid and a Flickr8k vocabulary", cfg)
+	}
+	r, err := c.Caption(fixtureImage("blue-circle"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Words) == 0 || !r.Finished {
+		t.Errorf("default model: %q (finished %v), want a finished caption", r.Caption, r.Finished)
+	}
+	t.Logf("default model: blue-circle.png: %q", r.Caption)
+}

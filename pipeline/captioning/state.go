@@ -2,7 +2,6 @@ package captioning
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -159,7 +158,11 @@ func LoadModel(path string) (*caption.Model, error) {
 // the empty path.
 func OpenModel(path string) (*caption.Model, error) {
 	if path == "" {
-		return nil, errors.New("captioning: no default caption model yet; give a model file")
+		m, err := caption.Default()
+		if err != nil {
+			return nil, fmt.Errorf("captioning: default model: %w", err)
+		}
+		return m, nil
 	}
 	return LoadModel(path)
 }

@@ -1,0 +1,31 @@
+package caption
+
+import (
+	_ "embed"
+	"sync"
+
+	"github.com/attend-go/attend/models"
+)
+
+// defaultFile is the default caption decoder, trained by this project on
+// the Flickr8k training images' MobileNetV2 7×7×1280 features (see the
+// README's model card and pipeline/captioning), in float16.
+//
+//go:embed default.safetensors
+var defaultFile []byte
+
+// DefaultID names the embedded default model in outputs and logs.
+const DefaultID = "attend-caption-default"
+
+var parsedDefault = sync.OnceValues(func() (*Model, error) {
+	f, err := models.Parse(defaultFile)
+	if err != nil {
+		return nil, err
+	}
+	f.Source = "embedded default caption model"
+	return Load(f)
+})
+
+// Default returns the embedded default model, parsed once and shared:
+// models are read-only at inference.
+func Default() (*Model, error) { return parsedDefault() }
