@@ -1,6 +1,18 @@
 // Package cli holds the conventions both command-line tools share: exit
-// statuses (0 success, 1 failure, 2 usage error, as with the flag package),
-// error printing, and flag sets whose -h shows usage, defaults and examples.
+// statuses, error printing, and flag sets whose -h shows usage, defaults
+// and examples.
+//
+// # Exit statuses
+//
+//	0    success
+//	1    failure: an error, or some inputs failed (each already reported)
+//	2    usage error (as with the flag package)
+//	130  a batch interrupted by SIGINT or SIGTERM (128 + SIGINT, as shells
+//	     report it): the inputs in flight were finished and written, and a
+//	     rerun with --resume does the rest
+//
+// ExitCode maps a command's error to its status; it knows the errors of
+// package batch, so that a command returns what batch.Run returned.
 package cli
 
 import (
@@ -10,6 +22,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/attend-go/attend/pipeline/batch"
 )
 
 // ErrUsage marks a command-line mistake; the tool exits with status 2.
@@ -24,8 +38,16 @@ func Usagef(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrUsage}, args...)...)
 }
 
+// ExitInterrupted is the exit status of an interrupted batch.
+const ExitInterrupted = batch.ExitInterrupted
+
 // ExitCode prints err to stderr prefixed by the tool's name (unless it was
-// already reported) and returns the exit status.
+// already reported) and returns the exit status (see the package comment).
+//
+// Of package batch's errors, ErrInterrupted exits with ExitInterrupted;
+// ErrFailed (the failures were printed by batch.Run) with 1 and nothing
+// more printed; ErrOptions, ErrShard, ErrFormat and ErrStdinInput, which
+// come from the command line, with 2.
 func ExitCode(tool string, err error, stderr io.Writer) int {
 	switch {
 	case err == nil:
@@ -35,8 +57,15 @@ func ExitCode(tool string, err error, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "%s: %s\n", tool, msg)
 		}
 		return 2
-	case errors.Is(err, ErrReported):
+	case errors.Is(err, ErrReported), errors.Is(err, batch.ErrFailed):
 		return 1
+	case errors.Is(err, batch.ErrInterrupted):
+		fmt.Fprintf(stderr, "%s: %v\n", tool, err)
+		return ExitInterrupted
+	case errors.Is(err, batch.ErrOptions), errors.Is(err, batch.ErrShard),
+		errors.Is(err, batch.ErrFormat), errors.Is(err, batch.ErrStdinInput):
+		fmt.Fprintf(stderr, "%s: %v\n", tool, err)
+		return 2
 	default:
 		fmt.Fprintf(stderr, "%s: %v\n", tool, err)
 		return 1

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/attend-go/attend/pipeline/batch"
 )
 
 func TestExitCode(t *testing.T) {
@@ -23,12 +26,54 @@ func TestExitCode(t *testing.T) {
 		{"bare usage", ErrUsage, 2, ""},
 		{"reported", fmt.Errorf("%w: 2 failed", ErrReported), 1, ""},
 		{"failure", errors.New("disk full"), 1, "tool: disk full\n"},
+		{"batch failures", fmt.Errorf("%w: 2 of 9", batch.ErrFailed), 1, ""},
+		{"batch interrupted", fmt.Errorf("%w: 3 of 9 inputs not done", batch.ErrInterrupted), 130, "tool: batch: interrupted: 3 of 9 inputs not done\n"},
+		{"batch options", fmt.Errorf("%w: no output", batch.ErrOptions), 2, "tool: batch: bad options: no output\n"},
+		{"shard", fmt.Errorf("%w \"2/2\"", batch.ErrShard), 2, "tool: batch: bad shard \"2/2\"\n"},
+		{"output format", fmt.Errorf("%w \"xml\"", batch.ErrFormat), 2, "tool: batch: unknown format \"xml\"\n"},
+		{"stdin as batch input", batch.ErrStdinInput, 2, "tool: " + batch.ErrStdinInput.Error() + "\n"},
+		{"batch output exists", fmt.Errorf("%w: out.jsonl", batch.ErrExists), 1, "tool: batch: output exists: out.jsonl\n"},
 	}
 	for _, tc := range tests {
 		var buf bytes.Buffer
 		if got := ExitCode("tool", tc.err, &buf); got != tc.code || buf.String() != tc.stderr {
 			t.Errorf("%s: ExitCode = %d, %q; want %d, %q", tc.name, got, buf.String(), tc.code, tc.stderr)
 		}
+	}
+}
+
+// TestExitCodeOfBatchRun maps what batch.Run itself returns: a batch
+// stopped by its context (as the first SIGINT stops it, through
+// batch.WithSignals) exits with 130, one with failed inputs with 1 and
+// nothing printed beyond what Run printed.
+func TestExitCodeOfBatchRun(t *testing.T) {
+	inputs := []batch.Input{{Path: "a.wav", Root: "."}, {Path: "b.wav", Root: "."}}
+	fail := func(_ context.Context, in batch.Input) (batch.Result, error) {
+		if in.Path == "b.wav" {
+			return batch.Result{}, errors.New("b.wav: audio: empty input")
+		}
+		return batch.Result{Text: "ok"}, nil
+	}
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name   string
+		ctx    context.Context
+		code   int
+		stderr string // the line ExitCode adds
+	}{
+		{"interrupted", stopped, ExitInterrupted, "tool: batch: interrupted: 2 of 2 inputs not done\n"},
+		{"an input failed", context.Background(), 1, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var runErr bytes.Buffer
+			_, err := batch.Run(tc.ctx, inputs, batch.Shared(fail), &batch.Options{Output: "-", Jobs: 1, Quiet: true, Stderr: &runErr})
+			var buf bytes.Buffer
+			if got := ExitCode("tool", err, &buf); got != tc.code || buf.String() != tc.stderr {
+				t.Errorf("ExitCode(%v) = %d, %q; want %d, %q", err, got, buf.String(), tc.code, tc.stderr)
+			}
+		})
 	}
 }
 
