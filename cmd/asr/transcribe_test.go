@@ -1,0 +1,69 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTranscribeUsage checks the command-line mistakes, each caught before
+// any audio is decoded, with a message naming the flag.
+func TestTranscribeUsage(t *testing.T) {
+	hello := filepath.Join("..", "..", "testdata", "hello.wav")
+	dir := filepath.Join("..", "..", "testdata", "speech")
+	out := filepath.Join(t.TempDir(), "out.jsonl")
+	tests := []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"nothing to transcribe", nil, "at least one audio file or directory"},
+		{"bad format", []string{"-format", "doc", hello}, `-format "doc"`},
+		{"bad beam", []string{"-beam", "0", hello}, "-beam 0"},
+		{"batch flag for files", []string{"-j", "2", hello}, "-j applies to batches"},
+		{"quiet for files", []string{"--quiet", hello}, "-quiet applies to batches"},
+		{"negative workers", []string{"-j", "-1", dir}, "-j -1"},
+		{"resume and overwrite", []string{"--resume", "--overwrite", "-o", out, dir}, "exclude each other"},
+		{"resume without output", []string{"--resume", dir}, "--resume needs outputs"},
+		{"resume standard output", []string{"--resume", "-o", "-", dir}, "cannot resume standard output"},
+		{"output format without output", []string{"--output-format", "tsv", dir}, "the format of -o"},
+		{"unknown output format", []string{"--output-format", "xml", "-o", out, dir}, `--output-format "xml"`},
+		{"subtitles as the output", []string{"-o", "all.srt", dir}, "use --format srt"},
+		{"bad shard", []string{"--shard", "2/2", dir}, "the index i must be in 0..1"},
+		{"alignment of a batch", []string{"-align", "a.png", dir}, "-align draws single files"},
+		{"standard input in a batch", []string{"-", dir}, "standard input"},
+		{"alignment of several files", []string{"-align", "a.png", hello, hello}, "names an existing directory"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := asrRun(t, "", append([]string{"transcribe"}, tc.args...)...)
+			if code != 2 || stdout != "" || !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing and %q", code, stdout, stderr, tc.stderr)
+			}
+		})
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a refused command wrote %s", out)
+	}
+}
+
+// TestTranscribeFiles: files (not a directory) keep the plain behaviour,
+// transcripts on standard output, PATH<TAB>text for several, a failing
+// file reported and the others still transcribed.
+func TestTranscribeFiles(t *testing.T) {
+	hello := filepath.Join("..", "..", "testdata", "hello.wav")
+	u01 := filepath.Join("..", "..", "testdata", "speech", "u01.flac")
+	code, one, stderr := asrRun(t, "", "transcribe", "-beam", "1", hello)
+	if code != 0 || strings.Count(one, "\n") != 1 || strings.Contains(one, "\t") {
+		t.Fatalf("one file: exit %d, stdout %q\n%s", code, one, stderr)
+	}
+	code, several, stderr := asrRun(t, "", "transcribe", "-beam", "1", hello, "main.go", u01)
+	if code != 1 || !strings.Contains(stderr, "asr: main.go: audio:") {
+		t.Errorf("a bad file among good: exit %d, stderr %q; want 1 and the file's error", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(several, "\n"), "\n")
+	if len(lines) != 2 || lines[0] != hello+"\t"+strings.TrimSuffix(one, "\n") || !strings.HasPrefix(lines[1], u01+"\t") {
+		t.Errorf("several files: stdout %q; want PATH<TAB>text for %s and %s", several, hello, u01)
+	}
+}

@@ -1,0 +1,114 @@
+package speech
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/mjibson/go-dsp/fft"
+
+	"github.com/attend-go/attend/audio"
+	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/pipeline/batch"
+)
+
+// Transcribing many files with package batch (asr transcribe DIR): the
+// model is loaded once and shared read-only by every worker; each worker
+// owns a Transcriber (front end and decoder workspace).
+
+// ModelID names a model in batch records: asr.DefaultID for the embedded
+// default model (the empty path), else the path as given.
+func ModelID(path string) string {
+	if path == "" {
+		return asr.DefaultID
+	}
+	return path
+}
+
+// BatchFactory returns the batch.Factory of a transcription batch: each
+// worker gets its own Transcriber over model with opts, and turns an
+// input into BatchResult of its transcript.
+//
+// A worker stops reading its recording when its context is cancelled
+// (batch.Options.Abort), so abandoning a long recording costs at most
+// the chunk being decoded.
+func BatchFactory(model *asr.Model, opts *TranscribeOptions) batch.Factory {
+	return func(int) (batch.Processor, error) {
+		tr, err := NewTranscriber(model, opts)
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context, in batch.Input) (batch.Result, error) {
+			t, err := tr.fileContext(ctx, in.Path)
+			if err != nil {
+				return batch.Result{}, err
+			}
+			return BatchResult(t), nil
+		}, nil
+	}
+}
+
+// fileContext is File for a batch: no standard input, and a stream that
+// fails once ctx is cancelled.
+func (t *Transcriber) fileContext(ctx context.Context, path string) (*Transcript, error) {
+	r, closeFn, err := pipeline.OpenInput(path, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFn()
+	stream, _, err := audio.Open(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t.Stream(path, contextStream{ctx, stream})
+}
+
+// contextStream is an audio.Stream that fails with the context's error
+// once it is cancelled.
+type contextStream struct {
+	ctx context.Context
+	audio.Stream
+}
+
+func (s contextStream) Read(dst []float32) (int, error) {
+	if err := s.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return s.Stream.Read(dst)
+}
+
+// BatchResult is a transcript as a batch result: the text (the record's
+// "text" and the txt sidecar), the transcript itself (the JSONL record's
+// "result" and the json sidecar: chunks and word times) and the
+// subtitle cues of Cues (srt and vtt sidecars; none, not an error, for a
+// recording in which nothing was recognized).
+func BatchResult(t *Transcript) batch.Result {
+	cues := Cues(t)
+	timed := make([]batch.Cue, len(cues)) // never nil: nil means "no timing"
+	for i, c := range cues {
+		timed[i] = batch.Cue{Start: milliseconds(c.Start), End: milliseconds(c.End), Text: c.Text}
+	}
+	return batch.Result{Text: t.Text, Value: t, Cues: timed}
+}
+
+// milliseconds rounds seconds to the millisecond, as WriteTranscript's
+// subtitles do, so that a sidecar and standard output agree.
+func milliseconds(sec float64) time.Duration {
+	return time.Duration(math.Round(sec*1000)) * time.Millisecond
+}
+
+// SetFFTWorkers tunes the front end's FFT (go-dsp's, see package audio)
+// for jobs transcriptions running at once. go-dsp spreads each transform
+// over GOMAXPROCS goroutines, which pays off for one transcription at a
+// time; when jobs > 1 the workers keep the cores busy already, and each
+// transform runs on one goroutine instead. The setting is process-wide
+// and go-dsp reads it unsynchronized: call this before transcribing.
+func SetFFTWorkers(jobs int) {
+	if jobs > 1 {
+		fft.SetWorkerPoolSize(1)
+	} else {
+		fft.SetWorkerPoolSize(0) // go-dsp's default: GOMAXPROCS
+	}
+}
