@@ -2,16 +2,40 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/attend-go/attend/pipeline/batch"
 	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/pipeline/speech"
 )
+
+// envChild holds the arguments (JSON) of the asr command this test binary
+// runs instead of the tests, as a child process that tests interrupt.
+const envChild = "ASR_TEST_CHILD_ARGS"
+
+func TestMain(m *testing.M) {
+	if js := os.Getenv(envChild); js != "" {
+		var args []string
+		if err := json.Unmarshal([]byte(js), &args); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		os.Exit(cli.ExitCode("asr", run(args, os.Stdin, os.Stdout, os.Stderr), os.Stderr))
+	}
+	os.Exit(m.Run())
+}
 
 // asrRun runs the asr tool in-process and returns its exit status and
 // output.
@@ -339,4 +363,110 @@ func TestMerge(t *testing.T) {
 			t.Errorf("%s = %q, want %q", m, got, want)
 		}
 	})
+}
+
+// TestTranscribeInterrupted sends SIGINT to `asr transcribe -o` in a child
+// process once its first record is written: it finishes the file in
+// flight, writes it, and exits with status 130; a rerun with --resume
+// does the rest, each input recorded once.
+func TestTranscribeInterrupted(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT to send on Windows")
+	}
+	clip, err := filepath.Abs(filepath.Join("..", "..", "testdata", "speech", "u01.flac"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "corpus")
+	if err := os.Mkdir(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	const n = 30
+	for i := range n {
+		if err := os.Symlink(clip, filepath.Join(dir, fmt.Sprintf("%02d.flac", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "out.jsonl")
+	args := []string{"transcribe", "-beam", "1", "-j", "1", "-o", out, dir}
+	js, _ := json.Marshal(args)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), envChild+"="+string(js))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Interrupt once the first record is out (a timeout, not a timing
+	// assertion: the child has 29 inputs left then).
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(5 * time.Millisecond) {
+		if data, _ := os.ReadFile(out); bytes.IndexByte(data, '\n') >= 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("no record after 2 minutes; stderr:\n%s", stderr.String())
+		}
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != cli.ExitInterrupted {
+		t.Fatalf("child: %v, want exit status %d; stderr:\n%s", err, cli.ExitInterrupted, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stderr.String(), "--resume") {
+		t.Errorf("stderr does not say it was interrupted and how to finish:\n%s", stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := strings.Count(string(data), "\n")
+	if done < 1 || done >= n || !bytes.HasSuffix(data, []byte("\n")) {
+		t.Fatalf("interrupted output: %d complete records of %d, ends %q", done, n, data[max(0, len(data)-20):])
+	}
+
+	code, _, errOut := asrRun(t, "", append(args[:len(args)-1:len(args)-1], "--resume", dir)...)
+	if code != 0 || !strings.Contains(errOut, fmt.Sprintf("%d done, 0 failed, %d skipped", n-done, done)) {
+		t.Errorf("resume: exit %d; want 0, %d done, %d skipped\n%s", code, n-done, done, errOut)
+	}
+	if recs := readRecords(t, out); len(recs) != n {
+		t.Errorf("%d records after resuming, want %d", len(recs), n)
+	}
+}
+
+// TestBatchFactory checks the processor asr transcribe gives each worker:
+// a transcript with its cues, none (but not "no timing") for a clip in
+// which nothing is recognized, and an error once its context is
+// cancelled, which batch counts as abandoned.
+func TestBatchFactory(t *testing.T) {
+	model, err := speech.OpenModel("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	proc, err := speech.BatchFactory(model, &speech.TranscribeOptions{Search: speech.SearchOptions{Beam: 1}})(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hello := batch.Input{Path: filepath.Join("..", "..", "testdata", "hello.wav"), Root: "."}
+	res, err := proc(context.Background(), hello)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, ok := res.Value.(*speech.Transcript)
+	if !ok || res.Text == "" || tr.Text != res.Text || len(res.Cues) == 0 || res.Cues[0].Text == "" {
+		t.Errorf("result %+v; want the transcript, its text and cues", res)
+	}
+	silent := &speech.Transcript{Chunks: []speech.Chunk{{End: 1, Words: []speech.Word{}}}}
+	if cues := speech.BatchResult(silent).Cues; cues == nil || len(cues) != 0 {
+		t.Errorf("cues of a silent transcript: %#v, want empty and not nil", cues)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := proc(ctx, hello); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v, want %v", err, context.Canceled)
+	}
 }
