@@ -92,7 +92,7 @@ func (b *batchFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&b.recursive, "recursive", true, "walk directories recursively; --recursive=false takes only the files directly inside")
 	fs.StringVar(&b.list, "list", "", "read more input paths from `file`, one a line or NUL-separated (\"-\": standard input)")
 	fs.StringVar(&b.output, "o", "", "write one record per input to `file` (\"-\": standard output)")
-	fs.StringVar(&b.outFmt, "output-format", "", "format of -o: jsonl, tsv or csv (default: from its extension, else jsonl)")
+	fs.StringVar(&b.outFmt, "output-format", "", "`format` of -o: jsonl, tsv or csv (default: from its extension, else jsonl)")
 	fs.StringVar(&b.outDir, "out-dir", "", "write the --format file of each input below `dir`, mirroring the input tree (default: next to the input)")
 	fs.StringVar(&b.shard, "shard", "", "transcribe only shard `i/n` of the inputs (0 ≤ i < n)")
 	fs.BoolVar(&b.resume, "resume", false, "skip the inputs already done in the outputs; retry the failed ones")
@@ -144,7 +144,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 		return cli.Usagef("-format %q: want one of %s", *format, strings.Join(speech.Formats, ", "))
 	}
 	isBatch := bf.wanted(fs.Args())
-	if fs.NArg() == 0 && !(isBatch && bf.list != "") {
+	if fs.NArg() == 0 && bf.list == "" {
 		return cli.Usagef("transcribe needs at least one audio file or directory")
 	}
 	if so.Beam < 1 {
@@ -164,33 +164,29 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 		so.EOSThreshold = -1
 	}
 	so.NoFallback = *noFallback
-	var run func() error
+	tj := &transcription{paths: fs.Args(), modelPath: *modelPath, stdin: stdin, stdout: stdout, stderr: stderr}
+	var opts *batch.Options
+	alignDir := false
 	if isBatch {
 		if *align != "" {
 			return cli.Usagef("-align draws single files; it does not apply to batches")
 		}
-		opts, err := bf.options(*format, set["format"])
-		if err != nil {
+		var err error
+		if opts, err = bf.options(*format, set["format"]); err != nil {
 			return err
 		}
-		opts.Model, opts.Stdout, opts.Stderr = speech.ModelID(*modelPath), stdout, stderr
-		run = func() error { return transcribeBatch(fs.Args(), stdin, &bf, opts, &so, *modelPath) }
 	} else {
 		for _, name := range batchOnly {
 			if set[name] {
 				return cli.Usagef("-%s applies to batches: give a directory, -o, --list, --out-dir, --resume or --shard", name)
 			}
 		}
-		alignDir := false
 		if *align != "" {
 			st, err := os.Stat(*align)
 			alignDir = err == nil && st.IsDir()
 			if fs.NArg() > 1 && !alignDir {
 				return cli.Usagef("-align %s: with several files, -align names an existing directory", *align)
 			}
-		}
-		run = func() error {
-			return transcribeFiles(fs.Args(), stdin, stdout, stderr, *format, *align, alignDir, &so, *modelPath)
 		}
 	}
 	if *lmPath != "" {
@@ -200,26 +196,39 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 		}
 		so.LM = lm
 	}
-	return run()
+	tj.search = so
+	if isBatch {
+		return tj.batch(&bf, opts)
+	}
+	return tj.files(*format, *align, alignDir)
 }
 
-// transcribeFiles transcribes files one after the other to stdout.
-// With align, it draws each file's alignment there (a directory when
+// transcription is a transcribe command with its flags checked.
+type transcription struct {
+	paths          []string // the arguments
+	modelPath      string   // "" for the embedded model
+	search         speech.SearchOptions
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// files transcribes files one after the other to stdout in format. With
+// align, it draws each file's alignment there (a directory when
 // alignDir).
-func transcribeFiles(paths []string, stdin io.Reader, stdout, stderr io.Writer, format, align string, alignDir bool, so *speech.SearchOptions, modelPath string) error {
-	model, err := speech.OpenModel(modelPath)
+func (tj *transcription) files(format, align string, alignDir bool) error {
+	model, err := speech.OpenModel(tj.modelPath)
 	if err != nil {
 		return err
 	}
-	tr, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Search: *so, KeepAlignment: align != ""})
+	tr, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Search: tj.search, KeepAlignment: align != ""})
 	if err != nil {
 		return err
 	}
 	failed := 0
-	for _, path := range paths {
-		t, err := tr.File(path, stdin)
+	for _, path := range tj.paths {
+		t, err := tr.File(path, tj.stdin)
 		if err != nil {
-			fmt.Fprintln(stderr, "asr:", err)
+			fmt.Fprintln(tj.stderr, "asr:", err)
 			failed++
 			continue
 		}
@@ -234,23 +243,23 @@ func transcribeFiles(paths []string, stdin io.Reader, stdout, stderr io.Writer, 
 			}
 			files, err := speech.AlignmentPlots(t, out, model.Config.Reduction())
 			if err != nil {
-				fmt.Fprintln(stderr, "asr:", err)
+				fmt.Fprintln(tj.stderr, "asr:", err)
 				failed++
 			}
 			for _, f := range files {
-				fmt.Fprintln(stderr, "asr: wrote", f)
+				fmt.Fprintln(tj.stderr, "asr: wrote", f)
 			}
 		}
-		if format == "txt" && len(paths) > 1 {
-			fmt.Fprintf(stdout, "%s\t%s\n", path, t.Text)
+		if format == "txt" && len(tj.paths) > 1 {
+			fmt.Fprintf(tj.stdout, "%s\t%s\n", path, t.Text)
 			continue
 		}
-		if err := speech.WriteTranscript(stdout, t, format); err != nil {
+		if err := speech.WriteTranscript(tj.stdout, t, format); err != nil {
 			return err
 		}
 	}
 	if failed > 0 {
-		return fmt.Errorf("%w: %d of %d files failed", cli.ErrReported, failed, len(paths))
+		return fmt.Errorf("%w: %d of %d files failed", cli.ErrReported, failed, len(tj.paths))
 	}
 	return nil
 }
@@ -292,29 +301,29 @@ func (b *batchFlags) options(format string, given bool) (*batch.Options, error) 
 	return o, nil
 }
 
-// transcribeBatch finds the inputs and transcribes them with package
-// batch, one Transcriber per worker over one shared model.
-func transcribeBatch(args []string, stdin io.Reader, b *batchFlags, opts *batch.Options, so *speech.SearchOptions, modelPath string) error {
+// batch finds the inputs and transcribes them with package batch, one
+// Transcriber per worker over one shared model, into the outputs of opts.
+func (tj *transcription) batch(b *batchFlags, opts *batch.Options) error {
 	shard, err := batch.ParseShard(b.shard)
 	if err != nil {
 		return cli.Usagef("--shard: %v", err)
 	}
-	col, err := batch.Collect(args, &batch.CollectOptions{
-		List: b.list, Stdin: stdin, Flat: !b.recursive, Accept: batch.IsAudio, Shard: shard,
+	col, err := batch.Collect(tj.paths, &batch.CollectOptions{
+		List: b.list, Stdin: tj.stdin, Flat: !b.recursive, Accept: batch.IsAudio, Shard: shard,
 	})
 	if err != nil {
 		return err
 	}
 	if !b.quiet {
-		fmt.Fprintf(opts.Stderr, "asr: %s\n", col)
+		fmt.Fprintf(tj.stderr, "asr: %s\n", col)
 		for _, s := range col.Skipped {
-			fmt.Fprintf(opts.Stderr, "asr: skipped %s: %s\n", s.Path, s.Reason)
+			fmt.Fprintf(tj.stderr, "asr: skipped %s: %s\n", s.Path, s.Reason)
 		}
 	}
 	if len(col.Inputs) == 0 && col.OtherShards == 0 {
 		return fmt.Errorf("no audio files to transcribe: %s", col)
 	}
-	model, err := speech.OpenModel(modelPath)
+	model, err := speech.OpenModel(tj.modelPath)
 	if err != nil {
 		return err
 	}
@@ -325,8 +334,8 @@ func transcribeBatch(args []string, stdin io.Reader, b *batchFlags, opts *batch.
 	speech.SetFFTWorkers(min(jobs, len(col.Inputs)))
 	ctx, abort, stop := batch.WithSignals(context.Background())
 	defer stop()
-	opts.Abort = abort
-	_, err = batch.Run(ctx, col.Inputs, speech.BatchFactory(model, &speech.TranscribeOptions{Search: *so}), opts)
+	opts.Model, opts.Abort, opts.Stdout, opts.Stderr = speech.ModelID(tj.modelPath), abort, tj.stdout, tj.stderr
+	_, err = batch.Run(ctx, col.Inputs, speech.BatchFactory(model, &speech.TranscribeOptions{Search: tj.search}), opts)
 	switch {
 	case errors.Is(err, batch.ErrInterrupted) && opts.Output != "-":
 		return fmt.Errorf("%w; run the same command with --resume to finish", err)
