@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -76,46 +73,6 @@ Recipes:
 	asr merge -o transcripts.jsonl out/shard-*.jsonl
 `
 
-// batchFlags are the flags of a batch run.
-type batchFlags struct {
-	jobs                 int
-	ordered, recursive   bool
-	list, output, outFmt string
-	outDir, shard        string
-	resume, overwrite    bool
-	failFast, quiet      bool
-}
-
-func (b *batchFlags) register(fs *flag.FlagSet) {
-	fs.IntVar(&b.jobs, "j", 0, "`workers` transcribing files at once (default: one per core the process may use)")
-	fs.BoolVar(&b.ordered, "ordered", false, "write records in input order (default: as they finish)")
-	fs.BoolVar(&b.recursive, "recursive", true, "walk directories recursively; --recursive=false takes only the files directly inside")
-	fs.StringVar(&b.list, "list", "", "read more input paths from `file`, one a line or NUL-separated (\"-\": standard input)")
-	fs.StringVar(&b.output, "o", "", "write one record per input to `file` (\"-\": standard output)")
-	fs.StringVar(&b.outFmt, "output-format", "", "`format` of -o: jsonl, tsv or csv (default: from its extension, else jsonl)")
-	fs.StringVar(&b.outDir, "out-dir", "", "write the --format file of each input below `dir`, mirroring the input tree (default: next to the input)")
-	fs.StringVar(&b.shard, "shard", "", "transcribe only shard `i/n` of the inputs (0 ≤ i < n)")
-	fs.BoolVar(&b.resume, "resume", false, "skip the inputs already done in the outputs; retry the failed ones")
-	fs.BoolVar(&b.overwrite, "overwrite", false, "replace existing outputs")
-	fs.BoolVar(&b.failFast, "fail-fast", false, "stop at the first failed input")
-	fs.BoolVar(&b.quiet, "quiet", false, "no progress bar, no summary; failures are still printed")
-}
-
-// batchOnly are the flags that make sense for batches alone.
-var batchOnly = []string{"j", "ordered", "recursive", "output-format", "overwrite", "fail-fast", "quiet"}
-
-// wanted reports whether the arguments ask for a batch: a directory
-// among them, or a flag that only a batch has a use for.
-func (b *batchFlags) wanted(args []string) bool {
-	if b.output != "" || b.list != "" || b.outDir != "" || b.resume || b.shard != "" {
-		return true
-	}
-	return slices.ContainsFunc(args, func(a string) bool {
-		fi, err := os.Stat(a)
-		return err == nil && fi.IsDir()
-	})
-}
-
 func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("transcribe", transcribeUsage, transcribeExamples, stderr)
 	modelPath := fs.String("model", "", "model `file` (default: the embedded model)")
@@ -130,8 +87,8 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	noFallback := fs.Bool("no-fallback", false, "keep the attention output even where it looks broken (no CTC fallback)")
 	lmPath := fs.String("lm", "", "character language model `file` (asr train-lm) for shallow fusion")
 	fs.Float64Var(&so.LMWeight, "lm-weight", 0.3, "weight β of the language model's log-probability")
-	var bf batchFlags
-	bf.register(fs)
+	bf := cli.Batch{Tool: "asr", Inputs: "audio files", Accept: batch.IsAudio, Formats: speech.Formats}
+	bf.Register(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
@@ -143,8 +100,8 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	if !slices.Contains(speech.Formats, *format) {
 		return cli.Usagef("-format %q: want one of %s", *format, strings.Join(speech.Formats, ", "))
 	}
-	isBatch := bf.wanted(fs.Args())
-	if fs.NArg() == 0 && bf.list == "" {
+	isBatch := bf.Wanted(fs.Args())
+	if fs.NArg() == 0 && bf.List == "" {
 		return cli.Usagef("transcribe needs at least one audio file or directory")
 	}
 	if so.Beam < 1 {
@@ -171,15 +128,17 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 		if *align != "" {
 			return cli.Usagef("-align draws single files; it does not apply to batches")
 		}
+		sidecar := ""
+		if set["format"] {
+			sidecar = *format
+		}
 		var err error
-		if opts, err = bf.options(*format, set["format"]); err != nil {
+		if opts, err = bf.Options(sidecar); err != nil {
 			return err
 		}
 	} else {
-		for _, name := range batchOnly {
-			if set[name] {
-				return cli.Usagef("-%s applies to batches: give a directory, -o, --list, --out-dir, --resume or --shard", name)
-			}
+		if err := bf.Refuse(fs); err != nil {
+			return err
 		}
 		if *align != "" {
 			st, err := os.Stat(*align)
@@ -264,83 +223,18 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 	return nil
 }
 
-// options turns the batch flags into batch options, with usage errors
-// that name the flags. format is -format, given says whether it was set.
-func (b *batchFlags) options(format string, given bool) (*batch.Options, error) {
-	o := &batch.Options{
-		Jobs: b.jobs, Ordered: b.ordered, Output: b.output, Format: b.outFmt, OutDir: b.outDir,
-		Resume: b.resume, Overwrite: b.overwrite, FailFast: b.failFast, Quiet: b.quiet, Name: "asr",
-	}
-	switch {
-	case given:
-		o.Sidecar = format
-	case b.outDir != "":
-		o.Sidecar = batch.SidecarTXT
-	}
-	switch {
-	case b.jobs < 0:
-		return nil, cli.Usagef("-j %d: want at least 1 (0: one per core)", b.jobs)
-	case b.resume && b.overwrite:
-		return nil, cli.Usagef("--resume and --overwrite exclude each other")
-	case b.outFmt != "" && b.output == "":
-		return nil, cli.Usagef("--output-format %s: it is the format of -o, which is not given", b.outFmt)
-	case o.Output == "" && o.Sidecar == "":
-		if b.resume {
-			return nil, cli.Usagef("--resume needs outputs to resume: -o FILE, or a file per input (--format, --out-dir)")
-		}
-		o.Output = "-" // records to standard output
-	case o.Output == "-" && b.resume:
-		return nil, cli.Usagef("--resume cannot resume standard output: name a file with -o")
-	}
-	if _, err := batch.FormatOf(o.Output, b.outFmt); err != nil {
-		return nil, cli.Usagef("--output-format %q: want jsonl, tsv or csv", b.outFmt)
-	}
-	if ext := strings.TrimPrefix(filepath.Ext(o.Output), "."); b.outFmt == "" && slices.Contains(speech.Formats, ext) {
-		return nil, cli.Usagef("-o %s: the records of a batch are JSONL, TSV or CSV (.jsonl, .tsv, .csv); for one %s file per input, use --format %s", o.Output, ext, ext)
-	}
-	return o, nil
-}
-
 // batch finds the inputs and transcribes them with package batch, one
 // Transcriber per worker over one shared model, into the outputs of opts.
-func (tj *transcription) batch(b *batchFlags, opts *batch.Options) error {
-	shard, err := batch.ParseShard(b.shard)
-	if err != nil {
-		return cli.Usagef("--shard: %v", err)
-	}
-	col, err := batch.Collect(tj.paths, &batch.CollectOptions{
-		List: b.list, Stdin: tj.stdin, Flat: !b.recursive, Accept: batch.IsAudio, Shard: shard,
-	})
+func (tj *transcription) batch(b *cli.Batch, opts *batch.Options) error {
+	inputs, err := b.Collect(tj.paths, tj.stdin, tj.stderr)
 	if err != nil {
 		return err
-	}
-	if !b.quiet {
-		fmt.Fprintf(tj.stderr, "asr: %s\n", col)
-		for _, s := range col.Skipped {
-			fmt.Fprintf(tj.stderr, "asr: skipped %s: %s\n", s.Path, s.Reason)
-		}
-	}
-	if len(col.Inputs) == 0 && col.OtherShards == 0 {
-		return fmt.Errorf("no audio files to transcribe: %s", col)
 	}
 	model, err := speech.OpenModel(tj.modelPath)
 	if err != nil {
 		return err
 	}
-	jobs := b.jobs
-	if jobs == 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
-	speech.SetFFTWorkers(min(jobs, len(col.Inputs)))
-	ctx, abort, stop := batch.WithSignals(context.Background())
-	defer stop()
-	opts.Model, opts.Abort, opts.Stdout, opts.Stderr = speech.ModelID(tj.modelPath), abort, tj.stdout, tj.stderr
-	_, err = batch.Run(ctx, col.Inputs, speech.BatchFactory(model, &speech.TranscribeOptions{Search: tj.search}), opts)
-	switch {
-	case errors.Is(err, batch.ErrInterrupted) && opts.Output != "-":
-		return fmt.Errorf("%w; run the same command with --resume to finish", err)
-	case errors.Is(err, batch.ErrExists):
-		return fmt.Errorf("%w (--resume, --overwrite)", err)
-	}
-	return err
+	speech.SetFFTWorkers(min(opts.Jobs, len(inputs)))
+	opts.Model, opts.Stdout, opts.Stderr = speech.ModelID(tj.modelPath), tj.stdout, tj.stderr
+	return b.Run(inputs, speech.BatchFactory(model, &speech.TranscribeOptions{Search: tj.search}), opts)
 }
