@@ -3,17 +3,21 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
+	"github.com/attend-go/attend/pipeline/batch"
 	"github.com/attend-go/attend/pipeline/captiondata"
 	"github.com/attend-go/attend/pipeline/captioning"
 	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/pipeline/overlay"
 )
 
 func init() {
@@ -21,25 +25,53 @@ func init() {
 }
 
 const captionUsage = `Usage: caption [describe] [flags] IMAGE...
+       caption [describe] [flags] DIR...
 
 Describes each image in one sentence: the MobileNetV2 encoder turns it
 into a 7×7 grid of features, and the Show-Attend-Tell decoder says one
 word at a time while attending over the grid, with beam search. "-" reads
-an image from standard input. With one image the caption is printed alone,
-with several as NAME<TAB>caption. An image that fails is named on stderr
-and the others are still described; the exit status is then 1.
+an image from standard input.
+
+Files: with one image the caption is printed alone, with several as
+NAME<TAB>caption. -json (-format json) prints one JSON object per image
+and line instead: the caption, its words and token ids, the attention
+grid of every word (grid_h rows of grid_w weights α, over the square
+input the image became: fit), the gate β of every word, and the beam's
+alternatives with their log-probabilities and length-normalized scores.
+An image that fails is named on stderr and the others are still
+described; the exit status is then 1.
+
+Batches: when an argument is a directory, or -o, --list, --out-dir,
+--resume or --shard is given, the images are described as a batch by -j
+workers sharing one decoder and the encoder's weights. Directories are
+walked (recursively unless --recursive=false) for images, recognized by
+content or extension; attention figures this tool wrote are passed over.
+Each image gets one record (path, caption, words, error, model, seconds)
+in -o FILE: JSONL (the caption, words, scores and figure in "result"),
+or TSV or CSV by its extension or --output-format. With --format each
+also gets a file of its own (txt: the caption; json: the result), next
+to it or below --out-dir in a mirror of the tree (txt when only
+--out-dir is given). With neither, JSONL records go to standard output.
+A failed image is recorded with its reason and the others go on (exit
+status 1). Outputs are never replaced unless --overwrite; --resume skips
+the images already done and retries the failed ones. SIGINT or SIGTERM
+finishes the images in flight and exits with status 130 (a second one
+abandons them); resume to finish. --shard i/n keeps one of n disjoint
+parts of the images, so n machines can split a collection; "caption
+merge" joins their outputs. -j, --ordered, --recursive, --output-format,
+--overwrite, --fail-fast and --quiet apply to batches only.
+
+--overlay DIR also draws, for files and batches alike, each image's
+attention figure into DIR as "caption overlay -dir" does with its
+default look (a.jpg → DIR/a.png, the tree below a directory argument
+mirrored); a batch records the figure's path. A figure never replaces an
+input or a file it did not write, and never lands outside DIR.
 
 The decoder is the embedded default model unless -model names another;
 the encoder is -encoder, else $ATTEND_ENCODER, else the user cache, else
 downloaded once and checked against its SHA-256. -cache names a feature
 cache of "caption features": images whose file name it holds are
 described from their cached features, without the encoder.
-
--json prints one JSON object per image and line: the caption, its words
-and token ids, the attention grid of every word (grid_h rows of grid_w
-weights α, over the square input the image became: fit), the gate β of
-every word, and the beam's alternatives with their log-probabilities and
-length-normalized scores.
 
 Flags:
 `
@@ -49,6 +81,8 @@ Examples:
 
 	caption describe -model testdata/caption/tiny.safetensors -cache testdata/caption/features-7x7.safetensors testdata/caption/images/red-square.png
 	caption describe -json -beam 2 -model testdata/caption/tiny.safetensors -cache testdata/caption/features-7x7.safetensors testdata/caption/images/red-square.png testdata/caption/images/blue-circle.png
+	caption -model testdata/caption/tiny.safetensors -cache testdata/caption/features-7x7.safetensors --overlay /tmp/caption-attention testdata/caption/images/red-square.png
+	caption -model testdata/caption/tiny.safetensors -cache testdata/caption/features-7x7.safetensors -j 2 --quiet --overlay /tmp/caption-attention testdata/caption/images > captions.jsonl
 
 Recipes:
 
@@ -56,31 +90,56 @@ Recipes:
 	caption -json -beam 5 photo.jpg
 	caption -encoder ../shared/data/mobilenet/mobilenet_v2_1.0_224_quant.tflite *.jpg
 	curl -s https://example.com/cat.jpg | caption -
+	caption -o captions.jsonl photos/
+	caption --resume -o captions.jsonl photos/
+	caption --overlay attention/ -o captions.jsonl photos/
+	caption --format json --out-dir captions/ photos/
+	find photos -name '*.jpg' -print0 | caption --list - -o captions.tsv
+	caption --resume --shard 3/8 -o out/shard-3.jsonl photos/
+	caption merge -o captions.jsonl out/shard-*.jsonl
 `
+
+// formats are the -format values: of standard output for files, of the
+// file per image for a batch.
+var formats = []string{batch.SidecarTXT, batch.SidecarJSON}
 
 func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("describe", captionUsage, captionExamples, stderr)
-	var o captioning.CaptionerOptions
+	d := &description{stdin: stdin, stdout: stdout, stderr: stderr}
+	o := &d.options
 	fs.StringVar(&o.Model, "model", "", "caption model `file` (default: the embedded model)")
 	fs.StringVar(&o.Encoder, "encoder", "", "encoder model `file` (default $ATTEND_ENCODER, then the user cache, then a download)")
 	fs.StringVar(&o.Cache, "cache", "", "feature cache `file`: images it holds need no encoder")
 	fs.IntVar(&o.Beam, "beam", 3, "beam width (1: greedy search)")
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
 	fit := fs.String("fit", "squash", "how a photo becomes square: squash (as the training images were) or crop (center)")
-	asJSON := fs.Bool("json", false, "print one JSON object per image: words, tokens, attention grids, β, alternatives")
+	fs.StringVar(&d.format, "format", "txt", "output format: "+strings.Join(formats, ", ")+"; for a batch, the format of a file per image")
+	asJSON := fs.Bool("json", false, "shorthand for -format json (for files: words, tokens, attention grids, β, alternatives)")
+	fs.StringVar(&d.overlay, "overlay", "", "also draw each image's attention figure into `dir`")
+	bf := cli.Batch{Tool: "caption", Inputs: "images", Accept: overlay.AcceptImage, Formats: formats}
+	bf.Register(fs)
 	ok, err := cli.Parse(fs, args)
 	if !ok {
 		return err
 	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return cli.Usagef("describe needs at least one image")
+	formatSet := *asJSON
+	fs.Visit(func(f *flag.Flag) { formatSet = formatSet || f.Name == "format" })
+	if *asJSON {
+		d.format = batch.SidecarJSON
 	}
-	if first := fs.Arg(0); !looksLikeImage(first) {
+	if !slices.Contains(formats, d.format) {
+		return cli.Usagef("-format %q: want one of %s", d.format, strings.Join(formats, ", "))
+	}
+	d.paths = fs.Args()
+	if len(d.paths) == 0 && bf.List == "" {
+		fs.Usage()
+		return cli.Usagef("describe needs at least one image or directory")
+	}
+	if len(d.paths) > 0 && !looksLikeImage(d.paths[0]) {
 		// "caption nope" reaches here as "caption describe nope": a word
 		// that names neither a command nor a file is a mistyped command.
 		fmt.Fprint(stderr, commands.Usage(usageHead, usageTail))
-		return cli.Usagef("unknown command %q, and no image file of that name", first)
+		return cli.Usagef("unknown command %q, and no image file of that name", d.paths[0])
 	}
 	if o.Beam < 1 {
 		return cli.Usagef("-beam %d: want at least 1", o.Beam)
@@ -93,40 +152,99 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	o.FitSet = true
 	o.Progress = stderr
+	if !bf.Wanted(d.paths) {
+		if err := bf.Refuse(fs); err != nil {
+			return err
+		}
+		return d.files()
+	}
+	sidecar := ""
+	if formatSet {
+		sidecar = d.format
+	}
+	opts, err := bf.Options(sidecar)
+	if err != nil {
+		return err
+	}
+	return d.batch(&bf, opts)
+}
+
+// description is a describe command with its flags checked.
+type description struct {
+	paths          []string // the arguments
+	options        captioning.CaptionerOptions
+	format         string // -format: txt or json
+	overlay        string // --overlay: the directory of the figures, or ""
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// files describes the images one after the other to stdout, and draws
+// their figures into --overlay.
+func (d *description) files() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c, err := captioning.NewCaptioner(ctx, o)
+	c, err := captioning.NewCaptioner(ctx, d.options)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
+	var figures *figureDir
+	if d.overlay != "" {
+		if figures, err = openFigures(d.overlay, c); err != nil {
+			return err
+		}
+		defer figures.Close()
+	}
 	failed := 0
-	enc := json.NewEncoder(stdout)
-	for _, path := range fs.Args() {
+	enc := json.NewEncoder(d.stdout)
+	for _, path := range d.paths {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		r, err := c.Caption(path, stdin)
+		r, err := d.describe(c, figures, path)
 		if err != nil {
-			fmt.Fprintln(stderr, "caption:", err)
+			fmt.Fprintln(d.stderr, "caption:", err)
 			failed++
 			continue
 		}
 		switch {
-		case *asJSON:
+		case d.format == batch.SidecarJSON:
 			if err := enc.Encode(jsonResult(r)); err != nil {
 				return err
 			}
-		case fs.NArg() == 1:
-			fmt.Fprintln(stdout, r.Caption)
+		case len(d.paths) == 1:
+			fmt.Fprintln(d.stdout, r.Caption)
 		default:
-			fmt.Fprintf(stdout, "%s\t%s\n", path, r.Caption)
+			fmt.Fprintf(d.stdout, "%s\t%s\n", path, r.Caption)
 		}
 	}
 	if failed > 0 {
-		return fmt.Errorf("%w: %d of %d images failed", cli.ErrReported, failed, fs.NArg())
+		return fmt.Errorf("%w: %d of %d images failed", cli.ErrReported, failed, len(d.paths))
 	}
 	return nil
+}
+
+// describe captions the image at path and, with figures, draws its
+// figure.
+func (d *description) describe(c *captioning.Captioner, figures *figureDir, path string) (*captioning.Result, error) {
+	if figures == nil {
+		return c.Caption(path, d.stdin)
+	}
+	in := fileInput(path)
+	if _, err := figures.Path(in); err != nil {
+		return nil, err // refused before any work
+	}
+	img, r, err := overlay.CaptionFile(c, path, d.stdin)
+	if err != nil {
+		return nil, err
+	}
+	out, err := figures.Write(in, img, r)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(d.stderr, "caption: wrote", out)
+	return r, nil
 }
 
 // looksLikeImage reports whether arg can be an image to describe: "-", an
