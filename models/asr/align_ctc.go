@@ -6,44 +6,131 @@ import (
 	"math"
 )
 
-// ErrNoCTC marks a request that needs the model's CTC head from a model
-// trained without one.
-var ErrNoCTC = errors.New("asr: the model has no CTC head")
+var (
+	// ErrNoCTC marks a request that needs the model's CTC head from a
+	// model trained without one.
+	ErrNoCTC = errors.New("asr: the model has no CTC head")
+	// ErrTooShort marks a transcript that CTC cannot fit into the frames
+	// it is given: CTC emits at most one token a frame, and a repeated
+	// token needs a blank between its copies.
+	ErrTooShort = errors.New("asr: audio too short for the transcript")
+)
 
-// CTCPrefixLogProbs returns, for n = 0…len(tokens), the CTC head's
-// log p(tokens[:n] | x): the probability that the whole utterance spells
-// exactly the first n tokens and nothing after them (the sum over all
-// alignments of blanks and repeats, Graves et al. 2006). Forced alignment
-// of a long text uses it to decide how many words a chunk of the
-// recording holds. Prefixes longer than the T encoder frames can emit are
-// −∞ and not computed. Each prefix costs O(T): it extends the previous
-// one as the CTC prefix scorer of beam search does (ctcprefix.go).
-func (m *Model) CTCPrefixLogProbs(e *Encoded, tokens []int) ([]float64, error) {
-	if e.CTCLogProbs == nil {
-		return nil, ErrNoCTC
+// CTCSplit places cuts in a transcript: given the CTC log-probabilities
+// (T, V) of a whole recording (blank = EOS), its transcript tokens and
+// frame indices cuts (increasing, in 1…T−1; a cut at b separates frames
+// b−1 and b), it returns for each cut the number of tokens that the most
+// likely CTC alignment of the whole transcript (the Viterbi path, Graves
+// et al. 2006) emits before it. A long recording decoded in chunks thus
+// gets its text shared out among them: the path must spell every token
+// somewhere, so unlike a decision per chunk it cannot leave words out
+// (CTC segmentation, Kürzinger et al. 2020, does the same for corpora).
+// A token whose frames span a cut counts before it.
+//
+// It runs the Viterbi recursion forward and backward over the 2L+1
+// states of the blank-interleaved transcript and, at each cut, takes the
+// state of largest forward + backward score: O(T·L) time, and O(L)
+// memory per cut. It fails with ErrTooShort when no alignment exists.
+func CTCSplit(logp []float32, T, V int, tokens []int, cuts []int) ([]int, error) {
+	if T < 1 || V < 2 || len(logp) < T*V {
+		return nil, fmt.Errorf("asr: CTCSplit: %d log-probabilities for %d frames of %d classes", len(logp), T, V)
 	}
-	V := m.Vocab.Size()
 	for i, tok := range tokens {
 		if tok <= EOS || tok >= V {
 			return nil, fmt.Errorf("%w: token %d at position %d, want 1..%d", ErrTokens, tok, i, V-1)
 		}
 	}
-	if e.T < 1 || len(e.CTCLogProbs) < e.T*V {
-		return nil, fmt.Errorf("asr: CTCPrefixLogProbs: encoded utterance of %d frames holds %d CTC values, want %d", e.T, len(e.CTCLogProbs), e.T*V)
+	for i, b := range cuts {
+		if b < 1 || b >= T || (i > 0 && b <= cuts[i-1]) {
+			return nil, fmt.Errorf("asr: CTCSplit: cuts %v, want increasing frames in 1..%d", cuts, T-1)
+		}
 	}
-	c := &ctcPrefix{T: e.T, V: V, logp: e.CTCLogProbs}
-	out := make([]float64, len(tokens)+1)
-	g := c.initial()
-	out[0] = c.extend(g, EOS).score
-	for n, tok := range tokens {
-		if n >= e.T {
-			for i := n + 1; i < len(out); i++ {
-				out[i] = math.Inf(-1)
+	S := 2*len(tokens) + 1
+	label := func(s int) int {
+		if s%2 == 0 {
+			return EOS
+		}
+		return tokens[s/2]
+	}
+	// skip reports whether state s may be entered from s−2, skipping the
+	// blank between two different tokens.
+	skip := func(s int) bool { return s%2 == 1 && s >= 2 && tokens[s/2] != tokens[s/2-1] }
+	inf := math.Inf(-1)
+	cur, next := make([]float64, S), make([]float64, S)
+	atCut := make([][]float32, len(cuts)) // forward scores at frames b−1
+	c := 0
+	// Forward: cur[s] is the best path over frames 0…t ending in state s.
+	for s := range cur {
+		cur[s] = inf
+	}
+	cur[0] = float64(logp[EOS])
+	if S > 1 {
+		cur[1] = float64(logp[tokens[0]])
+	}
+	for t := 0; ; t++ {
+		if c < len(cuts) && cuts[c] == t+1 {
+			atCut[c] = make([]float32, S)
+			for s, v := range cur {
+				atCut[c][s] = float32(v)
 			}
+			c++
+		}
+		if t == T-1 {
 			break
 		}
-		g = c.extend(g, tok)
-		out[n+1] = c.extend(g, EOS).score
+		row := logp[(t+1)*V : (t+2)*V]
+		for s := range S {
+			best := cur[s]
+			if s >= 1 {
+				best = max(best, cur[s-1])
+			}
+			if skip(s) {
+				best = max(best, cur[s-2])
+			}
+			next[s] = best + float64(row[label(s)])
+		}
+		cur, next = next, cur
+	}
+	if end := max(cur[S-1], cur[max(S-2, 0)]); math.IsInf(end, -1) {
+		return nil, fmt.Errorf("%w: %d tokens need more than its %d frames", ErrTooShort, len(tokens), T)
+	}
+	// Backward: cur[s] is the best continuation over frames t+1…T−1 from
+	// state s at frame t, ending in the last token or the blank after it.
+	for s := range cur {
+		cur[s] = inf
+	}
+	cur[S-1] = 0
+	if S > 1 {
+		cur[S-2] = 0
+	}
+	out := make([]int, len(cuts))
+	c = len(cuts) - 1
+	for t := T - 1; c >= 0; t-- {
+		if cuts[c] == t+1 {
+			best := 0
+			for s := range S {
+				if float64(atCut[c][s])+cur[s] > float64(atCut[c][best])+cur[best] {
+					best = s
+				}
+			}
+			out[c] = (best + 1) / 2 // tokens emitted by state best
+			c--
+		}
+		row := logp[t*V : (t+1)*V]
+		for s := range S {
+			best := cur[s] + float64(row[label(s)])
+			if s+1 < S {
+				best = max(best, cur[s+1]+float64(row[label(s+1)]))
+			}
+			if s+2 < S && skip(s+2) {
+				best = max(best, cur[s+2]+float64(row[label(s+2)]))
+			}
+			next[s] = best
+		}
+		cur, next = next, cur
+	}
+	for i := 1; i < len(out); i++ {
+		out[i] = max(out[i], out[i-1])
 	}
 	return out, nil
 }

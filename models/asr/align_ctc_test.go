@@ -10,9 +10,8 @@ import (
 	"github.com/attend-go/attend/models/asr"
 )
 
-// randomCTC returns an encoded utterance of T frames whose CTC head
-// emits random log-probabilities (V = 29).
-func randomCTC(rng *rand.Rand, T, V int) *asr.Encoded {
+// randomLogProbs returns T rows of V random log-probabilities.
+func randomLogProbs(rng *rand.Rand, T, V int) []float32 {
 	logp := make([]float32, T*V)
 	for t := range T {
 		s := 0.0
@@ -25,89 +24,99 @@ func randomCTC(rng *rand.Rand, T, V int) *asr.Encoded {
 			row[v] -= float32(math.Log(s))
 		}
 	}
-	return &asr.Encoded{T: T, D: 1, Memory: make([]float32, T), CTCLogProbs: logp}
+	return logp
 }
 
-// bruteForcePrefixes sums exp(score) over every path of T frames whose
-// collapse (repeats merged, blanks removed) is a prefix of tokens.
-func bruteForcePrefixes(e *asr.Encoded, V int, tokens []int) []float64 {
-	sums := make([]float64, len(tokens)+1)
-	path := make([]int, e.T)
+// collapse merges repeats and removes blanks (EOS).
+func collapse(path []int) []int {
+	var out []int
+	prev := asr.EOS
+	for _, p := range path {
+		if p != asr.EOS && p != prev {
+			out = append(out, p)
+		}
+		prev = p
+	}
+	return out
+}
+
+// bruteForceSplit finds the best path of T frames that spells tokens and
+// counts the tokens it has started before each cut; ok is false when no
+// path spells them.
+func bruteForceSplit(logp []float32, T, V int, tokens, cuts []int) (split []int, ok bool) {
+	best := math.Inf(-1)
+	path := make([]int, T)
 	var walk func(t int, score float64)
 	walk = func(t int, score float64) {
-		if t == e.T {
-			var out []int
-			prev := asr.EOS
-			for _, p := range path {
-				if p != asr.EOS && p != prev {
-					out = append(out, p)
+		if t == T {
+			if score > best && slices.Equal(collapse(path), tokens) {
+				best, ok = score, true
+				split = split[:0]
+				for _, b := range cuts {
+					split = append(split, len(collapse(path[:b])))
 				}
-				prev = p
-			}
-			if len(out) <= len(tokens) && slices.Equal(out, tokens[:len(out)]) {
-				sums[len(out)] += math.Exp(score)
 			}
 			return
 		}
 		for v := range V {
 			path[t] = v
-			walk(t+1, score+float64(e.CTCLogProbs[t*V+v]))
+			walk(t+1, score+float64(logp[t*V+v]))
 		}
 	}
 	walk(0, 0)
-	for i, s := range sums {
-		sums[i] = math.Log(s)
-	}
-	return sums
+	return split, ok
 }
 
-func TestCTCPrefixLogProbsMatchesBruteForce(t *testing.T) {
-	m, err := asr.New(tinyConfig(0.3), nil, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	V := m.Vocab.Size()
+func TestCTCSplitMatchesBruteForce(t *testing.T) {
+	const V = 4 // blank and three tokens
 	for _, tc := range []struct {
 		name   string
 		T      int
-		tokens string
+		tokens []int
+		cuts   []int
 	}{
-		{"distinct", 4, "abc"},
-		{"repeat needs a blank", 4, "aab"},
-		{"longer than the frames", 2, "abc"},
-		{"empty", 3, ""},
+		{"one cut", 6, []int{1, 2, 3}, []int{3}},
+		{"repeats need blanks", 7, []int{2, 2, 1}, []int{2, 5}},
+		{"every frame a cut", 5, []int{3, 1}, []int{1, 2, 3, 4}},
+		{"tight fit", 5, []int{1, 1, 2}, []int{2}},
+		{"no tokens", 4, nil, []int{2}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e := randomCTC(rand.New(rand.NewPCG(uint64(tc.T), 9)), tc.T, V)
-			tokens, err := m.Vocab.Encode(tc.tokens)
+		for seed := range uint64(5) {
+			logp := randomLogProbs(rand.New(rand.NewPCG(seed, 3)), tc.T, V)
+			want, ok := bruteForceSplit(logp, tc.T, V, tc.tokens, tc.cuts)
+			if !ok {
+				t.Fatalf("%s: no path spells %v in %d frames", tc.name, tc.tokens, tc.T)
+			}
+			got, err := asr.CTCSplit(logp, tc.T, V, tc.tokens, tc.cuts)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("%s seed %d: %v", tc.name, seed, err)
 			}
-			got, err := m.CTCPrefixLogProbs(e, tokens)
-			if err != nil {
-				t.Fatal(err)
+			if !slices.Equal(got, want) {
+				t.Errorf("%s seed %d: tokens before the cuts %v, best path %v", tc.name, seed, got, want)
 			}
-			want := bruteForcePrefixes(e, V, tokens)
-			for n := range want {
-				if math.IsInf(want[n], -1) != math.IsInf(got[n], -1) || (!math.IsInf(want[n], -1) && math.Abs(got[n]-want[n]) > 1e-4) {
-					t.Errorf("prefix %q: log p = %v, brute force %v", tc.tokens[:n], got[n], want[n])
-				}
-			}
-		})
+		}
 	}
 }
 
-func TestCTCPrefixLogProbsErrors(t *testing.T) {
-	m, err := asr.New(tinyConfig(asr.NoCTC), nil, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := randomCTC(rand.New(rand.NewPCG(1, 1)), 3, m.Vocab.Size())
-	if _, err := m.CTCPrefixLogProbs(e, []int{asr.EOS}); !errors.Is(err, asr.ErrTokens) {
-		t.Errorf("EOS in the tokens: error %v, want ErrTokens", err)
-	}
-	e.CTCLogProbs = nil
-	if _, err := m.CTCPrefixLogProbs(e, []int{1}); !errors.Is(err, asr.ErrNoCTC) {
-		t.Errorf("no CTC head: error %v, want ErrNoCTC", err)
+func TestCTCSplitErrors(t *testing.T) {
+	logp := randomLogProbs(rand.New(rand.NewPCG(1, 1)), 4, 3)
+	for _, tc := range []struct {
+		name   string
+		tokens []int
+		cuts   []int
+		err    error
+	}{
+		{"more tokens than frames", []int{1, 2, 1, 2, 1}, []int{2}, asr.ErrTooShort},
+		{"repeats without room for blanks", []int{1, 1, 1}, []int{2}, asr.ErrTooShort},
+		{"EOS in the tokens", []int{1, asr.EOS}, []int{2}, asr.ErrTokens},
+		{"cut at the start", []int{1}, []int{0}, nil},
+		{"cuts out of order", []int{1}, []int{3, 2}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := asr.CTCSplit(logp, 4, 3, tc.tokens, tc.cuts)
+			if err == nil || (tc.err != nil && !errors.Is(err, tc.err)) {
+				t.Errorf("error %v, want %v", err, tc.err)
+			}
+		})
 	}
 }

@@ -79,7 +79,7 @@ func TestMonotonicFramesIsTheBestPath(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(tc.seed, 8))
-			e := randomCTC(rng, tc.T, V)
+			e := &asr.Encoded{T: tc.T, D: 1, Memory: make([]float32, tc.T), CTCLogProbs: randomLogProbs(rng, tc.T, V)}
 			if !tc.ctc {
 				e.CTCLogProbs = nil
 			}
