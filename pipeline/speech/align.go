@@ -42,7 +42,7 @@ func AlignmentPlots(t *Transcript, path string, reduction int) ([]string, error)
 		for _, w := range c.Words {
 			bounds = append(bounds, time.Duration((w.Start-c.Start)*float64(time.Second)))
 		}
-		title := fmt.Sprintf("%s  %s–%s  %q", pipeline.DisplayName(t.Path), stampShort(c.Start), stampShort(c.End), c.Text)
+		title := fmt.Sprintf("%s  %s-%s  %q", pipeline.DisplayName(t.Path), stampShort(c.Start), stampShort(c.End), c.Text)
 		img, err := vision.AlignmentPlot(vision.Spectrogram{Frames: c.Frames, Bins: len(c.Features) / c.Frames, Data: c.Features},
 			al, &vision.AlignmentOptions{WordBoundaries: bounds, Title: title})
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/attend-go/attend/audio"
@@ -15,31 +16,57 @@ import (
 	"github.com/attend-go/attend/pipeline/synth"
 )
 
+// TimingMode chooses the alignments TimingAccuracy measures.
+type TimingMode int
+
+const (
+	TimingBoth   TimingMode = iota // forced and free (the default)
+	TimingForced                   // forced alignment of the reference only
+	TimingFree                     // free decoding only
+)
+
 // TimingOptions configures TimingAccuracy; zero fields mean the defaults
 // noted.
 type TimingOptions struct {
-	Clips      int           // synthetic clips (20)
-	Words      int           // words per clip (6)
-	Tolerance  float64       // seconds a derived word start may miss by (0.1)
-	Voice      string        // espeak-ng voice ("en-us")
-	Seed       uint64        // word and gap choice
-	Vocabulary []string      // words to draw from (a built-in list of common words)
-	Search     SearchOptions // decoding
+	Clips      int        // synthetic clips (20)
+	Words      int        // words per clip (6)
+	Tolerance  float64    // seconds a derived word start may miss by (0.1)
+	Voice      string     // espeak-ng voice ("en-us")
+	Seed       uint64     // word and gap choice
+	Vocabulary []string   // words to draw from (a built-in list of common words)
+	Mode       TimingMode // alignments to measure (both)
 }
 
-// TimingReport is the accuracy of derived word start times.
-type TimingReport struct {
-	Clips, RefWords, Matched, Within int
-	MeanAbsError                     float64 // seconds, over matched words
+// TimingStats is the accuracy of the derived start times of one kind of
+// alignment.
+type TimingStats struct {
+	Words  int // words whose start was compared
+	Within int // of them, those within the tolerance
+	// MeanAbsError and MedianAbsError are the absolute start errors over
+	// the compared words, in seconds.
+	MeanAbsError, MedianAbsError float64
 }
 
-// Fraction is the share of matched words whose derived start lies within
-// the tolerance of the truth.
-func (r TimingReport) Fraction() float64 {
-	if r.Matched == 0 {
+// Fraction is the share of compared words whose derived start lies
+// within the tolerance of the truth.
+func (s TimingStats) Fraction() float64 {
+	if s.Words == 0 {
 		return 0
 	}
-	return float64(r.Within) / float64(r.Matched)
+	return float64(s.Within) / float64(s.Words)
+}
+
+// TimingReport is the accuracy of derived word start times on synthetic
+// clips.
+type TimingReport struct {
+	Clips, RefWords int
+	// Forced compares every reference word, its time from the forced
+	// alignment of the reference (Transcriber.AlignStream).
+	Forced TimingStats
+	// Free compares the words that free decoding recognized
+	// (Transcriber.Stream), matched to the reference by Levenshtein
+	// alignment.
+	Free TimingStats
 }
 
 var timingWords = strings.Fields(`the quick brown fox jumps over lazy dog water under
@@ -51,10 +78,10 @@ answer picture school teacher family summer winter beautiful evening orange`)
 // alignment match the truth, on synthetic clips whose word boundaries are
 // known: each clip concatenates single words rendered by espeak-ng (each
 // trimmed to its speech by energy) with random pauses of 0.15–0.5 s, so
-// the true start of every word is known to the sample. Hypothesis words
-// are aligned to the reference words (Levenshtein); a matched word counts
-// when its derived start is within the tolerance.
-func TimingAccuracy(ctx context.Context, model *Transcriber, o TimingOptions) (*TimingReport, error) {
+// the true start of every word is known to the sample. A word counts as
+// within when its derived start is within the tolerance of the truth. The
+// transcriber's search options apply to free decoding.
+func TimingAccuracy(ctx context.Context, tr *Transcriber, o TimingOptions) (*TimingReport, error) {
 	if o.Clips <= 0 {
 		o.Clips = 20
 	}
@@ -64,6 +91,86 @@ func TimingAccuracy(ctx context.Context, model *Transcriber, o TimingOptions) (*
 	if o.Tolerance <= 0 {
 		o.Tolerance = 0.1
 	}
+	rep := &TimingReport{}
+	var forced, free []float64 // absolute start errors
+	err := timingClips(ctx, o, func(name string, samples []float32, ref []Word) error {
+		sig := &audio.Signal{Rate: pipeline.SpeechRate, Channels: 1, Samples: samples}
+		refWords := make([]string, len(ref))
+		for i, w := range ref {
+			refWords[i] = w.Word
+		}
+		if o.Mode != TimingFree {
+			t, err := tr.AlignStream(name, sig.Stream(), strings.Join(refWords, " "))
+			if err != nil {
+				return err
+			}
+			hyp := transcriptWords(t)
+			if len(hyp) != len(ref) {
+				return fmt.Errorf("%s: forced alignment timed %d words of %d", name, len(hyp), len(ref))
+			}
+			for i, w := range hyp {
+				forced = append(forced, math.Abs(w.Start-ref[i].Start))
+			}
+		}
+		if o.Mode != TimingForced {
+			t, err := tr.Stream(name, sig.Stream())
+			if err != nil {
+				return err
+			}
+			hyp := transcriptWords(t)
+			hypWords := make([]string, len(hyp))
+			for i, w := range hyp {
+				hypWords[i] = w.Word
+			}
+			_, ops := metrics.Align(refWords, hypWords)
+			for _, op := range ops {
+				if op.Kind == metrics.Match {
+					free = append(free, math.Abs(hyp[op.Hyp].Start-ref[op.Ref].Start))
+				}
+			}
+		}
+		rep.Clips++
+		rep.RefWords += len(ref)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep.Forced, rep.Free = timingStats(forced, o.Tolerance), timingStats(free, o.Tolerance)
+	return rep, nil
+}
+
+// transcriptWords returns the timed words of all chunks, in order.
+func transcriptWords(t *Transcript) []Word {
+	var words []Word
+	for _, c := range t.Chunks {
+		words = append(words, c.Words...)
+	}
+	return words
+}
+
+// timingStats summarizes absolute errors against a tolerance.
+func timingStats(errs []float64, tol float64) TimingStats {
+	s := TimingStats{Words: len(errs)}
+	if len(errs) == 0 {
+		return s
+	}
+	sorted := slices.Sorted(slices.Values(errs))
+	for _, e := range sorted {
+		s.MeanAbsError += e / float64(len(errs))
+		if e <= tol {
+			s.Within++
+		}
+	}
+	n := len(sorted)
+	s.MedianAbsError = (sorted[(n-1)/2] + sorted[n/2]) / 2
+	return s
+}
+
+// timingClips renders o.Clips clips of o.Words words drawn from
+// o.Vocabulary (seeded by o.Seed) and calls clip with each one's 16 kHz
+// samples and its words' true spans.
+func timingClips(ctx context.Context, o TimingOptions, clip func(name string, samples []float32, ref []Word) error) error {
 	if o.Voice == "" {
 		o.Voice = "en-us"
 	}
@@ -72,7 +179,7 @@ func TimingAccuracy(ctx context.Context, model *Transcriber, o TimingOptions) (*
 	}
 	dir, err := os.MkdirTemp("", "attend-timing-")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer os.RemoveAll(dir)
 	renders := map[string][]float32{}
@@ -93,9 +200,7 @@ func TimingAccuracy(ctx context.Context, model *Transcriber, o TimingOptions) (*
 		return s, nil
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x71))
-	rep := &TimingReport{}
-	absErr := 0.0
-	for c := 0; c < o.Clips; c++ {
+	for c := range o.Clips {
 		var samples []float32
 		var ref []Word
 		pause := func() {
@@ -106,48 +211,18 @@ func TimingAccuracy(ctx context.Context, model *Transcriber, o TimingOptions) (*
 			w := o.Vocabulary[rng.IntN(len(o.Vocabulary))]
 			s, err := render(w)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			start := float64(len(samples)) / pipeline.SpeechRate
 			samples = append(samples, s...)
 			ref = append(ref, Word{Word: w, Start: start, End: float64(len(samples)) / pipeline.SpeechRate})
 			pause()
 		}
-		sig := &audio.Signal{Rate: pipeline.SpeechRate, Channels: 1, Samples: samples}
-		t, err := model.Stream(fmt.Sprintf("timing clip %d", c+1), sig.Stream())
-		if err != nil {
-			return nil, err
+		if err := clip(fmt.Sprintf("timing clip %d", c+1), samples, ref); err != nil {
+			return err
 		}
-		var hyp []Word
-		for _, ch := range t.Chunks {
-			hyp = append(hyp, ch.Words...)
-		}
-		refWords, hypWords := make([]string, len(ref)), make([]string, len(hyp))
-		for i, w := range ref {
-			refWords[i] = w.Word
-		}
-		for i, w := range hyp {
-			hypWords[i] = w.Word
-		}
-		_, ops := metrics.Align(refWords, hypWords)
-		for _, op := range ops {
-			if op.Kind != metrics.Match {
-				continue
-			}
-			d := math.Abs(hyp[op.Hyp].Start - ref[op.Ref].Start)
-			rep.Matched++
-			absErr += d
-			if d <= o.Tolerance {
-				rep.Within++
-			}
-		}
-		rep.Clips++
-		rep.RefWords += len(ref)
 	}
-	if rep.Matched > 0 {
-		rep.MeanAbsError = absErr / float64(rep.Matched)
-	}
-	return rep, nil
+	return nil
 }
 
 // trimSilence cuts leading and trailing samples quieter than 1% of the

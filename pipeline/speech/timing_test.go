@@ -2,6 +2,7 @@ package speech
 
 import (
 	"context"
+	"math"
 	"os/exec"
 	"testing"
 
@@ -22,10 +23,31 @@ func TestTrimSilence(t *testing.T) {
 	}
 }
 
+func TestTimingStats(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		errs []float64
+		want TimingStats
+	}{
+		{"none", nil, TimingStats{}},
+		{"odd", []float64{0.3, 0.05, 0.1}, TimingStats{Words: 3, Within: 2, MeanAbsError: 0.15, MedianAbsError: 0.1}},
+		{"even", []float64{0.2, 0.0, 0.4, 0.12}, TimingStats{Words: 4, Within: 1, MeanAbsError: 0.18, MedianAbsError: 0.16}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := timingStats(tc.errs, 0.1)
+			if got.Words != tc.want.Words || got.Within != tc.want.Within ||
+				math.Abs(got.MeanAbsError-tc.want.MeanAbsError) > 1e-12 || math.Abs(got.MedianAbsError-tc.want.MedianAbsError) > 1e-12 {
+				t.Errorf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestTimingAccuracyRuns checks the measurement end to end with the
-// embedded model when espeak-ng is installed: the counts must be
-// consistent (the accuracy itself depends on the model; `asr timing`
-// reports it).
+// embedded model when espeak-ng is installed: forced alignment times every
+// word, free decoding at most every word, and the counts are consistent
+// (the accuracy itself depends on the model; `asr timing` reports it).
+// Each mode alone measures what it measures in both.
 func TestTimingAccuracyRuns(t *testing.T) {
 	if _, err := exec.LookPath("espeak-ng"); err != nil {
 		t.Skip("espeak-ng is not installed; the timing measurement needs it")
@@ -38,11 +60,30 @@ func TestTimingAccuracyRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := TimingAccuracy(context.Background(), tr, TimingOptions{Clips: 2, Words: 3})
+	o := TimingOptions{Clips: 2, Words: 3}
+	both, err := TimingAccuracy(context.Background(), tr, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Clips != 2 || rep.RefWords != 6 || rep.Matched > rep.RefWords || rep.Within > rep.Matched {
-		t.Errorf("inconsistent report %+v", rep)
+	if both.Clips != 2 || both.RefWords != 6 || both.Forced.Words != 6 || both.Free.Words > 6 {
+		t.Errorf("inconsistent report %+v", both)
+	}
+	for _, s := range []TimingStats{both.Forced, both.Free} {
+		if s.Within > s.Words || s.MeanAbsError < 0 || s.MedianAbsError < 0 {
+			t.Errorf("inconsistent stats %+v", s)
+		}
+	}
+	for _, tc := range []struct {
+		mode         TimingMode
+		forced, free TimingStats
+	}{{TimingForced, both.Forced, TimingStats{}}, {TimingFree, TimingStats{}, both.Free}} {
+		o.Mode = tc.mode
+		rep, err := TimingAccuracy(context.Background(), tr, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Forced != tc.forced || rep.Free != tc.free {
+			t.Errorf("mode %d: forced %+v, free %+v; want %+v, %+v", tc.mode, rep.Forced, rep.Free, tc.forced, tc.free)
+		}
 	}
 }

@@ -1,0 +1,274 @@
+package speech
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/attend-go/attend/audio"
+	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/pipeline/speechdata"
+)
+
+// ErrNoText marks a text to align that holds no word once normalized.
+var ErrNoText = errors.New("no words to align")
+
+// AlignChunkLength is the longest chunk AlignStream forces a text through
+// by default. Attention holds on to the audio over inputs as long as the
+// utterances it was trained on (3.4 s on average for the default model,
+// at most 16 s) and loses its place over longer ones, the more so across
+// long pauses; on synthetic clips of 20 words (about 16 s), chunks of at
+// most 8 s instead of transcription's 15 s keep 92.5% of word starts
+// within 100 ms instead of 87–90% (asr timing -mode forced -clips 20
+// -words 20 -chunk 8s or 15s, seeds 1 and 2).
+const AlignChunkLength = 8 * time.Second
+
+// Align returns the transcript of the audio file at path ("-": stdin)
+// whose words are text's, with times from forced alignment (see
+// AlignStream).
+func (t *Transcriber) Align(path string, stdin io.Reader, text string) (*Transcript, error) {
+	r, closeFn, err := pipeline.OpenInput(path, stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFn()
+	stream, _, err := audio.Open(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", pipeline.DisplayName(path), err)
+	}
+	return t.AlignStream(path, stream, text)
+}
+
+// AlignStream times the words of a known text in decoded audio: subtitles
+// for a script. The text is normalized (speechdata.Normalize) and forced
+// through the speller (asr.Model.Align), and each character is placed at
+// its frame on the best monotonic path through the attention weights and
+// the CTC posteriors (asr.Model.MonotonicFrames); word spans follow from
+// the characters' frames as in transcription (wordTimes): a word starts at
+// the start of its first character's encoder frame and ends at the end of
+// its last one's. Search options do not apply.
+//
+// Long audio is cut into chunks at pauses as Stream cuts it, but of at
+// most AlignChunkLength unless the options' Segment.MaxLength says
+// otherwise, and the text is shared out among them by the most likely CTC alignment of the whole text to
+// the whole recording (asr.CTCSplit): a word goes to the chunk that holds
+// its middle character. So audio of more than one chunk needs a model with
+// a CTC head, and the encoder output of every chunk is held until the
+// split is known (about 120 MB an hour). A chunk that gets no word has an
+// empty text.
+func (t *Transcriber) AlignStream(path string, stream audio.Stream, text string) (*Transcript, error) {
+	name := pipeline.DisplayName(path)
+	norm := speechdata.Normalize(text)
+	words := strings.Fields(norm)
+	if len(words) == 0 {
+		return nil, fmt.Errorf("%s: %w in %q", name, ErrNoText, text)
+	}
+	if _, err := t.Model.Vocab.Encode(norm); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	chunks, err := t.encodeChunks(name, stream)
+	if err != nil {
+		return nil, err
+	}
+	counts, err := t.shareWords(chunks, words)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	tr := &Transcript{Path: path, Text: norm, Chunks: []Chunk{}}
+	for i, ec := range chunks {
+		c, err := t.alignChunk(ec, words[:counts[i]])
+		if err != nil {
+			return nil, fmt.Errorf("%s at %.3f s: %w", name, ec.start, err)
+		}
+		words = words[counts[i]:]
+		tr.Decode += c.decode
+		tr.Duration = c.End
+		tr.Chunks = append(tr.Chunks, c.Chunk)
+	}
+	return tr, nil
+}
+
+// encodedChunk is one chunk of a recording after the listener, kept
+// until the text is shared out.
+type encodedChunk struct {
+	start, end float64 // seconds in the recording
+	enc        asr.Encoded
+	features   []float32 // (frames, 80), kept with KeepAlignment
+	frames     int
+	decode     float64 // seconds spent on it so far
+}
+
+// encodeChunks cuts a recording into chunks as Stream does and runs the
+// listener over each, keeping a copy of its output.
+func (t *Transcriber) encodeChunks(name string, stream audio.Stream) ([]*encodedChunk, error) {
+	so := t.opts.Segment
+	if so.MaxLength == 0 {
+		so.MaxLength = AlignChunkLength
+	}
+	seg, err := audio.NewSegmenter(stream, &so)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var (
+		chunks  []*encodedChunk
+		pending *audio.Segment // encoded once the next segment is seen
+	)
+	encode := func() error {
+		c, err := t.encodeChunk(pending.Samples, pending.Rate)
+		if err != nil {
+			return fmt.Errorf("%s at %v: %w", name, pending.StartTime().Round(time.Millisecond), err)
+		}
+		c.start, c.end = pending.StartTime().Seconds(), pending.EndTime().Seconds()
+		chunks = append(chunks, c)
+		return nil
+	}
+	for {
+		s, err := seg.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if pending != nil && len(s.Samples) < s.Rate/40 {
+			// Only the last segment can be this short: too short to
+			// featurize, it joins the one before.
+			pending.Samples, pending.End = append(pending.Samples, s.Samples...), s.End
+			continue
+		}
+		if pending != nil {
+			if err := encode(); err != nil {
+				return nil, err
+			}
+		}
+		pending = &s
+	}
+	if pending == nil {
+		return nil, fmt.Errorf("%s: %w", name, audio.ErrNoAudio)
+	}
+	if err := encode(); err != nil {
+		return nil, err
+	}
+	return chunks, nil
+}
+
+// encodeChunk featurizes and encodes one chunk of audio.
+func (t *Transcriber) encodeChunk(samples []float32, rate int) (*encodedChunk, error) {
+	start := time.Now()
+	f, err := t.fe.Compute(samples, rate)
+	if err != nil {
+		return nil, err
+	}
+	e, err := t.Model.Encode(&t.ws, f.Data, f.Frames)
+	if err != nil {
+		return nil, err
+	}
+	c := &encodedChunk{enc: *e}
+	c.enc.Memory = slices.Clone(e.Memory[:e.T*e.D])
+	if e.CTCLogProbs != nil {
+		c.enc.CTCLogProbs = slices.Clone(e.CTCLogProbs[:e.T*t.Model.Vocab.Size()])
+	}
+	if t.opts.KeepAlignment {
+		c.features, c.frames = slices.Clone(f.Data), f.Frames
+	}
+	c.decode = time.Since(start).Seconds()
+	return c, nil
+}
+
+// shareWords returns how many of words, in order, each chunk holds: all
+// of them for a single chunk, else where the CTC alignment of the whole
+// text puts them (a word goes with its middle character).
+func (t *Transcriber) shareWords(chunks []*encodedChunk, words []string) ([]int, error) {
+	counts := make([]int, len(chunks))
+	if len(chunks) == 1 {
+		counts[0] = len(words)
+		return counts, nil
+	}
+	if t.Model.CTC == nil {
+		return nil, fmt.Errorf("the audio is longer than one chunk, and sharing the text out among chunks needs a model with a CTC head: %w", asr.ErrNoCTC)
+	}
+	start := time.Now()
+	V := t.Model.Vocab.Size()
+	var (
+		logp []float32
+		cuts []int
+	)
+	for i, c := range chunks {
+		if i > 0 {
+			cuts = append(cuts, len(logp)/V)
+		}
+		logp = append(logp, c.enc.CTCLogProbs...)
+	}
+	text := strings.Join(words, " ")
+	tokens, err := t.Model.Vocab.Encode(text)
+	if err != nil {
+		return nil, err
+	}
+	before, err := asr.CTCSplit(logp, len(logp)/V, V, tokens, cuts)
+	if err != nil {
+		return nil, err
+	}
+	k, pos := 0, 0 // words placed, and the first character of word k
+	for i, n := range before {
+		for k < len(words) && 2*pos+len(words[k]) <= 2*n { // middle before the cut
+			pos += len(words[k]) + 1
+			k++
+			counts[i]++
+		}
+	}
+	counts[len(chunks)-1] = len(words) - k
+	chunks[0].decode += time.Since(start).Seconds()
+	return counts, nil
+}
+
+// alignChunk forces words through the speller over one encoded chunk and
+// times them.
+func (t *Transcriber) alignChunk(ec *encodedChunk, words []string) (*timedChunk, error) {
+	start := time.Now()
+	c := &timedChunk{Chunk: Chunk{Start: ec.start, End: ec.end, Words: []Word{}}}
+	if len(words) > 0 {
+		c.Text = strings.Join(words, " ")
+		tokens, err := t.Model.Vocab.Encode(c.Text)
+		if err != nil {
+			return nil, err
+		}
+		fa, err := t.Model.Align(&t.ws, &ec.enc, tokens)
+		if err != nil {
+			return nil, err
+		}
+		frames, err := t.Model.MonotonicFrames(&ec.enc, tokens, fa.Alignment)
+		if err != nil {
+			return nil, err
+		}
+		r := &asr.Result{Tokens: tokens, Alignment: oneHotRows(frames, ec.enc.T)}
+		c.Words = wordTimes(r, t.Model.Vocab, FrameSeconds*float64(t.Model.Config.Reduction()))
+		for i := range c.Words {
+			c.Words[i].Start += ec.start
+			c.Words[i].End += ec.start
+		}
+		if t.opts.KeepAlignment {
+			c.Alignment = fa.Alignment
+			for _, ch := range c.Text {
+				c.Chars = append(c.Chars, string(ch))
+			}
+			c.Features, c.Frames = ec.features, ec.frames
+		}
+	}
+	c.decode = ec.decode + time.Since(start).Seconds()
+	return c, nil
+}
+
+// oneHotRows turns a path of frames into alignment rows of T weights, one
+// 1 each, whose peaks wordTimes reads.
+func oneHotRows(frames []int, T int) [][]float32 {
+	rows := make([][]float32, len(frames))
+	for i, f := range frames {
+		rows[i] = make([]float32, T)
+		rows[i][f] = 1
+	}
+	return rows
+}

@@ -1,0 +1,173 @@
+package speech_test
+
+import (
+	"errors"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/attend-go/attend/audio"
+	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/pipeline/speech"
+)
+
+const helloText = "the quick brown fox jumps over the lazy dog"
+
+// checkTimes checks what every forced transcript must satisfy: the
+// words of the text, in order, inside their chunks, never going
+// backwards, and chunks that tile the recording.
+func checkTimes(t *testing.T, got *speech.Transcript, words []string, frameSec float64) {
+	t.Helper()
+	var timed []string
+	prevEnd, prevStart := 0.0, 0.0
+	for i, c := range got.Chunks {
+		if math.Abs(c.Start-prevEnd) > 1e-9 {
+			t.Errorf("chunk %d starts at %.3f s, the one before ends at %.3f s", i, c.Start, prevEnd)
+		}
+		prevEnd = c.End
+		for _, w := range c.Words {
+			if w.Start < prevStart-1e-9 || w.End <= w.Start || w.Start < c.Start-1e-9 || w.End > c.End+frameSec {
+				t.Errorf("chunk %d (%.2f–%.2f s): word %+v out of order or outside it", i, c.Start, c.End, w)
+			}
+			prevStart = w.Start
+			timed = append(timed, w.Word)
+		}
+	}
+	if strings.Join(timed, " ") != strings.Join(words, " ") {
+		t.Errorf("timed words %q, want %q", timed, words)
+	}
+	if got.Text != strings.Join(words, " ") {
+		t.Errorf("text %q, want %q", got.Text, strings.Join(words, " "))
+	}
+}
+
+func loadHello(t *testing.T) *audio.Signal {
+	t.Helper()
+	hello, err := pipeline.LoadSpeech(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hello
+}
+
+// TestAlignNormalizesAndTimesEveryWord aligns testdata/hello.wav with its
+// text written as a person would: every word gets a time, in order, and
+// the words are the normalized text's.
+func TestAlignNormalizesAndTimesEveryWord(t *testing.T) {
+	model, err := asr.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := speech.NewTranscriber(model, &speech.TranscribeOptions{KeepAlignment: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := tr.Align(filepath.Join("..", "..", "testdata", "hello.wav"), nil, "The quick brown fox — jumps over the LAZY dog!")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTimes(t, got, strings.Fields(helloText), 0.06)
+	if len(got.Chunks) != 1 || len(got.Chunks[0].Alignment) != len(helloText) || len(got.Chunks[0].Chars) != len(helloText) {
+		t.Fatalf("want one chunk keeping one alignment row and label per character, got %+v", got.Chunks)
+	}
+}
+
+// TestAlignSharesLongTextAmongChunks aligns hello.wav four times over,
+// with a second of silence after each (17.8 s: two chunks), to the
+// sentence four times over: the CTC head must give the first chunk the
+// sentences it holds, and each sentence's first word must start where
+// that copy of the recording does (as far as the alignment of hello.wav
+// alone places it).
+func TestAlignSharesLongTextAmongChunks(t *testing.T) {
+	hello := loadHello(t)
+	model, err := asr.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := speech.NewTranscriber(model, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := tr.AlignStream("hello", hello.Stream(), helloText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := one.Chunks[0].Words[0].Start
+	period := len(hello.Samples) + 16000
+	var samples []float32
+	var words []string
+	for range 4 {
+		samples = append(samples, hello.Samples...)
+		samples = append(samples, make([]float32, 16000)...)
+		words = append(words, strings.Fields(helloText)...)
+	}
+	sig := &audio.Signal{Rate: 16000, Channels: 1, Samples: samples}
+	got, err := tr.AlignStream("four times", sig.Stream(), strings.Repeat(helloText+". ", 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Chunks) < 2 {
+		t.Fatalf("%.1f s in %d chunk(s), want at least 2", got.Duration, len(got.Chunks))
+	}
+	checkTimes(t, got, words, 0.06)
+	var all []speech.Word
+	for _, c := range got.Chunks {
+		all = append(all, c.Words...)
+	}
+	for k := range 4 {
+		w := all[9*k]
+		want := float64(k*period)/16000 + first
+		if math.Abs(w.Start-want) > 0.1 {
+			t.Errorf("sentence %d starts at %.3f s, want %.3f s", k+1, w.Start, want)
+		}
+	}
+}
+
+func TestAlignErrors(t *testing.T) {
+	hello := loadHello(t)
+	tiny := asr.Config{ListenerHidden: 4, Embed: 4, SpellerHidden: 4, AttentionDim: 4, LocationFilters: 2, LocationWidth: 3, CTCWeight: asr.NoCTC}
+	noCTC, err := asr.New(tiny, nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, err := asr.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := make([]float32, 0, 20*16000)
+	for len(long) < 20*16000 {
+		long = append(long, hello.Samples...)
+	}
+	for _, tc := range []struct {
+		name    string
+		model   *asr.Model
+		samples []float32
+		text    string
+		err     error
+	}{
+		{"no text", def, hello.Samples, "", speech.ErrNoText},
+		{"only punctuation", def, hello.Samples, " — !? ", speech.ErrNoText},
+		{"no audio", def, nil, helloText, audio.ErrNoAudio},
+		{"long audio without a CTC head", noCTC, long, helloText, asr.ErrNoCTC},
+		{"one chunk without a CTC head", noCTC, hello.Samples, helloText, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, err := speech.NewTranscriber(tc.model, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sig := &audio.Signal{Rate: 16000, Channels: 1, Samples: tc.samples}
+			got, err := tr.AlignStream(tc.name, sig.Stream(), tc.text)
+			if !errors.Is(err, tc.err) {
+				t.Fatalf("error %v, want %v", err, tc.err)
+			}
+			if err == nil {
+				checkTimes(t, got, strings.Fields(tc.text), 0.06)
+			} else if !strings.Contains(err.Error(), tc.name) {
+				t.Errorf("error %q does not name the input %q", err, tc.name)
+			}
+		})
+	}
+}
