@@ -17,11 +17,19 @@ func init() {
 
 const timingUsage = `Usage: asr timing [flags]
 
-Measures how well the word start times that transcribe derives from the
-attention alignment match the truth. It renders single words with
-espeak-ng, concatenates them with random pauses (so every true start is
-known), transcribes the clips and compares the start of each correctly
-recognized word with the truth: it prints the share within -tolerance.
+Measures how well the word start times derived from the attention
+alignment match the truth. It renders single words with espeak-ng,
+concatenates them with random pauses (so every true start is known), and
+times the words of each clip in two ways (-mode):
+
+  forced  asr align: the clip's text forced through the speller; every
+          word counts.
+  free    asr transcribe: the clip decoded freely; only the words it
+          recognized count.
+
+For each it prints the share of word starts within -tolerance of the
+truth, with the number of words compared and the mean and median
+absolute error.
 
 Flags:
 `
@@ -33,7 +41,9 @@ Examples:
 
 Recipes:
 
-	asr timing -clips 50 -beam 4
+	asr timing -clips 50
+	asr timing -clips 50 -mode forced -seed 2
+	asr timing -clips 20 -words 20 -mode forced -chunk 15s
 `
 
 func runTiming(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -45,15 +55,38 @@ func runTiming(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.Float64Var(&o.Tolerance, "tolerance", 0.1, "seconds a derived start may be off")
 	fs.StringVar(&o.Voice, "voice", "en-us", "espeak-ng voice")
 	fs.Uint64Var(&o.Seed, "seed", 1, "random seed")
-	beam := fs.Int("beam", 4, "beam width")
+	beam := fs.Int("beam", 4, "beam width of free decoding")
+	mode := fs.String("mode", "both", "alignments to measure: both, forced or free")
+	chunk := fs.Duration("chunk", 0, "longest `duration` decoded at once (default: 8s for forced alignment, 15s for free decoding)")
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
+	}
+	switch {
+	case o.Clips < 1:
+		return cli.Usagef("-clips %d: want at least 1", o.Clips)
+	case o.Words < 1:
+		return cli.Usagef("-words %d: want at least 1", o.Words)
+	case o.Tolerance <= 0:
+		return cli.Usagef("-tolerance %v: want a positive number of seconds", o.Tolerance)
+	case *chunk < 0:
+		return cli.Usagef("-chunk %v: want a positive duration", *chunk)
+	}
+	modes := map[string]speech.TimingMode{"both": speech.TimingBoth, "forced": speech.TimingForced, "free": speech.TimingFree}
+	m, ok := modes[*mode]
+	if !ok {
+		return cli.Usagef("-mode %q: want both, forced or free", *mode)
+	}
+	o.Mode = m
+	if *beam < 1 {
+		return cli.Usagef("-beam %d: want at least 1", *beam)
 	}
 	model, err := speech.OpenModel(*modelPath)
 	if err != nil {
 		return err
 	}
-	tr, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Search: speech.SearchOptions{Beam: *beam}})
+	opts := &speech.TranscribeOptions{Search: speech.SearchOptions{Beam: *beam}}
+	opts.Segment.MaxLength = *chunk
+	tr, err := speech.NewTranscriber(model, opts)
 	if err != nil {
 		return err
 	}
@@ -63,7 +96,15 @@ func runTiming(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d clips, %d words, %d recognized: %.1f%% of their starts within %.0f ms (mean error %.0f ms)\n",
-		rep.Clips, rep.RefWords, rep.Matched, 100*rep.Fraction(), 1000*o.Tolerance, 1000*rep.MeanAbsError)
+	fmt.Fprintf(stdout, "%d clips, %d words; word starts within %.0f ms of the truth:\n", rep.Clips, rep.RefWords, 1000*o.Tolerance)
+	for _, r := range []struct {
+		mode, words string
+		s           speech.TimingStats
+	}{{"forced", "words", rep.Forced}, {"free", "recognized words", rep.Free}} {
+		if o.Mode == speech.TimingBoth || modes[r.mode] == o.Mode {
+			fmt.Fprintf(stdout, "%-6s  %5.1f%%  %d of %d %s, error mean %.0f ms, median %.0f ms\n",
+				r.mode, 100*r.s.Fraction(), r.s.Within, r.s.Words, r.words, 1000*r.s.MeanAbsError, 1000*r.s.MedianAbsError)
+		}
+	}
 	return nil
 }
