@@ -85,7 +85,7 @@ func ExampleErrInterrupted() {
 }
 
 func ExampleParseShard() {
-	s, err := batch.ParseShard("3/8")
+	s, err := batch.ParseShard("6/8")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func ExampleParseShard() {
 	_, err = batch.ParseShard("8/8")
 	fmt.Println(err)
 	// Output:
-	// 3/8 spk1/u0001.flac 3 true
+	// 6/8 spk1/u0001.flac 6 true
 	// batch: bad shard "8/8": the index i must be in 0..7 (shards count from 0)
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -12,8 +13,8 @@ import (
 // Count machines can split one corpus with any scheduler and no
 // coordination. The zero Shard (Count 0) selects everything.
 //
-// An input belongs to shard FNV-1a-64(Rel) mod Count, where Rel is its
-// slash-separated path relative to its root (Input.Rel). The partition
+// An input belongs to shard ⌊FNV-1a-64(Rel) · Count / 2⁶⁴⌋ (ShardOf),
+// where Rel is its slash-separated path relative to its root (Input.Rel). The partition
 // depends on nothing but that path: it is the same on every machine
 // whatever the mount point of the corpus, the order of the list or the
 // other files present, and every input lands in exactly one shard.
@@ -59,10 +60,19 @@ func (s Shard) Contains(in Input) bool {
 }
 
 // ShardOf returns the shard, in 0..n-1, of a slash-separated relative
-// path: FNV-1a-64 of its bytes modulo n. It is documented so that other
-// tools can reproduce the partition.
+// path: the high 64 bits of the 128-bit product h·n, where h is FNV-1a-64
+// of the path's bytes, i.e. ⌊h·n / 2⁶⁴⌋ (Lemire's multiply-shift range
+// reduction). It is documented so that other tools can reproduce the
+// partition.
+//
+// h mod n would be simpler but is badly skewed for the power-of-two n
+// schedulers favour: FNV-1a's low k bits depend only on the low k bits of
+// each byte, so h mod 2 is the parity of the number of odd bytes, and
+// "img_0002.jpg" and "img_0004.jpg" always share a shard. The high bits
+// of h depend on every bit of every byte.
 func ShardOf(rel string, n int) int {
 	h := fnv.New64a()
 	h.Write([]byte(rel))
-	return int(h.Sum64() % uint64(n))
+	hi, _ := bits.Mul64(h.Sum64(), uint64(n))
+	return int(hi)
 }

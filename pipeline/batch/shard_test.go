@@ -43,17 +43,17 @@ func TestParseShard(t *testing.T) {
 }
 
 // TestShardOfIsFNV1a pins the documented function with values computed
-// independently (Python: FNV-1a 64 by hand, then mod n).
+// independently (Python: h = FNV-1a 64 by hand, then (h * n) >> 64).
 func TestShardOfIsFNV1a(t *testing.T) {
 	tests := []struct {
 		rel     string
 		n, want int
 	}{
-		{"a.wav", 8, 0},
-		{"spk1/u0001.flac", 8, 3},
-		{"spk1/u0001.flac", 3, 0},
+		{"a.wav", 8, 3},
+		{"spk1/u0001.flac", 8, 6},
+		{"spk1/u0001.flac", 3, 2},
 		{"x", 2, 1},
-		{"", 5, 2},
+		{"", 5, 3},
 	}
 	for _, tc := range tests {
 		if got := ShardOf(tc.rel, tc.n); got != tc.want {
@@ -90,5 +90,32 @@ func TestShardPartitionIsBalanced(t *testing.T) {
 	}
 	if !(Shard{}).Contains(Input{Path: "x"}) {
 		t.Error("the zero Shard does not contain everything")
+	}
+}
+
+// TestShardOfUsesEveryBit guards against h mod n: FNV-1a's low bits depend
+// only on the low bits of each byte, so with h mod 2 every name made of
+// even bytes alone (here the digits 0, 2, 4, 6, 8) would share one shard.
+func TestShardOfUsesEveryBit(t *testing.T) {
+	even := "02468"
+	for _, n := range []int{2, 4, 8} {
+		counts := make([]int, n)
+		total := 0
+		for a := range 5 {
+			for b := range 5 {
+				for c := range 5 {
+					for d := range 5 {
+						rel := fmt.Sprintf("img_%c%c%c%c.jpg", even[a], even[b], even[c], even[d])
+						counts[ShardOf(rel, n)]++
+						total++
+					}
+				}
+			}
+		}
+		for s, c := range counts {
+			if c < total/n*8/10 || c > total/n*12/10 {
+				t.Errorf("n=%d: shard %d has %d of %d names (want within 20%% of %d)", n, s, c, total, total/n)
+			}
+		}
 	}
 }
