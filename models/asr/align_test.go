@@ -139,29 +139,37 @@ func TestAlignMatchesGraph(t *testing.T) {
 	}
 }
 
+// encodedToy encodes a toy utterance of text with an untrained model
+// (no CTC head) drawn from seed.
+func encodedToy(t *testing.T, seed uint64, text string) (*asr.Model, *asr.Workspace, *asr.Encoded) {
+	t.Helper()
+	m, err := asr.New(tinyConfig(asr.NoCTC), nil, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := toyUtterance(rand.New(rand.NewPCG(seed, 6)), m.Vocab, text, 8)
+	ws := &asr.Workspace{}
+	e, err := m.Encode(ws, ex.Features, ex.Frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, ws, e
+}
+
 // TestAlignReproducesGreedy forces the greedy transcript of an untrained
 // model back through Align: teacher forcing with the model's own choices
 // is the same computation, so the alignments must be identical, and each
 // forced token, the argmax of its step, is at least as likely as uniform.
 func TestAlignReproducesGreedy(t *testing.T) {
-	m, err := asr.New(tinyConfig(asr.NoCTC), nil, 11)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ex := toyUtterance(rand.New(rand.NewPCG(5, 6)), m.Vocab, "go dog", 8)
-	var ws asr.Workspace
-	e, err := m.Encode(&ws, ex.Features, ex.Frames)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := m.Decode(&ws, e, &asr.SearchOptions{Beam: 1, EOSThreshold: -1, NoFallback: true})
+	m, ws, e := encodedToy(t, 11, "go dog")
+	r, err := m.Decode(ws, e, &asr.SearchOptions{Beam: 1, EOSThreshold: -1, NoFallback: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(r.Tokens) == 0 {
 		t.Fatal("greedy search returned nothing to force")
 	}
-	f, err := m.Align(&ws, e, r.Tokens)
+	f, err := m.Align(ws, e, r.Tokens)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,16 +189,7 @@ func TestAlignReproducesGreedy(t *testing.T) {
 }
 
 func TestAlignRejectsBadTokens(t *testing.T) {
-	m, err := asr.New(tinyConfig(asr.NoCTC), nil, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ex := toyUtterance(rand.New(rand.NewPCG(1, 1)), m.Vocab, "cat", 8)
-	var ws asr.Workspace
-	e, err := m.Encode(&ws, ex.Features, ex.Frames)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, ws, e := encodedToy(t, 1, "cat")
 	for _, tc := range []struct {
 		name   string
 		tokens []int
@@ -202,7 +201,7 @@ func TestAlignRejectsBadTokens(t *testing.T) {
 		{"empty", nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f, err := m.Align(&ws, e, tc.tokens)
+			f, err := m.Align(ws, e, tc.tokens)
 			if !errors.Is(err, tc.err) {
 				t.Fatalf("error %v, want %v", err, tc.err)
 			}
