@@ -43,27 +43,34 @@ func checkTimes(t *testing.T, got *speech.Transcript, words []string, frameSec f
 	}
 }
 
-func loadHello(t *testing.T) *audio.Signal {
-	t.Helper()
+func loadHello(tb testing.TB) *audio.Signal {
+	tb.Helper()
 	hello, err := pipeline.LoadSpeech(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return hello
+}
+
+// defaultTranscriber is a transcriber over the embedded model.
+func defaultTranscriber(tb testing.TB, opts *speech.TranscribeOptions) *speech.Transcriber {
+	tb.Helper()
+	model, err := asr.Default()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tr, err := speech.NewTranscriber(model, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tr
 }
 
 // TestAlignNormalizesAndTimesEveryWord aligns testdata/hello.wav with its
 // text written as a person would: every word gets a time, in order, and
 // the words are the normalized text's.
 func TestAlignNormalizesAndTimesEveryWord(t *testing.T) {
-	model, err := asr.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := speech.NewTranscriber(model, &speech.TranscribeOptions{KeepAlignment: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := defaultTranscriber(t, &speech.TranscribeOptions{KeepAlignment: true})
 	got, err := tr.Align(filepath.Join("..", "..", "testdata", "hello.wav"), nil, "The quick brown fox — jumps over the LAZY dog!")
 	if err != nil {
 		t.Fatal(err)
@@ -82,14 +89,7 @@ func TestAlignNormalizesAndTimesEveryWord(t *testing.T) {
 // alone places it).
 func TestAlignSharesLongTextAmongChunks(t *testing.T) {
 	hello := loadHello(t)
-	model, err := asr.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := speech.NewTranscriber(model, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := defaultTranscriber(t, nil)
 	one, err := tr.AlignStream("hello", hello.Stream(), helloText)
 	if err != nil {
 		t.Fatal(err)
@@ -169,5 +169,17 @@ func TestAlignErrors(t *testing.T) {
 				t.Errorf("error %q does not name the input %q", err, tc.name)
 			}
 		})
+	}
+}
+
+// BenchmarkAlignStream times the forced alignment of testdata/hello.wav
+// (3.4 s, 9 words) with the embedded model, decoding excluded.
+func BenchmarkAlignStream(b *testing.B) {
+	hello, tr := loadHello(b), defaultTranscriber(b, nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tr.AlignStream("hello", hello.Stream(), helloText); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
