@@ -101,7 +101,11 @@ func runTiming(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		mode, words string
 		s           speech.TimingStats
 	}{{"forced", "words", rep.Forced}, {"free", "recognized words", rep.Free}} {
-		if o.Mode == speech.TimingBoth || modes[r.mode] == o.Mode {
+		switch {
+		case o.Mode != speech.TimingBoth && modes[r.mode] != o.Mode: // not measured
+		case r.s.Words == 0:
+			fmt.Fprintf(stdout, "%-6s  no %s to compare\n", r.mode, r.words)
+		default:
 			fmt.Fprintf(stdout, "%-6s  %5.1f%%  %d of %d %s, error mean %.0f ms, median %.0f ms\n",
 				r.mode, 100*r.s.Fraction(), r.s.Within, r.s.Words, r.words, 1000*r.s.MeanAbsError, 1000*r.s.MedianAbsError)
 		}
