@@ -54,14 +54,15 @@ func (t *Transcriber) Align(path string, stdin io.Reader, text string) (*Transcr
 //
 // Long audio is cut into chunks at pauses as Stream cuts it, but of at
 // most AlignChunkLength unless the options' Segment.MaxLength says
-// otherwise, and the text is shared out among them by the most likely CTC alignment of the whole text to
-// the whole recording (asr.CTCSplit): a word goes to the chunk that holds
-// its middle character. So audio of more than one chunk needs a model with
-// a CTC head (else the error wraps asr.ErrNoCTC), and the whole recording
-// is encoded before any word is timed: for an hour of speech, about
-// 120 MB of encoder output and 190 MB of CTC scores at the cuts, and a
-// minute of CTCSplit on top of the encoding (a second for ten minutes). A
-// chunk that gets no word has an empty text.
+// otherwise, and the text is shared out among the chunks by the most
+// likely CTC alignment of the whole text to the whole recording
+// (asr.CTCSplit): a word goes to the chunk that holds its middle
+// character. So audio of more than one chunk needs a model with a CTC
+// head (else the error wraps asr.ErrNoCTC), and the whole recording is
+// encoded before any word is timed. For an hour of speech that holds
+// about 120 MB of encoder output and 200 MB of CTC scores at the cuts,
+// and the split takes about a minute on top of the encoding (a second
+// for ten minutes). A chunk that gets no word has an empty text.
 func (t *Transcriber) AlignStream(path string, stream audio.Stream, text string) (*Transcript, error) {
 	name := pipeline.DisplayName(path)
 	norm := speechdata.Normalize(text)
