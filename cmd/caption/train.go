@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -49,8 +50,9 @@ Recipes:
 	caption features -split train,dev -o flickr8k-7x7.safetensors ../shared/data/flickr8k
 	caption train -o runs/caption-soft -cache flickr8k-7x7.safetensors -lr 1e-3 -eval-every 470 -patience 8 -max-words 22 ../shared/data/flickr8k
 	caption train -o runs/caption-soft -resume -cache flickr8k-7x7.safetensors -lr 1e-3 -eval-every 470 -patience 8 -max-words 22 ../shared/data/flickr8k
-	# hard (stochastic) attention
+	# hard (stochastic) attention, from scratch or started from a soft model
 	caption train -o runs/caption-hard -attention hard -cache flickr8k-7x7.safetensors ../shared/data/flickr8k
+	caption train -o runs/caption-hard -attention hard -init runs/caption-soft/best.safetensors -lr 5e-4 -eval-every 470 -max-words 22 -cache flickr8k-7x7.safetensors ../shared/data/flickr8k
 `
 
 func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -68,7 +70,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.MaxDev, "max-dev", 0, "score at most this many dev images (0: all)")
 	fs.BoolVar(&o.Resume, "resume", false, "continue from DIR/last.safetensors")
 	fs.BoolVar(&o.Overwrite, "overwrite", false, "start afresh even if DIR holds a checkpoint (it is replaced)")
-	fs.StringVar(&o.Init, "init", "", "start from the weights of this model `file` (fine-tuning)")
+	fs.StringVar(&o.Init, "init", "", "start from the weights of this model `file` (fine-tuning); only the settings given as flags change, e.g. -attention hard starts a hard-attention model from a soft one")
 	fs.IntVar(&o.BatchSize, "batch", 32, "captions per batch")
 	fs.IntVar(&o.Epochs, "epochs", 30, "maximum epochs")
 	fs.IntVar(&o.Patience, "patience", 6, "stop after this many evaluations without a better dev score")
@@ -117,6 +119,12 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *tiny {
 		cfg.Embed, cfg.Hidden, cfg.AttentionDim = 8, 8, 8
 	}
+	if o.Init != "" {
+		if *tiny {
+			return cli.Usagef("-tiny sizes a new model; -init starts from a trained one")
+		}
+		cfg = initSettings(fs, cfg)
+	}
 	check := cfg
 	check.Vocab = 5
 	if err := check.Defaults().Validate(); err != nil {
@@ -135,4 +143,33 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "best model: %s (dev %v at epoch %d; %s)\n", sum.BestPath, sum.Best, sum.BestEpoch, sum.Stopped)
 	return nil
+}
+
+// initSettings keeps of cfg only the settings given on the command line:
+// with -init they replace the model file's (the kind of attention and the
+// training settings; a size that differs from the file's is an error),
+// and the flags' defaults must not silently replace what the file holds.
+func initSettings(fs *flag.FlagSet, cfg captioning.ModelConfig) captioning.ModelConfig {
+	var c captioning.ModelConfig
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "attention":
+			c.Attention = cfg.Attention
+		case "embed":
+			c.Embed = cfg.Embed
+		case "hidden":
+			c.Hidden = cfg.Hidden
+		case "attention-dim":
+			c.AttentionDim = cfg.AttentionDim
+		case "dropout":
+			c.Dropout = cfg.Dropout
+		case "penalty":
+			c.DoublyStochastic = cfg.DoublyStochastic
+		case "label-smoothing":
+			c.LabelSmoothing = cfg.LabelSmoothing
+		case "no-gate":
+			c.NoGate = cfg.NoGate
+		}
+	})
+	return c
 }

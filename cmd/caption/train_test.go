@@ -24,6 +24,12 @@ func TestTrainCommand(t *testing.T) {
 		{name: "bad select", args: []string{"train", "-o", out, "-select", "meteor", fixture}, code: 2, stderr: `-select "meteor"`},
 		{name: "bad attention", args: []string{"train", "-o", out, "-attention", "sharp", fixture}, code: 2, stderr: `"sharp"`},
 		{name: "no cache", args: []string{"train", "-o", t.TempDir(), fixture}, code: 1, stderr: "caption features -split train,dev"},
+		// -init keeps the file's settings (the fixture's sizes are not the
+		// flags' defaults) and changes only those given.
+		{name: "hard from soft", args: append(initBase(t), "-attention", "hard", fixture), stderr: "Attention:hard"},
+		{name: "init keeps sizes", args: append(initBase(t), fixture), stderr: "Attention:soft"},
+		{name: "init other size", args: append(initBase(t), "-hidden", "64", fixture), code: 1, stderr: "hidden = 64, but the model has"},
+		{name: "init and tiny", args: append(initBase(t), "-tiny", fixture), code: 2, stderr: "-tiny sizes a new model"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -42,4 +48,9 @@ func TestTrainCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "train.log")); err != nil {
 		t.Errorf("no train.log: %v", err)
 	}
+}
+
+// initBase is a fine-tuning run of the tiny fixture model for two steps.
+func initBase(t *testing.T) []string {
+	return []string{"train", "-o", t.TempDir(), "-cache", fixtureCache, "-init", fixtureModel, "-min-count", "1", "-batch", "4", "-max-steps", "2"}
 }

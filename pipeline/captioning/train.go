@@ -48,10 +48,13 @@ type TrainOptions struct {
 	// MaxDev scores at most this many dev images per evaluation (0: all).
 	MaxDev int
 	// Config sizes a new model; Regions and FeatureDim come from the
-	// cache. Ignored when resuming or with Init.
+	// cache. Ignored when resuming. With Init, its non-zero fields replace
+	// the loaded model's settings (caption.Model.Reconfigure): the
+	// training settings and the kind of attention may change, the sizes
+	// must match.
 	Config caption.Config
-	// Init starts from this model file's weights (fine-tuning); its
-	// vocabulary is kept.
+	// Init starts from this model file's weights (fine-tuning, or a hard
+	// attention model started from a soft one); its vocabulary is kept.
 	Init string
 	// OutDir receives last.safetensors (resumable checkpoint),
 	// best.safetensors (the best model on dev) and train.log. Required.
@@ -241,6 +244,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	case o.Init != "":
 		if model, err = LoadModel(o.Init); err != nil {
 			return nil, err
+		}
+		if model, err = model.Reconfigure(o.Config); err != nil {
+			return nil, fmt.Errorf("captioning: train: init model %s: %w", o.Init, err)
 		}
 	default:
 		vocab, err := caption.BuildVocab(tokenized(trainImages), o.MinCount)
