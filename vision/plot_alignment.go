@@ -232,7 +232,7 @@ func (p *alignPlot) layout() {
 	p.alignRect = image.Rect(left, alignTop, left+width, alignTop+p.al.Outputs*p.rowH)
 	p.plot = image.Rect(left, top, left+width, p.alignRect.Max.Y)
 	right := p.plot.Max.X + gap + 12 + 4 + textWidth(p.face, "high") + margin
-	p.width = max(right, margin+textWidth(p.bold, p.o.Title)+margin)
+	p.width = max(right, left+textWidth(p.bold, p.o.Title)+margin) // the title starts at the plot's left edge
 	p.height = p.alignRect.Max.Y + 6 + lh + 2*lh + margin
 }
 

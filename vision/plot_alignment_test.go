@@ -160,3 +160,34 @@ func TestNiceTicks(t *testing.T) {
 		}
 	}
 }
+
+// TestAlignmentPlotLongTitle checks that a title wider than the plot
+// widens the image instead of running off its right edge: the title's
+// row has paper, not ink, in its last margin.
+func TestAlignmentPlotLongTitle(t *testing.T) {
+	spec := Spectrogram{Frames: 40, Bins: 8, Data: make([]float32, 320)}
+	al := Alignment{Outputs: 2, Frames: 10, Weights: make([]float32, 20), Labels: []string{"h", "i"}}
+	al.Weights[0], al.Weights[15] = 1, 1
+	title := "/a/rather/long/path/to/some/recording/000260011.ogg  00:00.000-00:03.181  " + strings.Repeat(`"andy can see the hen" `, 4)
+	opts := &AlignmentOptions{Width: 400, Title: title}
+	p, err := newAlignPlot(spec, al, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := AlignmentPlot(spec, al, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := p.plot.Min.X + textWidth(p.bold, title)
+	if end > m.Bounds().Dx()-12 {
+		t.Fatalf("title ends at x=%d, image is %d wide", end, m.Bounds().Dx())
+	}
+	lh := lineHeight(p.face)
+	for y := 12; y < 12+lh; y++ {
+		for x := m.Bounds().Dx() - 12; x < m.Bounds().Dx(); x++ {
+			if c := m.RGBAAt(x, y); c != plotPaper {
+				t.Fatalf("ink %v at (%d, %d), in the right margin", c, x, y)
+			}
+		}
+	}
+}
