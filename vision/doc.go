@@ -230,7 +230,7 @@
 // Scale and color. The field is divided by each panel's maximum
 // (ScalePanelMax, default), the largest over all panels (ScaleShared) or
 // 1 (ScaleAbsolute), and blended over the photo with opacity
-// Alpha·(0.2 + 0.8·v) in Turbo (default), Viridis or Inferno; Mask dims
+// Alpha·(0.2 + 0.8·v) in Inferno (default), Viridis or Turbo; Mask dims
 // the unattended photo instead, a spotlight as in Xu et al.'s figures.
 //
 // Figures. OverlayPanels puts the input image first, then a panel per

@@ -62,7 +62,7 @@ const (
 // *OverlayOptions, or the zero value, means defaults; each field documents
 // its own.
 type OverlayOptions struct {
-	// Colormap colors the attention. Nil means Turbo. Mask darkens the
+	// Colormap colors the attention. Nil means Inferno. Mask darkens the
 	// unattended part of the photo instead of coloring it.
 	Colormap *Colormap
 
@@ -161,8 +161,11 @@ type OverlayOptions struct {
 // A colormap is blended with opacity a = Alpha·(0.2 + 0.8·v) for the
 // scaled value v (Alpha 0.7), so weakly attended parts of the photo stay
 // readable and attended ones are strongly colored; ConstantAlpha gives
-// the classic uniform tint. Turbo is the default colormap (vivid over
-// photos); Viridis and Inferno are perceptually uniform. Mask instead
+// the classic uniform tint. Inferno is the default colormap: perceptually
+// uniform and monotone in lightness, so the most attended cell is the
+// brightest (Turbo's dark red top end makes a peak look like a hole in
+// the smooth upsampled field); Viridis is its blue–yellow twin, Turbo a
+// vivid rainbow. Mask instead
 // dims the photo to photo·(1 − Alpha·(1 − v)) (Alpha 0.8): a spotlight
 // on what the model looked at, as in Xu et al.'s figures.
 //
@@ -249,7 +252,7 @@ func newOverlayer(img image.Image, opts *OverlayOptions, defaultSize int) (*over
 	w, h := fitLongSide(b.Dx(), b.Dy(), size)
 	ov := &overlayer{o: o, base: image.NewRGBA(image.Rect(0, 0, w, h)), cmap: o.Colormap, alpha: o.Alpha}
 	if ov.cmap == nil {
-		ov.cmap = Turbo
+		ov.cmap = Inferno
 	}
 	if ov.alpha == 0 {
 		ov.alpha = DefaultAlpha

@@ -155,7 +155,7 @@ func TestGoldenOverlay(t *testing.T) {
 		name string
 		o    OverlayOptions
 	}{
-		{"overlay_turbo_bilinear_squash.png", OverlayOptions{Fit: Squash}},
+		{"overlay_turbo_bilinear_squash.png", OverlayOptions{Colormap: Turbo, Fit: Squash}},
 		{"overlay_viridis_nearest_constant.png", OverlayOptions{Colormap: Viridis, Smoothing: SmoothNearest, ConstantAlpha: true, Fit: Squash}},
 		{"overlay_mask_gaussian_crop.png", OverlayOptions{Colormap: Mask, Smoothing: SmoothGaussian, Size: 192}},
 	} {
@@ -191,7 +191,7 @@ func TestGoldenPanels(t *testing.T) {
 		name string
 		o    PanelsOptions
 	}{
-		{"panels_turbo.png", PanelsOptions{Columns: 2, ShowBeta: true, Title: "a red disk over a blue square"}},
+		{"panels_turbo.png", PanelsOptions{OverlayOptions: OverlayOptions{Colormap: Turbo}, Columns: 2, ShowBeta: true, Title: "a red disk over a blue square"}},
 		{"panels_mask_crop_shared.png", PanelsOptions{OverlayOptions: OverlayOptions{Colormap: Mask, Smoothing: SmoothGaussian, Scale: ScaleShared, Size: 112}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -93,7 +93,7 @@ func runOverlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fs.StringVar(&f.fit, "fit", "squash", "how a photo becomes the encoder's square: squash (all of it) or crop (the central square)")
 	fs.IntVar(&f.word, "word", 0, "draw only the `K`-th word (from 1)")
 	fs.StringVar(&f.words, "words", "", "draw only these words: comma-separated positions (from 1) and words")
-	fs.StringVar(&f.colormap, "colormap", "turbo", "turbo, viridis, inferno, or mask (darken what was not looked at)")
+	fs.StringVar(&f.colormap, "colormap", "inferno", "inferno, viridis, turbo, or mask (darken what was not looked at)")
 	fs.Float64Var(&o.Alpha, "alpha", 0, "strength of the overlay in (0, 1] (default 0.7; 0.8 for mask)")
 	fs.StringVar(&f.smoothing, "smoothing", "bilinear", "how the grid is upsampled: bilinear, gaussian (Xu et al.'s look) or nearest (the grid)")
 	fs.StringVar(&f.scale, "scale", "panel-max", "which weight gets the top color: panel-max, shared (compare words) or absolute (1)")

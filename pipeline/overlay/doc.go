@@ -34,7 +34,7 @@
 // frame. Options.Select chooses panels by position or word ("3",
 // "dog,grass"; SelectWords parses it, per caption, into Options.Words); Options.Peak outlines each word's most attended cell
 // (dashed), and a hard-attention Caption with Cells outlines the cell the
-// decoder read (solid). Colormaps: Turbo (default), Viridis, Inferno, or
+// decoder read (solid). Colormaps: Inferno (default), Viridis, Turbo, or
 // Mask, which darkens what the model did not look at.
 //
 // # Files

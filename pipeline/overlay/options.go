@@ -102,8 +102,8 @@ type Options struct {
 	// both is an error.
 	Select string
 
-	// Colormap colors the attention: vision.Turbo when nil, or
-	// vision.Viridis, vision.Inferno, or vision.Mask (the unattended
+	// Colormap colors the attention: vision.Inferno when nil, or
+	// vision.Viridis, vision.Turbo, or vision.Mask (the unattended
 	// photo darkened instead of colored).
 	Colormap *vision.Colormap
 
