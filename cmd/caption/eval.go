@@ -52,6 +52,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Limit, "n", 0, "score the first n images only (0: all)")
 	fs.IntVar(&o.Workers, "j", 1, "goroutines decoding")
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
+	allowUnk := fs.Bool("unk", false, "allow <unk> (a word too rare to be learned) in captions; by default the search never says it")
 	captions := fs.String("captions", "", "write every caption with its references to this JSON `file`")
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
@@ -70,6 +71,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		o.Beams = append(o.Beams, k)
 	}
 	o.Dataset = fs.Arg(0)
+	o.Search.NoUnk = !*allowUnk
 	m, err := captioning.OpenModel(*model)
 	if err != nil {
 		return err

@@ -90,6 +90,7 @@ func runOverlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fs.StringVar(&f.caption.Encoder, "encoder", "", "encoder model `file` (default $ATTEND_ENCODER, then the user cache, then a download)")
 	fs.StringVar(&f.caption.Cache, "cache", "", "feature cache `file`: images it holds need no encoder")
 	fs.IntVar(&f.caption.Beam, "beam", 3, "beam width (1: greedy search)")
+	allowUnk := fs.Bool("unk", false, "allow <unk> (a word too rare to be learned) in captions; by default the search never says it")
 	fs.StringVar(&f.fit, "fit", "squash", "how a photo becomes the encoder's square: squash (all of it) or crop (the central square)")
 	fs.IntVar(&f.word, "word", 0, "draw only the `K`-th word (from 1)")
 	fs.StringVar(&f.words, "words", "", "draw only these words: comma-separated positions (from 1) and words")
@@ -113,6 +114,7 @@ func runOverlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	f.caption.Progress = stderr
+	f.caption.Search.NoUnk = !*allowUnk
 	c, err := captioning.NewCaptioner(ctx, f.caption)
 	if err != nil {
 		return err
