@@ -93,6 +93,12 @@ type Result struct {
 	// Alignment holds, per token of Tokens, its attention weights over
 	// the T encoder frames (from CTC peaks after a fallback: one-hot).
 	Alignment [][]float32
+	// LogProbs holds, per token of Tokens, the speller's
+	// log p(token_i | tokens_<i, x), as Forced.LogProbs does for a
+	// known transcript (after a fallback: the CTC head's log-posterior
+	// of the token at the frame that emitted it). Unlike Score they
+	// leave out the CTC and language-model terms of the search.
+	LogProbs []float32
 	// Fallback is empty when the attention decoder's output was kept, or
 	// says why the CTC head's best path replaced it.
 	Fallback string
@@ -101,8 +107,9 @@ type Result struct {
 type hypothesis struct {
 	tokens   []int
 	align    [][]float32
-	att, lm  float64 // cumulative log-probabilities
-	score    float64 // combined
+	logp     []float32 // the speller's log-probability of each token
+	att, lm  float64   // cumulative log-probabilities
+	score    float64   // combined
 	ctc      *ctcState
 	lmState  any
 	lmLogp   []float32
@@ -149,6 +156,7 @@ func (m *Model) Decode(ws *Workspace, e *Encoded, opts *SearchOptions) (*Result,
 	type cand struct {
 		h     *hypothesis
 		tok   int
+		lp    float32 // the speller's log-probability of tok
 		att   float64
 		score float64
 	}
@@ -184,7 +192,7 @@ func (m *Model) Decode(ws *Workspace, e *Encoded, opts *SearchOptions) (*Result,
 				if o.LM != nil {
 					s += o.LMWeight * float64(h.lmLogp[c])
 				}
-				pre = append(pre, cand{h: h, tok: c, att: h.att + float64(lp[c]), score: s})
+				pre = append(pre, cand{h: h, tok: c, lp: lp[c], att: h.att + float64(lp[c]), score: s})
 			}
 			slices.SortFunc(pre, func(a, b cand) int { return cmpDesc(a.score, b.score) })
 			if n := max(2*k, 4); len(pre) > n {
@@ -222,9 +230,11 @@ func (m *Model) Decode(ws *Workspace, e *Encoded, opts *SearchOptions) (*Result,
 			weights := next.Attention.Weights[c.h.row*T : (c.h.row+1)*T]
 			h.align = append(slices.Clip(c.h.align), slices.Clone(weights))
 			h.tokens = append(slices.Clip(c.h.tokens), c.tok)
+			h.logp = append(slices.Clip(c.h.logp), c.lp)
 			if c.tok == EOS {
 				h.tokens = h.tokens[:len(h.tokens)-1]
 				h.align = h.align[:len(h.align)-1]
+				h.logp = h.logp[:len(h.logp)-1]
 				h.finished = true
 				finished = append(finished, h)
 				continue
@@ -277,7 +287,7 @@ func (m *Model) pick(finished, active []*hypothesis, o SearchOptions) *Result {
 			best = h
 		}
 	}
-	r := &Result{Tokens: best.tokens, Text: m.Vocab.Decode(best.tokens), Score: norm(best), Alignment: best.align}
+	r := &Result{Tokens: best.tokens, Text: m.Vocab.Decode(best.tokens), Score: norm(best), Alignment: best.align, LogProbs: best.logp}
 	if !best.finished {
 		r.Fallback = "no end of sentence"
 	}
@@ -322,6 +332,7 @@ func (m *Model) ctcResult(e *Encoded, reason string) *Result {
 			one := make([]float32, e.T)
 			one[t] = 1
 			r.Alignment = append(r.Alignment, one)
+			r.LogProbs = append(r.LogProbs, row[best])
 		}
 		prev = best
 	}
