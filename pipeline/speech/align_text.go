@@ -31,16 +31,9 @@ const AlignChunkLength = 8 * time.Second
 // whose words are text's, with times from forced alignment (see
 // AlignStream).
 func (t *Transcriber) Align(path string, stdin io.Reader, text string) (*Transcript, error) {
-	r, closeFn, err := pipeline.OpenInput(path, stdin)
-	if err != nil {
-		return nil, err
-	}
-	defer closeFn()
-	stream, _, err := audio.Open(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", pipeline.DisplayName(path), err)
-	}
-	return t.AlignStream(path, stream, text)
+	return withAudioFile(path, stdin, func(stream audio.Stream) (*Transcript, error) {
+		return t.AlignStream(path, stream, text)
+	})
 }
 
 // AlignStream times the words of a known text in decoded audio: subtitles
@@ -243,12 +236,9 @@ func (t *Transcriber) alignChunk(ec *encodedChunk, words []string) (*timedChunk,
 		if err != nil {
 			return nil, err
 		}
-		frames, err := t.Model.MonotonicFrames(&ec.enc, tokens, fa.Alignment)
-		if err != nil {
+		if c.Words, err = t.timeWords(&ec.enc, tokens, fa.Alignment, fa.LogProbs); err != nil {
 			return nil, err
 		}
-		r := &asr.Result{Tokens: tokens, Alignment: oneHotRows(frames, ec.enc.T)}
-		c.Words = wordTimes(r, t.Model.Vocab, FrameSeconds*float64(t.Model.Config.Reduction()))
 		for i := range c.Words {
 			c.Words[i].Start += ec.start
 			c.Words[i].End += ec.start
@@ -263,15 +253,4 @@ func (t *Transcriber) alignChunk(ec *encodedChunk, words []string) (*timedChunk,
 	}
 	c.decode = ec.decode + time.Since(start).Seconds()
 	return c, nil
-}
-
-// oneHotRows turns a path of frames into alignment rows of T weights, one
-// 1 each, whose peaks wordTimes reads.
-func oneHotRows(frames []int, T int) [][]float32 {
-	rows := make([][]float32, len(frames))
-	for i, f := range frames {
-		rows[i] = make([]float32, T)
-		rows[i][f] = 1
-	}
-	return rows
 }

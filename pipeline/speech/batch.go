@@ -2,7 +2,6 @@ package speech
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"time"
 
@@ -10,7 +9,6 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/batch"
 )
 
@@ -53,16 +51,9 @@ func BatchFactory(model *asr.Model, opts *TranscribeOptions) batch.Factory {
 // fileContext is File for a batch: no standard input, and a stream that
 // fails once ctx is cancelled.
 func (t *Transcriber) fileContext(ctx context.Context, path string) (*Transcript, error) {
-	r, closeFn, err := pipeline.OpenInput(path, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer closeFn()
-	stream, _, err := audio.Open(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return t.Stream(path, contextStream{ctx, stream})
+	return withAudioFile(path, nil, func(stream audio.Stream) (*Transcript, error) {
+		return t.Stream(path, contextStream{ctx, stream})
+	})
 }
 
 // contextStream is an audio.Stream that fails with the context's error

@@ -11,8 +11,9 @@ import (
 var Formats = []string{"txt", "json", "srt", "vtt"}
 
 // WriteTranscript writes t in format: "txt" the text and a newline,
-// "json" one JSON object (text, chunks with word start/end times), "srt"
-// and "vtt" subtitle cues of at most cueWords words (and 6 s) each.
+// "json" one JSON object (Transcript: text, chunks with words, their
+// start and end times and confidences), "srt" and "vtt" subtitle cues of
+// at most cueWords words (and 6 s) each.
 func WriteTranscript(w io.Writer, t *Transcript, format string) error {
 	switch format {
 	case "txt":

@@ -1,16 +1,23 @@
 package speech_test
 
 import (
+	"context"
+	"errors"
+	"io/fs"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/pipeline/batch"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechdata"
 )
 
 // TestTranscribeGuards runs the embedded model on inputs unlike its
@@ -80,6 +87,141 @@ func TestTranscribeGuards(t *testing.T) {
 				}
 				if want := strings.Join(strings.Fields(got.Text), " "); got.Text != want {
 					t.Errorf("text %q has stray spaces", got.Text)
+				}
+			})
+		}
+	}
+}
+
+// TestTranscribeWordTimes checks the word times of free decoding on
+// testdata/hello.wav, whatever the model recognizes: in order, inside
+// the chunk, with confidences in (0, 1]. Where the attention output is
+// kept, forcing the decoded text through the speller (Align) repeats the
+// search's steps, so it must time the words exactly as transcription
+// did: both place characters on the same monotonic attention + CTC path.
+// After a CTC fallback, each word starts at the frame where the CTC best
+// path emitted its first character (or where the word before it ends).
+func TestTranscribeWordTimes(t *testing.T) {
+	hello := loadHello(t)
+	for _, tc := range []struct {
+		name     string
+		search   asr.SearchOptions
+		fallback bool
+	}{
+		{"greedy attention", asr.SearchOptions{Beam: 1, CTCWeight: asr.NoCTC, NoFallback: true}, false},
+		{"beam with CTC scoring", asr.SearchOptions{Beam: 4, NoFallback: true}, false},
+		// 10 characters at most: attention cannot finish, CTC takes over.
+		{"CTC fallback", asr.SearchOptions{Beam: 4, MaxLengthRatio: 1e-3}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := defaultTranscriber(t, &speech.TranscribeOptions{Search: tc.search, KeepAlignment: true})
+			got, err := tr.Stream("hello", hello.Stream())
+			if err != nil {
+				t.Fatal(err)
+			}
+			frameSec := speech.FrameSeconds * float64(tr.Model.Config.Reduction())
+			checkTimes(t, got, strings.Fields(got.Text), frameSec)
+			if len(got.Chunks) != 1 || len(got.Chunks[0].Words) == 0 {
+				t.Fatalf("want one chunk with words, got %+v", got.Chunks)
+			}
+			c := got.Chunks[0]
+			for _, w := range c.Words {
+				if !(w.Confidence > 0 && w.Confidence <= 1) {
+					t.Errorf("word %+v: confidence outside (0, 1]", w)
+				}
+			}
+			if (c.Fallback != "" && tc.fallback) != tc.fallback {
+				t.Fatalf("fallback %q, want one: %v", c.Fallback, tc.fallback)
+			}
+			if tc.fallback {
+				checkCTCFrames(t, c, frameSec)
+				return
+			}
+			if want := speechdata.Normalize(c.Text); c.Text != want {
+				t.Fatalf("decoded text %q is not normalized (%q): forced alignment would spell other tokens", c.Text, want)
+			}
+			forced, err := tr.AlignStream("hello", hello.Stream(), c.Text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fw := forced.Chunks[0].Words
+			if len(fw) != len(c.Words) {
+				t.Fatalf("forced alignment timed %d words, transcription %d", len(fw), len(c.Words))
+			}
+			for i, w := range c.Words {
+				if w.Word != fw[i].Word || math.Abs(w.Start-fw[i].Start) > 1e-6 || math.Abs(w.End-fw[i].End) > 1e-6 ||
+					math.Abs(w.Confidence-fw[i].Confidence) > 1e-4 {
+					t.Errorf("word %d: transcribed %+v, forced %+v", i, w, fw[i])
+				}
+			}
+		})
+	}
+}
+
+// checkCTCFrames checks that each word of a fallback chunk starts at its
+// first character's CTC frame (the peak of its one-hot alignment row), or
+// at the end of the word before when that is later.
+func checkCTCFrames(t *testing.T, c speech.Chunk, frameSec float64) {
+	t.Helper()
+	var starts []float64
+	inWord := false
+	for i, ch := range c.Chars {
+		if ch == " " {
+			inWord = false
+			continue
+		}
+		if !inWord {
+			starts = append(starts, c.Start+float64(slices.Index(c.Alignment[i], 1))*frameSec)
+		}
+		inWord = true
+	}
+	if len(starts) != len(c.Words) {
+		t.Fatalf("%d words, %d word starts in the alignment", len(c.Words), len(starts))
+	}
+	prevEnd := c.Start
+	for i, w := range c.Words {
+		if want := max(starts[i], prevEnd); math.Abs(w.Start-want) > 1e-9 {
+			t.Errorf("word %+v starts at %.3f s, want its CTC frame's %.3f s", w, w.Start, want)
+		}
+		prevEnd = w.End
+	}
+}
+
+// TestOpenErrors checks the errors of the three ways a file is opened —
+// File, Align and a batch worker — which share one opener: a missing
+// file and a file that is not audio, each named in the error.
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	notAudio := filepath.Join(dir, "notes.wav")
+	if err := os.WriteFile(notAudio, []byte("not audio at all, just text\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := defaultTranscriber(t, nil)
+	proc, err := speech.BatchFactory(tr.Model, nil)(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opens := []struct {
+		how  string
+		open func(path string) error
+	}{
+		{"File", func(path string) error { _, err := tr.File(path, nil); return err }},
+		{"Align", func(path string) error { _, err := tr.Align(path, nil, helloText); return err }},
+		{"batch", func(path string) error { _, err := proc(context.Background(), batch.Input{Path: path}); return err }},
+	}
+	for _, tc := range []struct {
+		name string
+		path string
+		want error
+	}{
+		{"missing", filepath.Join(dir, "missing.wav"), fs.ErrNotExist},
+		{"not audio", notAudio, audio.ErrFormat},
+	} {
+		for _, o := range opens {
+			t.Run(o.how+" "+tc.name, func(t *testing.T) {
+				err := o.open(tc.path)
+				if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.path) {
+					t.Errorf("error %v, want one wrapping %v and naming %s", err, tc.want, tc.path)
 				}
 			})
 		}
