@@ -12,8 +12,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/pipeline/speech"
 )
 
 func main() {
@@ -40,5 +40,5 @@ Example:
 
 // run is the whole program; main only maps its error to an exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return commands.Dispatch("asr", usageHead, usageTail, pipeline.Version, args, stdin, stdout, stderr)
+	return commands.Dispatch("asr", usageHead, usageTail, speech.VersionInfo, args, stdin, stdout, stderr)
 }

@@ -13,7 +13,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/pipeline/captioning"
 	"github.com/attend-go/attend/pipeline/cli"
 )
 
@@ -43,5 +43,5 @@ Example:
 
 // run is the whole program; main only maps its error to an exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return commands.Dispatch("caption", usageHead, usageTail, pipeline.Version, args, stdin, stdout, stderr)
+	return commands.Dispatch("caption", usageHead, usageTail, captioning.VersionInfo, args, stdin, stdout, stderr)
 }

@@ -14,8 +14,12 @@ import (
 //go:embed default.safetensors
 var defaultFile []byte
 
-// DefaultID names the embedded default model in outputs and logs.
-const DefaultID = "attend-caption-default"
+// DefaultID names the embedded default model in outputs, logs and batch
+// records, by name and content (models.ModelID): attend-caption-default@sha256:… .
+var DefaultID = models.ModelID("attend-caption-default", defaultFile)
+
+// DefaultSize is the size in bytes of the embedded default model file.
+var DefaultSize = len(defaultFile)
 
 var parsedDefault = sync.OnceValues(func() (*Model, error) {
 	f, err := models.Parse(defaultFile)

@@ -142,9 +142,10 @@ type Command func(args []string, stdin io.Reader, stdout, stderr io.Writer) erro
 
 // Dispatch runs the subcommand args[0] of tool. With no arguments it prints
 // usage to stderr and fails with a usage error; "-h", "help" and friends
-// print usage to stdout; "version" prints the tool's name and version; an
+// print usage to stdout; "version" prints the tool's name and what version
+// returns (called only then: it may look at files, such as the models); an
 // unknown name prints usage and fails with a usage error naming it.
-func Dispatch(tool, usage, version string, commands map[string]Command, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func Dispatch(tool, usage string, version func() string, commands map[string]Command, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return ErrUsage
@@ -154,7 +155,7 @@ func Dispatch(tool, usage, version string, commands map[string]Command, args []s
 		fmt.Fprint(stdout, usage)
 		return nil
 	case "version", "-version", "--version":
-		fmt.Fprintln(stdout, tool, version)
+		fmt.Fprintln(stdout, tool, version())
 		return nil
 	default:
 		cmd, ok := commands[name]

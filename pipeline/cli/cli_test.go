@@ -111,10 +111,13 @@ func TestDispatch(t *testing.T) {
 	for _, tc := range tests {
 		called = ""
 		var stdout, stderr bytes.Buffer
-		err := Dispatch("tool", "USAGE", "v1", cmds, tc.args, nil, &stdout, &stderr)
+		err := Dispatch("tool", "USAGE", v1, cmds, tc.args, nil, &stdout, &stderr)
 		if code := ExitCode("tool", err, &stderr); code != tc.code || stdout.String() != tc.stdout || stderr.String() != tc.stderr || called != tc.called {
 			t.Errorf("Dispatch(%q): exit %d, stdout %q, stderr %q, called %q; want %d, %q, %q, %q",
 				tc.args, code, stdout.String(), stderr.String(), called, tc.code, tc.stdout, tc.stderr, tc.called)
 		}
 	}
 }
+
+// v1 is the version of the test tools.
+func v1() string { return "v1" }

@@ -82,7 +82,7 @@ func (r *Registry) Help(name string) string {
 }
 
 // Dispatch runs args through Dispatch with the registered commands.
-func (r *Registry) Dispatch(tool, head, tail, version string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func (r *Registry) Dispatch(tool, head, tail string, version func() string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if r.Default != "" && len(args) > 0 && r.commands[r.Default] != nil {
 		switch a := args[0]; {
 		case r.commands[a] != nil, a == "version", a == "help", a == "-h", a == "-help", a == "--help", a == "-version", a == "--version":

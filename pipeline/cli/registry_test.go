@@ -34,10 +34,10 @@ func TestRegistry(t *testing.T) {
 		t.Errorf("Help(zeta) = %q", got)
 	}
 	var out, errOut strings.Builder
-	if err := r.Dispatch("tool", "H\n", "T\n", "v1", []string{"alpha"}, nil, &out, &errOut); err != nil || ran != "alpha" {
+	if err := r.Dispatch("tool", "H\n", "T\n", v1, []string{"alpha"}, nil, &out, &errOut); err != nil || ran != "alpha" {
 		t.Errorf("Dispatch alpha: err %v, ran %q", err, ran)
 	}
-	if err := r.Dispatch("tool", "H\n", "T\n", "v1", []string{"beta"}, nil, &out, &errOut); !errors.Is(err, ErrUsage) {
+	if err := r.Dispatch("tool", "H\n", "T\n", v1, []string{"beta"}, nil, &out, &errOut); !errors.Is(err, ErrUsage) {
 		t.Errorf("Dispatch beta: err %v, want a usage error", err)
 	}
 	defer func() {
@@ -67,7 +67,7 @@ func TestRegistryDefault(t *testing.T) {
 	} {
 		got = nil
 		var out, errOut strings.Builder
-		if err := r.Dispatch("t", "H\n", "T\n", "v", tc.args, nil, &out, &errOut); err != nil {
+		if err := r.Dispatch("t", "H\n", "T\n", v1, tc.args, nil, &out, &errOut); err != nil {
 			t.Fatalf("%q: %v", tc.args, err)
 		}
 		if s := strings.Join(got, ","); s != tc.want {
@@ -75,7 +75,7 @@ func TestRegistryDefault(t *testing.T) {
 		}
 	}
 	var out, errOut strings.Builder
-	if err := r.Dispatch("t", "H\n", "T\n", "v", []string{"-h"}, nil, &out, &errOut); err != nil || !strings.Contains(out.String(), "Commands:") {
+	if err := r.Dispatch("t", "H\n", "T\n", v1, []string{"-h"}, nil, &out, &errOut); err != nil || !strings.Contains(out.String(), "Commands:") {
 		t.Errorf("-h: %v, %q", err, out.String())
 	}
 }
