@@ -14,8 +14,8 @@ import (
 )
 
 // Word is one word of a transcript: its span in the recording, in
-// seconds, derived from the alignment (see Transcriber.timeWords), and
-// the model's confidence in it.
+// seconds, derived from the alignment (see the package comment's Word
+// times), and the model's confidence in it.
 type Word struct {
 	Word  string  `json:"word"`
 	Start float64 `json:"start"`
