@@ -42,6 +42,41 @@
 // length far from the CTC head's best path: loops and early stops on
 // inputs unlike the training data), Decode returns the CTC best path
 // instead and says why in Result.Fallback. Result.Alignment holds each
-// character's attention weights over the encoder frames, from which the
-// pipeline derives word timings.
+// character's attention weights over the encoder frames and
+// Result.LogProbs the speller's log p(y_i | y_<i, x) of each (after a
+// fallback: one-hot rows at the frames where the CTC path emitted each
+// character, and its posteriors there).
+//
+// # Alignment
+//
+// Three functions place a transcript on the encoder frames; the pipeline
+// derives word times and confidences from them, for transcripts it
+// decoded and for texts it is given (forced alignment).
+//
+// Align forces a known transcript c_1…c_n through the speller (teacher
+// forcing: step i reads c_{i−1}, not the model's guess) and returns, per
+// character, its attention row α_i (T) and log p(c_i | c_<i, x): where
+// the model hears each character of the text, and how surely.
+//
+// MonotonicFrames turns attention rows (from Align or Decode) into one
+// frame per character, the non-decreasing path
+//
+//	t_0 ≤ t_1 ≤ … ≤ t_{n−1} = argmax Σ_i log(α_i(t_i) + ε) + log y_{t_i}(c_i)
+//
+// with y_t(c) the CTC posterior of c at frame t (the term is left out
+// without a CTC head) and ε = 1e-8: a Viterbi recursion over (character,
+// frame) in O(n·T). Attention peaks alone stray over long pauses (second
+// peaks, a speller running ahead of the audio); the path is the most
+// likely one under the product of the two heads' per-frame
+// distributions. On one-hot rows (a CTC fallback's) it keeps their frames.
+//
+// CTCSplit shares a long transcript out among the chunks of a long
+// recording: the Viterbi CTC alignment of the whole transcript to the
+// whole recording (log-probabilities concatenated over the chunks) gives,
+// at each cut between chunks, the number of tokens emitted before it, in
+// O(T·n).
+//
+// A word then spans the frames of its characters: it starts at the start
+// of its first character's frame and ends at the end of its last one's
+// (60 ms frames for the default model).
 package asr
