@@ -227,3 +227,16 @@ func TestOpenErrors(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTranscribeStream times the transcription of testdata/hello.wav
+// (3.4 s) with the embedded model and the default search, word timing
+// included.
+func BenchmarkTranscribeStream(b *testing.B) {
+	hello, tr := loadHello(b), defaultTranscriber(b, nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tr.Stream("hello", hello.Stream()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
