@@ -48,11 +48,11 @@ type BuildOptions struct {
 
 // BuildStats counts what BuildCache did.
 type BuildStats struct {
-	Images    int // records in the cache
-	Reused    int // complete before this run, their checksums verified
-	Repaired  int // marked complete but failing their checksum: extracted again
-	Extracted int // extracted by this run
-	Failed    int // could not be extracted: left incomplete
+	Images    int `json:"images"`    // records in the cache
+	Reused    int `json:"reused"`    // complete before this run, their checksums verified
+	Repaired  int `json:"repaired"`  // marked complete but failing their checksum: extracted again
+	Extracted int `json:"extracted"` // extracted by this run
+	Failed    int `json:"failed"`    // could not be extracted: left incomplete
 }
 
 // errLocked means another process is writing the cache.

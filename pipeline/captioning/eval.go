@@ -35,8 +35,8 @@ type EvalOptions struct {
 
 // EvalReport is a split's evaluation: one row per search.
 type EvalReport struct {
-	Images int
-	Rows   []EvalRow
+	Images int       `json:"images"`
+	Rows   []EvalRow `json:"rows"`
 }
 
 // EvalRow is the evaluation of one search.
@@ -45,7 +45,7 @@ type EvalRow struct {
 	Scores  metrics.CaptionScores `json:"scores"`
 	Seconds float64               `json:"seconds"` // wall time of decoding the split
 	// Captions holds each image's caption, in the split's order.
-	Captions []Captioned `json:"captions"`
+	Captions []Captioned `json:"captions,omitempty"`
 }
 
 // Captioned is one image's caption in an evaluation.

@@ -107,17 +107,22 @@ type TrainOptions struct {
 
 // TrainSummary is what a finished (or stopped) run reached.
 type TrainSummary struct {
-	Epochs, Steps int
+	Epochs int `json:"epochs"`
+	Steps  int `json:"steps"`
 	// Best holds the dev scores of the best model, found at BestEpoch
 	// (and BestStep).
-	Best                metrics.CaptionScores
-	BestEpoch, BestStep int
+	Best      metrics.CaptionScores `json:"best"`
+	BestEpoch int                   `json:"best_epoch"`
+	BestStep  int                   `json:"best_step"`
 	// TrainImages and TrainCaptions count what was trained on;
 	// SkippedCaptions those too long or empty; DevImages what was scored.
-	TrainImages, TrainCaptions, SkippedCaptions, DevImages int
-	Vocab                                                  int
-	BestPath                                               string // the best model's file
-	Stopped                                                string // why training ended
+	TrainImages     int    `json:"train_images"`
+	TrainCaptions   int    `json:"train_captions"`
+	SkippedCaptions int    `json:"skipped_captions"`
+	DevImages       int    `json:"dev_images"`
+	Vocab           int    `json:"vocab"`
+	BestPath        string `json:"best_model"` // the best model's file
+	Stopped         string `json:"stopped"`    // why training ended
 }
 
 func (o *TrainOptions) defaults() {

@@ -34,11 +34,15 @@ type Sample struct {
 // ROUGE-L, and CIDEr-D on its own scale (0 to 10, typically 0.4–1.2 for
 // trained models; papers often print it ×100). A goal such as "CIDEr-D ≥
 // 0.45" means the CIDErD field as it is here.
+//
+// The JSON names are the field names in lower case, which decoding
+// matches case-insensitively: training checkpoints written before the
+// names existed (with "ROUGEL", "CIDErD") still resume with their scores.
 type CaptionScores struct {
-	BLEU   [4]float64 // BLEU-1 … BLEU-4 (BLEU)
-	METEOR float64    // METEOR
-	ROUGEL float64    // ROUGE-L (ROUGEL)
-	CIDErD float64    // CIDEr-D (CIDErD)
+	BLEU   [4]float64 `json:"bleu"`   // BLEU-1 … BLEU-4 (BLEU)
+	METEOR float64    `json:"meteor"` // METEOR
+	ROUGEL float64    `json:"rougel"` // ROUGE-L (ROUGEL)
+	CIDErD float64    `json:"ciderd"` // CIDEr-D (CIDErD)
 }
 
 // String formats the scores on one line, for example

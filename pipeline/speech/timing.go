@@ -40,11 +40,12 @@ type TimingOptions struct {
 // TimingStats is the accuracy of the derived start times of one kind of
 // alignment.
 type TimingStats struct {
-	Words  int // words whose start was compared
-	Within int // of them, those within the tolerance
+	Words  int `json:"words"`  // words whose start was compared
+	Within int `json:"within"` // of them, those within the tolerance
 	// MeanAbsError and MedianAbsError are the absolute start errors over
 	// the compared words, in seconds.
-	MeanAbsError, MedianAbsError float64
+	MeanAbsError   float64 `json:"mean_abs_error"`
+	MedianAbsError float64 `json:"median_abs_error"`
 }
 
 // Fraction is the share of compared words whose derived start lies
@@ -59,14 +60,15 @@ func (s TimingStats) Fraction() float64 {
 // TimingReport is the accuracy of derived word start times on synthetic
 // clips.
 type TimingReport struct {
-	Clips, RefWords int
+	Clips    int `json:"clips"`
+	RefWords int `json:"ref_words"`
 	// Forced compares every reference word, its time from the forced
 	// alignment of the reference (Transcriber.AlignStream).
-	Forced TimingStats
+	Forced TimingStats `json:"forced,omitzero"`
 	// Free compares the words that free decoding recognized
 	// (Transcriber.Stream), matched to the reference by Levenshtein
 	// alignment.
-	Free TimingStats
+	Free TimingStats `json:"free,omitzero"`
 }
 
 var timingWords = strings.Fields(`the quick brown fox jumps over lazy dog water under

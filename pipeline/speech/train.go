@@ -78,13 +78,16 @@ type TrainOptions struct {
 
 // TrainSummary is what a finished (or stopped) run reached.
 type TrainSummary struct {
-	Epochs, Steps      int
-	BestCER, BestWER   float64
-	BestEpoch          int
-	TrainUtts, DevUtts int
-	TrainHours         float64
-	Best               string // path of the best model
-	Stopped            string // why training ended
+	Epochs     int     `json:"epochs"`
+	Steps      int     `json:"steps"`
+	BestCER    float64 `json:"best_cer"`
+	BestWER    float64 `json:"best_wer"`
+	BestEpoch  int     `json:"best_epoch"`
+	TrainUtts  int     `json:"train_utts"`
+	DevUtts    int     `json:"dev_utts"`
+	TrainHours float64 `json:"train_hours"`
+	Best       string  `json:"best_model"` // path of the best model
+	Stopped    string  `json:"stopped"`    // why training ended
 }
 
 func (o *TrainOptions) defaults() {

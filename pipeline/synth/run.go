@@ -41,13 +41,13 @@ type Job struct {
 
 // Summary is what a run produced.
 type Summary struct {
-	Manifest string         // path of the manifest written
-	Clips    int            // rows in the manifest
-	Rendered int            // clips rendered by this run
-	Reused   int            // clips found from an earlier run
-	Failures []string       // "source: error" for each sentence that failed
-	Seconds  float64        // audio in the manifest
-	PerVoice map[string]int // clips per speaker ("engine/voice")
+	Manifest string         `json:"manifest"`      // path of the manifest written
+	Clips    int            `json:"clips"`         // rows in the manifest
+	Rendered int            `json:"rendered"`      // clips rendered by this run
+	Reused   int            `json:"reused"`        // clips found from an earlier run
+	Failures []string       `json:"failures"`      // "source: error" for each sentence that failed
+	Seconds  float64        `json:"audio_seconds"` // audio in the manifest
+	PerVoice map[string]int `json:"per_voice"`     // clips per speaker ("engine/voice")
 }
 
 // result is one sentence's outcome.
