@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -97,13 +96,12 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "asr: skipped", s)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
 		for _, u := range rep.Utterances {
-			if err := enc.Encode(u); err != nil {
+			if err := cli.WriteJSON(stdout, u); err != nil {
 				return err
 			}
 		}
-		return enc.Encode(map[string]any{
+		return cli.WriteJSON(stdout, map[string]any{
 			"utterances": rep.Scores.Utterances, "wer": rep.WER.Rate(), "cer": rep.CER.Rate(),
 			"word_errors": rep.WER, "char_errors": rep.CER, "rtf": rep.RTF(), "fallbacks": rep.Fallbacks,
 			"audio_seconds": rep.AudioSeconds,

@@ -42,6 +42,11 @@ with digits, all-capital words or symbols an engine would read aloud are
 skipped, since the transcript could not match the speech. Engines that are
 not installed are skipped with a note; with none the command fails.
 
+The summary goes to stdout; -json prints it as one object (manifest,
+clips, rendered, reused, failures, audio_seconds, per_voice,
+elapsed_seconds), and -list -json one object per engine (engine,
+installed, voices, and error when it is not used).
+
 Flags:
 `
 
@@ -86,6 +91,7 @@ func runSynth(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.Float64Var(&o.Telephone, "telephone", 0, "fraction of clips band-limited to 4 kHz (8 kHz telephone audio)")
 	fs.Var(&o.Peak, "peak", "peak level `range` in dBFS")
 	list := fs.Bool("list", false, "list the engines and voices found and exit")
+	asJSON := cli.JSONFlag(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
@@ -128,6 +134,9 @@ func runSynth(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	defer stop()
 	found := synth.Discover(ctx, chosen, filter)
 	if *list {
+		if *asJSON {
+			return writeVoicesJSON(stdout, found)
+		}
 		printVoices(stdout, found)
 		return nil
 	}
@@ -149,10 +158,22 @@ func runSynth(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if errors.Is(err, context.Canceled) && sum != nil {
 		err = fmt.Errorf("interrupted after %d clips; run the same command again to render the rest", sum.Clips)
 	}
-	if sum != nil {
+	elapsed := time.Since(start)
+	switch {
+	case sum != nil && *asJSON:
+		if sum.Failures == nil {
+			sum.Failures = []string{}
+		}
+		if err := cli.WriteJSON(stdout, struct {
+			*synth.Summary
+			Elapsed float64 `json:"elapsed_seconds"`
+		}{sum, elapsed.Seconds()}); err != nil {
+			return err
+		}
+	case sum != nil:
 		fmt.Fprintf(stdout, "%s: %d clips (%d rendered, %d reused, %d failed), %.0f s (%.2f h) of audio, %d voices, in %s\n",
 			sum.Manifest, sum.Clips, sum.Rendered, sum.Reused, len(sum.Failures), sum.Seconds, sum.Seconds/3600,
-			len(sum.PerVoice), time.Since(start).Round(time.Second))
+			len(sum.PerVoice), elapsed.Round(time.Second))
 	}
 	if err != nil {
 		return err
@@ -208,6 +229,29 @@ func reportEngines(w io.Writer, prefix string, found []synth.Found) {
 			fmt.Fprintf(w, "%s%s: skipped: %v\n", prefix, f.Engine.Name(), f.Err)
 		}
 	}
+}
+
+// writeVoicesJSON writes one JSON object per engine: its name, whether it
+// is installed, its voices as engine/voice, and why it is not used.
+func writeVoicesJSON(w io.Writer, found []synth.Found) error {
+	for _, f := range found {
+		e := struct {
+			Engine    string   `json:"engine"`
+			Installed bool     `json:"installed"`
+			Voices    []string `json:"voices"`
+			Error     string   `json:"error,omitempty"`
+		}{Engine: f.Engine.Name(), Installed: !errors.Is(f.Err, synth.ErrNotInstalled), Voices: []string{}}
+		for _, v := range f.Voices {
+			e.Voices = append(e.Voices, synth.Voice{Engine: f.Engine.Name(), Name: v}.String())
+		}
+		if f.Err != nil {
+			e.Error = f.Err.Error()
+		}
+		if err := cli.WriteJSON(w, e); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // printVoices lists each engine's status and its voices as engine/voice.

@@ -29,7 +29,10 @@ times the words of each clip in two ways (-mode):
 
 For each it prints the share of word starts within -tolerance of the
 truth, with the number of words compared and the mean and median
-absolute error.
+absolute error. -json prints one object: mode, tolerance, clips,
+ref_words, and forced and free, each with words, within,
+mean_abs_error and median_abs_error (seconds), and left out when not
+measured or when no word was compared.
 
 Flags:
 `
@@ -58,6 +61,7 @@ func runTiming(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	beam := fs.Int("beam", 4, "beam width of free decoding")
 	mode := fs.String("mode", "both", "alignments to measure: both, forced or free")
 	chunk := fs.Duration("chunk", 0, "longest `duration` decoded at once (default: 8s for forced alignment, 15s for free decoding)")
+	asJSON := cli.JSONFlag(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
@@ -95,6 +99,13 @@ func runTiming(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	rep, err := speech.TimingAccuracy(ctx, tr, o)
 	if err != nil {
 		return err
+	}
+	if *asJSON {
+		return cli.WriteJSON(stdout, struct {
+			Mode      string  `json:"mode"`
+			Tolerance float64 `json:"tolerance"` // seconds
+			*speech.TimingReport
+		}{*mode, o.Tolerance, rep})
 	}
 	fmt.Fprintf(stdout, "%d clips, %d words; word starts within %.0f ms of the truth:\n", rep.Clips, rep.RefWords, 1000*o.Tolerance)
 	for _, r := range []struct {

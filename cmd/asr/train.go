@@ -33,7 +33,9 @@ is transcribed (greedy) and scored: DIR/best.safetensors keeps the model
 with the lowest dev CER; training stops after -patience epochs without
 improvement. DIR/last.safetensors is a checkpoint written every few
 minutes and on Ctrl-C; -resume continues from it. The log goes to stderr
-and DIR/train.log.
+and DIR/train.log; the summary, to stdout (-json: one object with
+best_model, best_cer, best_wer, best_epoch, epochs, steps, train_utts,
+dev_utts, train_hours and stopped).
 
 Flags:
 `
@@ -78,6 +80,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	speller := fs.Int("speller-hidden", 0, "speller LSTM units (default 256)")
 	stack := fs.Int("stack", 0, "frames stacked per listener step (default 3)")
 	ctc := fs.Float64("ctc-weight", 0, "weight of the joint CTC loss in [0, 1); negative for none (default 0.3)")
+	asJSON := cli.JSONFlag(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
@@ -107,6 +110,9 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if err != nil {
 		return err
+	}
+	if *asJSON {
+		return cli.WriteJSON(stdout, sum)
 	}
 	fmt.Fprintf(stdout, "best model: %s (dev CER %.2f%%, WER %.2f%% at epoch %d; %s)\n", sum.Best, 100*sum.BestCER, 100*sum.BestWER, sum.BestEpoch, sum.Stopped)
 	return nil

@@ -21,7 +21,8 @@ Trains a character-level LSTM language model on plain text (one sentence
 per line; normalized like transcripts). "asr transcribe -lm OUT" and
 "asr eval -lm OUT" add it to beam search with weight -lm-weight (shallow
 fusion). A small share of the lines is held out and OUT keeps the model
-with the fewest bits per character on them.
+with the fewest bits per character on them, which it prints (-json: an
+object with model and bits_per_char).
 
 Flags:
 `
@@ -46,6 +47,7 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fs.IntVar(&o.MaxSteps, "max-steps", 0, "stop after this many steps (0: no limit)")
 	fs.Float64Var(&o.LR, "lr", 2e-3, "learning rate (Adam)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "random seed")
+	asJSON := cli.JSONFlag(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
@@ -59,6 +61,12 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	bpc, err := speech.TrainLM(ctx, o)
 	if err != nil {
 		return err
+	}
+	if *asJSON {
+		return cli.WriteJSON(stdout, struct {
+			Model       string  `json:"model"`
+			BitsPerChar float64 `json:"bits_per_char"` // on the held-out text
+		}{o.Out, bpc})
 	}
 	fmt.Fprintf(stdout, "%s: %.3f bits per character on held-out text\n", o.Out, bpc)
 	return nil
