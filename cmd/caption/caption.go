@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -199,7 +198,6 @@ func (d *description) files() error {
 		defer figures.Close()
 	}
 	failed := 0
-	enc := json.NewEncoder(d.stdout)
 	for _, path := range d.paths {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -212,7 +210,7 @@ func (d *description) files() error {
 		}
 		switch {
 		case d.format == batch.SidecarJSON:
-			if err := enc.Encode(jsonResult(r)); err != nil {
+			if err := cli.WriteJSON(d.stdout, jsonResult(r)); err != nil {
 				return err
 			}
 		case len(d.paths) == 1:

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -25,7 +26,10 @@ Captions every image of DATASET's -split from its cached features (built by
 "caption features") with greedy search and beam search, and scores the
 captions against the references as the COCO caption evaluation does:
 BLEU-1 to BLEU-4, METEOR, ROUGE-L and CIDEr-D (captions tokenized in lower
-case without punctuation). Prints one table row per search.
+case without punctuation). Prints one table row per search; -json
+prints one object: dataset, split, images and rows, each with beam (1:
+greedy), scores (bleu: BLEU-1 to BLEU-4, meteor, rougel: fractions;
+ciderd: CIDEr-D on its own scale) and seconds of decoding.
 
 Flags:
 `
@@ -54,6 +58,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
 	allowUnk := fs.Bool("unk", false, "allow <unk> (a word too rare to be learned) in captions; by default the search never says it")
 	captions := fs.String("captions", "", "write every caption with its references to this JSON `file`")
+	asJSON := cli.JSONFlag(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
@@ -82,16 +87,8 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s, split %s: %d images\n", o.Dataset, o.Split, rep.Images)
-	fmt.Fprintf(stdout, "%-8s %7s %7s %7s %7s %7s %7s %7s %8s\n", "search", "BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4", "METEOR", "ROUGE-L", "CIDEr-D", "time")
-	for _, r := range rep.Rows {
-		name := "greedy"
-		if r.Beam > 1 {
-			name = fmt.Sprintf("beam %d", r.Beam)
-		}
-		s := r.Scores
-		fmt.Fprintf(stdout, "%-8s %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.3f %7.1fs\n", name,
-			100*s.BLEU[0], 100*s.BLEU[1], 100*s.BLEU[2], 100*s.BLEU[3], 100*s.METEOR, 100*s.ROUGEL, s.CIDErD, r.Seconds)
+	if err := printEval(stdout, o, rep, *asJSON); err != nil {
+		return err
 	}
 	if *captions != "" {
 		f, err := os.Create(*captions)
@@ -105,6 +102,35 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 		return f.Close()
+	}
+	return nil
+}
+
+// printEval prints the report as a table, or with asJSON as one object
+// without the captions (-captions writes those).
+func printEval(stdout io.Writer, o captioning.EvalOptions, rep *captioning.EvalReport, asJSON bool) error {
+	if asJSON {
+		table := *rep
+		table.Rows = slices.Clone(rep.Rows)
+		for i := range table.Rows {
+			table.Rows[i].Captions = nil
+		}
+		return cli.WriteJSON(stdout, struct {
+			Dataset string `json:"dataset"`
+			Split   string `json:"split"`
+			*captioning.EvalReport
+		}{o.Dataset, o.Split, &table})
+	}
+	fmt.Fprintf(stdout, "%s, split %s: %d images\n", o.Dataset, o.Split, rep.Images)
+	fmt.Fprintf(stdout, "%-8s %7s %7s %7s %7s %7s %7s %7s %8s\n", "search", "BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4", "METEOR", "ROUGE-L", "CIDEr-D", "time")
+	for _, r := range rep.Rows {
+		name := "greedy"
+		if r.Beam > 1 {
+			name = fmt.Sprintf("beam %d", r.Beam)
+		}
+		s := r.Scores
+		fmt.Fprintf(stdout, "%-8s %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.3f %7.1fs\n", name,
+			100*s.BLEU[0], 100*s.BLEU[1], 100*s.BLEU[2], 100*s.BLEU[3], 100*s.METEOR, 100*s.ROUGEL, s.CIDErD, r.Seconds)
 	}
 	return nil
 }

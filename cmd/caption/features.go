@@ -35,6 +35,13 @@ encoder's SHA-256, the grid and the image IDs in order.
 -n extracts nothing: it prints what the cache would hold, and how much of
 an existing one is complete, without needing the encoder.
 
+-json prints the result as one object. After an extraction: cache,
+grid_h, grid_w, grid_d, bytes, elapsed_seconds, and the counts images,
+extracted, reused, repaired and failed. With -n: dataset, images,
+captions, cache, grid_h, grid_w, grid_d, record_bytes, bytes, and
+existing: null, or the cache already there (records, complete, its grid,
+encoder_sha256, and the problems extraction would have with it).
+
 Flags:
 `
 
@@ -43,6 +50,7 @@ Examples:
 
 	caption features -n testdata/
 	caption features -n -grid 14x14 -o images.safetensors testdata/
+	caption features -n -json testdata/
 
 Recipes:
 
@@ -59,7 +67,7 @@ func init() {
 type featuresFlags struct {
 	grid, split, images, out, encoder, fit string
 	workers                                int
-	dryRun                                 bool
+	dryRun, json                           bool
 }
 
 func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -73,6 +81,7 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	fs.StringVar(&o.fit, "fit", "crop", "how non-square images become square: crop (center) or squash")
 	fs.IntVar(&o.workers, "j", runtime.GOMAXPROCS(0), "images extracted at once, one goroutine each")
 	fs.BoolVar(&o.dryRun, "n", false, "extract nothing; print what the cache would hold")
+	fs.BoolVar(&o.json, "json", false, cli.JSONUsage)
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
@@ -107,7 +116,15 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	}
 	source += ")"
 	if o.dryRun {
-		return describeCache(stdout, source, images, o.out, g.H, g.W, g.D)
+		plan, err := planCache(source, images, o.out, g)
+		if err != nil {
+			return err
+		}
+		if o.json {
+			return cli.WriteJSON(stdout, plan)
+		}
+		plan.print(stdout)
+		return nil
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -129,7 +146,25 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 		Failed:   func(_ captiondata.Image, err error) { fmt.Fprintln(stderr, "caption:", err) },
 	})
 	elapsed := time.Since(start)
-	if stats.Images > 0 {
+	switch {
+	case stats.Images > 0 && o.json:
+		s := x.Spec()
+		built := struct {
+			Cache string `json:"cache"`
+			GridH int    `json:"grid_h"`
+			GridW int    `json:"grid_w"`
+			GridD int    `json:"grid_d"`
+			Bytes int64  `json:"bytes,omitempty"` // left out if the file cannot be read
+			captiondata.BuildStats
+			Elapsed float64 `json:"elapsed_seconds"`
+		}{Cache: o.out, GridH: s.H, GridW: s.W, GridD: s.D, BuildStats: stats, Elapsed: elapsed.Seconds()}
+		if st, err := os.Stat(o.out); err == nil {
+			built.Bytes = st.Size()
+		}
+		if err := cli.WriteJSON(stdout, built); err != nil {
+			return err
+		}
+	case stats.Images > 0:
 		rate := float64(stats.Extracted) / elapsed.Seconds()
 		fmt.Fprintf(stdout, "%s: %d images, %s float16 (%s); %d extracted (%.1f images/s), %d already there, %d repaired, %d failed, in %v\n",
 			o.out, stats.Images, x.Spec().GridString(), sizeOf(o.out), stats.Extracted, rate, stats.Reused, stats.Repaired, stats.Failed, elapsed.Round(time.Second))
@@ -140,35 +175,78 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	return err
 }
 
-// describeCache prints what a cache of images would hold, and how far an
-// existing one at path is.
-func describeCache(w io.Writer, source string, images []captiondata.Image, path string, h, gw, d int) error {
-	captions := 0
+// cachePlan is what caption features -n prints: what a cache of a
+// dataset's images would hold, and how far an existing one is.
+type cachePlan struct {
+	Dataset     string         `json:"dataset"` // its name, kind and splits
+	Images      int            `json:"images"`
+	Captions    int            `json:"captions"`
+	Cache       string         `json:"cache"`
+	GridH       int            `json:"grid_h"`
+	GridW       int            `json:"grid_w"`
+	GridD       int            `json:"grid_d"`
+	RecordBytes int64          `json:"record_bytes"` // the float16 features of one image
+	Bytes       int64          `json:"bytes"`        // of all the records
+	Existing    *existingCache `json:"existing"`     // nil: there is no cache yet
+}
+
+// existingCache is how far the cache already at a plan's path is.
+type existingCache struct {
+	Records  int    `json:"records"`
+	Complete int    `json:"complete"`
+	GridH    int    `json:"grid_h"`
+	GridW    int    `json:"grid_w"`
+	GridD    int    `json:"grid_d"`
+	Encoder  string `json:"encoder_sha256"`
+	// Problems say why extraction would refuse the cache, or which of
+	// the images it lacks.
+	Problems []string `json:"problems"`
+}
+
+// planCache says what a cache of images at path with grid g would hold,
+// and how far an existing one there is.
+func planCache(source string, images []captiondata.Image, path string, g captiondata.GridChoice) (*cachePlan, error) {
+	p := &cachePlan{Dataset: source, Images: len(images), Cache: path, GridH: g.H, GridW: g.W, GridD: g.D,
+		RecordBytes: int64(g.H*g.W*g.D) * 2}
 	for _, im := range images {
-		captions += len(im.Captions)
+		p.Captions += len(im.Captions)
 	}
-	record := int64(h*gw*d) * 2
-	fmt.Fprintf(w, "dataset %s: %d images, %d captions\n", source, len(images), captions)
-	fmt.Fprintf(w, "cache %s: %dx%dx%d float16, %s per image, about %s in all\n",
-		path, h, gw, d, byteSize(record), byteSize(record*int64(len(images))))
+	p.Bytes = p.RecordBytes * int64(len(images))
 	c, err := captiondata.OpenCache(path)
 	if errors.Is(err, os.ErrNotExist) {
-		fmt.Fprintln(w, "the cache does not exist yet")
-		return nil
+		return p, nil
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer c.Close()
 	s := c.Spec()
-	fmt.Fprintf(w, "the cache exists: %d of %d records complete, grid %s, encoder SHA-256 %s\n", c.NumComplete(), c.Len(), s.GridString(), s.Encoder)
-	if s.H != h || s.W != gw || s.D != d {
-		fmt.Fprintf(w, "its grid differs from -grid: extraction would refuse it\n")
+	p.Existing = &existingCache{Records: c.Len(), Complete: c.NumComplete(), GridH: s.H, GridW: s.W, GridD: s.D,
+		Encoder: s.Encoder, Problems: []string{}}
+	if s.H != g.H || s.W != g.W || s.D != g.D {
+		p.Existing.Problems = append(p.Existing.Problems, "its grid differs from -grid: extraction would refuse it")
 	}
 	if err := c.CheckImages(images); err != nil {
-		fmt.Fprintln(w, err)
+		p.Existing.Problems = append(p.Existing.Problems, err.Error())
 	}
-	return nil
+	return p, nil
+}
+
+// print writes the plan for people.
+func (p *cachePlan) print(w io.Writer) {
+	fmt.Fprintf(w, "dataset %s: %d images, %d captions\n", p.Dataset, p.Images, p.Captions)
+	fmt.Fprintf(w, "cache %s: %dx%dx%d float16, %s per image, about %s in all\n",
+		p.Cache, p.GridH, p.GridW, p.GridD, byteSize(p.RecordBytes), byteSize(p.Bytes))
+	e := p.Existing
+	if e == nil {
+		fmt.Fprintln(w, "the cache does not exist yet")
+		return
+	}
+	fmt.Fprintf(w, "the cache exists: %d of %d records complete, grid %dx%dx%d, encoder SHA-256 %s\n",
+		e.Complete, e.Records, e.GridH, e.GridW, e.GridD, e.Encoder)
+	for _, s := range e.Problems {
+		fmt.Fprintln(w, s)
+	}
 }
 
 // defaultCacheName is DATASET-SPLIT-GRID.safetensors: the dataset's base

@@ -8,20 +8,23 @@ import (
 	"github.com/attend-go/attend/pipeline/cli"
 )
 
-const inspectUsage = `Usage: caption inspect IMAGE...
+const inspectUsage = `Usage: caption inspect [-json] IMAGE...
 
 Decodes each image (JPEG, PNG, GIF, BMP, TIFF or WebP, recognized by content;
 JPEG EXIF orientation applied; images over 50 megapixels refused before
 decoding), center-crops and resizes it to 224×224 and normalizes it for the
-encoder. Prints the format, the upright size and the input's channel means.
-"-" reads standard input.
+encoder. Prints the format, the upright size and the input's channel means;
+-json prints them as one object per image (path, format, width, height,
+input: its shape C, H, W, channel_mean: R, G, B). "-" reads standard input.
 
+Flags:
 `
 
 const inspectExamples = `
 Examples:
 
 	caption inspect testdata/gradient.png
+	caption inspect -json testdata/gradient.png
 `
 
 func init() {
@@ -30,6 +33,7 @@ func init() {
 
 func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("inspect", inspectUsage, inspectExamples, stderr)
+	asJSON := cli.JSONFlag(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
@@ -45,12 +49,32 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 			failed++
 			continue
 		}
-		m := rep.ChannelMean
+		s := imageSummary{Path: path, Format: rep.Format, Width: rep.Bounds.Dx(), Height: rep.Bounds.Dy(),
+			Input: [3]int{rep.Input.C, rep.Input.H, rep.Input.W}, ChannelMean: rep.ChannelMean}
+		if *asJSON {
+			if err := cli.WriteJSON(stdout, s); err != nil {
+				return err
+			}
+			continue
+		}
+		m := s.ChannelMean
 		fmt.Fprintf(stdout, "%s: %s %d×%d → input %d×%d×%d, channel means R %.3f G %.3f B %.3f\n",
-			path, rep.Format, rep.Bounds.Dx(), rep.Bounds.Dy(), rep.Input.C, rep.Input.H, rep.Input.W, m[0], m[1], m[2])
+			s.Path, s.Format, s.Width, s.Height, s.Input[0], s.Input[1], s.Input[2], m[0], m[1], m[2])
 	}
 	if failed > 0 {
 		return fmt.Errorf("%w: %d of %d images failed", cli.ErrReported, failed, fs.NArg())
 	}
 	return nil
+}
+
+// imageSummary is what caption inspect prints of an image. It is not
+// pipeline.ImageReport, which holds the input tensor itself and the
+// bounds as an image.Rectangle.
+type imageSummary struct {
+	Path        string     `json:"path"`
+	Format      string     `json:"format"` // "jpeg", "png", ...
+	Width       int        `json:"width"`  // upright (EXIF orientation applied)
+	Height      int        `json:"height"`
+	Input       [3]int     `json:"input"`        // the encoder input's shape: channels, height, width
+	ChannelMean [3]float32 `json:"channel_mean"` // of each normalized input channel: R, G, B
 }

@@ -33,7 +33,10 @@ model with the best dev BLEU-4 (-select cider: CIDEr-D); the learning
 rate halves after -decay-patience evaluations without improvement and
 training stops after -patience. DIR/last.safetensors is a checkpoint written every few minutes
 and on Ctrl-C; -resume continues from it. The log (loss, tokens/s, ETA,
-dev scores) goes to stderr and DIR/train.log.
+dev scores) goes to stderr and DIR/train.log; the summary, to stdout
+(-json: one object with best_model, best (the dev scores bleu, meteor,
+rougel, ciderd), best_epoch, best_step, epochs, steps, train_images,
+train_captions, skipped_captions, dev_images, vocab and stopped).
 
 Flags:
 `
@@ -96,6 +99,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.Float64Var(&cfg.LabelSmoothing, "label-smoothing", 0, "label smoothing ε")
 	noGate := fs.Bool("no-gate", false, "turn the context gate β off")
 	tiny := fs.Bool("tiny", false, "a tiny model for smoke tests (8 units per layer)")
+	asJSON := cli.JSONFlag(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
@@ -140,6 +144,9 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if err != nil {
 		return err
+	}
+	if *asJSON {
+		return cli.WriteJSON(stdout, sum)
 	}
 	fmt.Fprintf(stdout, "best model: %s (dev %v at epoch %d; %s)\n", sum.BestPath, sum.Best, sum.BestEpoch, sum.Stopped)
 	return nil
