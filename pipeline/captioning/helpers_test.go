@@ -30,7 +30,7 @@ func tinyOptions(out string) TrainOptions {
 
 // sharedDir returns the project's shared data directory beside the module
 // root, or skips the test.
-func sharedDir(t *testing.T) string {
+func sharedDir(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
