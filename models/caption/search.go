@@ -19,6 +19,15 @@ type SearchOptions struct {
 	LengthPenalty float64
 	// NoUnk keeps Unk out of captions.
 	NoUnk bool
+	// Exhaustive makes beam search go on after k hypotheses have ended
+	// while an open one could still outscore the k-th best of them by its
+	// bound LogProb/(MaxLength+1)^α: exact under length normalization, but
+	// the bound is loose, so the search nearly always runs to MaxLength,
+	// 2–3 times the steps of a Flickr8k caption. By default an open
+	// hypothesis is judged by the score it would have if it ended at the
+	// next step, LogProb/(n+1)^α for its n words (Hugging Face's beam
+	// search without early_stopping does the same).
+	Exhaustive bool
 }
 
 // NoLengthNorm turns length normalization off (SearchOptions.LengthPenalty).
@@ -180,9 +189,10 @@ type ending struct {
 // their best words and keeps the k best extensions; an extension by End
 // that ranks among the k best ends its hypothesis, which is not extended
 // again. Search stops after MaxLength words, or once k hypotheses have
-// ended and no open one can still beat the k-th best of them: an open
+// ended and no open one would beat the k-th best of them if it ended at
+// the next step (with Exhaustive, if it ended at MaxLength: an open
 // hypothesis's log-probability only falls, so with length normalization
-// its score is at most LogProb/(MaxLength+1)^α. Beam returns up to k
+// its score is at most LogProb/(MaxLength+1)^α). Beam returns up to k
 // hypotheses: the ended ones best Score first, then, only if fewer than k
 // ended, the best open ones. ws may be nil.
 func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptions) ([]Hypothesis, error) {
@@ -256,7 +266,11 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 				gathered[j] = st.parent[j]
 			}
 		}
-		if open == 0 || len(ended) >= k && !o.canImprove(ended, logps[:open], k) {
+		longest := o.MaxLength + 1 // tokens, End included
+		if !o.Exhaustive {
+			longest = t + 2 // an open row's t+1 words, then End at the next step
+		}
+		if open == 0 || len(ended) >= k && !o.canImprove(ended, logps[:open], k, longest) {
 			break
 		}
 		if err := cur.Gather(next, gathered); err != nil {
@@ -292,12 +306,13 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 	return out[:min(len(out), k)], nil
 }
 
-// canImprove reports whether an open hypothesis of log-probability logps
-// could still end with a score above the k-th best of ended, which holds
-// at least k (one that ended at step t has t + 1 tokens with End). An
-// open hypothesis's log-probability can only fall, and with length
-// normalization its score is at most logp/(MaxLength+1)^α.
-func (o *SearchOptions) canImprove(ended []ending, logps []float64, k int) bool {
+// canImprove reports whether an open hypothesis of log-probability logps,
+// scored as if it ended with longest tokens, would beat the k-th best of
+// ended, which holds at least k (one that ended at step t has t + 1
+// tokens with End). An open hypothesis's log-probability can only fall,
+// so with longest = MaxLength+1 the score is a bound: with length
+// normalization it is at most logp/(MaxLength+1)^α.
+func (o *SearchOptions) canImprove(ended []ending, logps []float64, k, longest int) bool {
 	scores := make([]float64, len(ended))
 	for i, c := range ended {
 		scores[i] = o.score(c.logp, c.step+1)
@@ -305,7 +320,7 @@ func (o *SearchOptions) canImprove(ended []ending, logps []float64, k int) bool 
 	slices.SortFunc(scores, func(a, b float64) int { return cmp.Compare(b, a) })
 	kth := scores[k-1]
 	for _, lp := range logps {
-		if o.score(lp, o.MaxLength+1) > kth {
+		if o.score(lp, longest) > kth {
 			return true
 		}
 	}

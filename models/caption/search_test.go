@@ -71,6 +71,7 @@ func TestBeamLengthNormalization(t *testing.T) {
 		ranking []string
 	}{
 		{"normalized", nil, 2, []string{"cat runs on grass", "dog"}},
+		{"normalized, exhaustive", &caption.SearchOptions{Exhaustive: true}, 2, []string{"cat runs on grass", "dog"}},
 		{"log-probability", &caption.SearchOptions{LengthPenalty: caption.NoLengthNorm}, 2, []string{"dog", "cat runs on grass"}},
 		{"greedy", nil, 1, []string{"dog"}},
 	} {
