@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/attend-go/attend/pipeline/captioning"
 	"github.com/attend-go/attend/pipeline/cli/clitest"
 )
 
@@ -39,6 +40,21 @@ func TestJSON(t *testing.T) {
 				if len(m) != 3 || m[2].(float64) <= m[0].(float64) {
 					t.Errorf("channel_mean %v, want R, G, B with B the largest", m)
 				}
+			},
+		},
+		{
+			name: "export", args: fixed("export", "-json", "-o", filepath.Join(tmp, "tiny16.safetensors"), fixtureModel),
+			want: clitest.Want{Objects: 1, Keys: []string{"model", "params", "bytes"}, Fields: map[string]any{"model": filepath.Join(tmp, "tiny16.safetensors")}},
+			check: func(t *testing.T, objs []map[string]any) {
+				m, err := captioning.OpenModel(filepath.Join(tmp, "tiny16.safetensors"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				st, err := os.Stat(filepath.Join(tmp, "tiny16.safetensors"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				clitest.Fields(t, objs[0], map[string]any{"params": m.Params.Count(), "bytes": st.Size()})
 			},
 		},
 		{
