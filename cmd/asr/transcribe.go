@@ -28,8 +28,9 @@ decoded chunk by chunk, so memory stays bounded whatever the length.
 
 Files: the transcripts go to standard output in -format: txt prints the
 text (PATH<TAB>text when there are several files); json one object per
-file with the text, the chunks and per-word start/end times derived from
-the attention alignment; srt and vtt subtitles. A file that fails is
+file with the text, the chunks and per-word start/end times (from the
+most likely monotonic path through the attention and the CTC head) and
+confidences; srt and vtt subtitles. A file that fails is
 reported on stderr and the others are still transcribed; the exit status
 is then 1.
 
