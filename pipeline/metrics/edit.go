@@ -16,11 +16,11 @@ import (
 //	Ref = Correct + Sub + Del
 //	Hyp = Correct + Sub + Ins
 type EditCounts struct {
-	Ref int // reference length (words or characters)
-	Sub int // substitutions
-	Del int // deletions: reference tokens missing from the hypothesis
-	Ins int // insertions: hypothesis tokens not in the reference
-	Hyp int // hypothesis length
+	Ref int `json:"ref"` // reference length (words or characters)
+	Sub int `json:"sub"` // substitutions
+	Del int `json:"del"` // deletions: reference tokens missing from the hypothesis
+	Ins int `json:"ins"` // insertions: hypothesis tokens not in the reference
+	Hyp int `json:"hyp"` // hypothesis length
 }
 
 // Add adds o's counts to e.
