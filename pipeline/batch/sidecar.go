@@ -1,15 +1,14 @@
 package batch
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync/atomic"
+
+	"github.com/attend-go/attend/pipeline"
 )
 
 // The sidecar formats: one file per input, holding its result.
@@ -68,43 +67,10 @@ func SidecarPath(root, input, outDir, ext string) (string, error) {
 	return out, nil
 }
 
-// tmpSeq numbers temporary files within the process.
-var tmpSeq atomic.Uint64
-
-// writeSidecar writes path atomically through root: a hidden temporary
-// file next to it is written, synced and renamed over it, so a kill
-// leaves either no sidecar or a complete one. root confines every path
-// component, symbolic links included, to its directory.
-func writeSidecar(root *os.Root, rel string, render func(io.Writer) error) (err error) {
-	dir, base := filepath.Split(rel)
-	if dir != "" {
-		if err := root.MkdirAll(dir, 0o777); err != nil {
-			return err
-		}
-	}
-	tmp := filepath.Join(dir, "."+base+".tmp-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(tmpSeq.Add(1), 10))
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			root.Remove(tmp)
-		}
-	}()
-	bw := bufio.NewWriter(f)
-	if err := render(bw); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return root.Rename(tmp, rel)
+// writeSidecar writes path atomically through root
+// (pipeline.WriteFileInRoot): a kill leaves either no sidecar or a
+// complete one, and root confines every path component, symbolic links
+// included, to its directory.
+func writeSidecar(root *os.Root, rel string, render func(io.Writer) error) error {
+	return pipeline.WriteFileInRoot(root, rel, render)
 }

@@ -8,10 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
-	"sync/atomic"
 
+	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/batch"
 )
 
@@ -187,39 +186,12 @@ func (d *Dir) holdsFigure(rel string) bool {
 	return IsFigure(head[:n])
 }
 
-// tmpSeq numbers temporary files within the process.
-var tmpSeq atomic.Uint64
-
-// writeFile writes data to rel through root: to a hidden temporary file
-// beside it, synced, then renamed into place, so a reader sees the old
-// file or the whole new one. The file gets mode 0666 less the umask, as
-// any file a program creates.
-func writeFile(root *os.Root, rel string, data []byte) (err error) {
-	dir, base := filepath.Split(rel)
-	if dir != "" {
-		if err := root.MkdirAll(dir, 0o777); err != nil {
-			return err
-		}
-	}
-	tmp := filepath.Join(dir, "."+base+".tmp-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(tmpSeq.Add(1), 10))
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-	if err != nil {
+// writeFile writes data to rel through root atomically
+// (pipeline.WriteFileInRoot): a reader sees the old file or the whole new
+// one.
+func writeFile(root *os.Root, rel string, data []byte) error {
+	return pipeline.WriteFileInRoot(root, rel, func(w io.Writer) error {
+		_, err := w.Write(data)
 		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			root.Remove(tmp)
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return root.Rename(tmp, rel)
+	})
 }
