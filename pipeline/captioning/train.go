@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/caption"
+	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/captiondata"
 	"github.com/attend-go/attend/pipeline/metrics"
 )
@@ -213,21 +213,11 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	defer cache.Close()
 	note := featuresNote(cache)
 
-	if err := os.MkdirAll(o.OutDir, 0o755); err != nil {
-		return nil, fmt.Errorf("captioning: train: %w", err)
-	}
-	logFile, err := os.OpenFile(filepath.Join(o.OutDir, "train.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	logf, closeLog, err := pipeline.OpenTrainLog(o.OutDir, o.Log)
 	if err != nil {
 		return nil, fmt.Errorf("captioning: train: %w", err)
 	}
-	defer logFile.Close()
-	var logW io.Writer = logFile
-	if o.Log != nil {
-		logW = io.MultiWriter(logFile, o.Log)
-	}
-	logf := func(format string, args ...any) {
-		fmt.Fprintf(logW, time.Now().Format("15:04:05 ")+format+"\n", args...)
-	}
+	defer closeLog()
 
 	// The model and optimizer: resumed, initialized from a file, or new.
 	var (

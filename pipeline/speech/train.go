@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/attend-go/attend/pipeline/speechdata"
 	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -16,6 +14,8 @@ import (
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/pipeline/speechdata"
 )
 
 // TrainOptions configures Train. The zero value of a field means the
@@ -124,21 +124,11 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	if o.OutDir == "" {
 		return nil, errors.New("asr train: no output directory")
 	}
-	if err := os.MkdirAll(o.OutDir, 0o755); err != nil {
-		return nil, fmt.Errorf("asr train: %w", err)
-	}
-	logFile, err := os.OpenFile(filepath.Join(o.OutDir, "train.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	logf, closeLog, err := pipeline.OpenTrainLog(o.OutDir, o.Log)
 	if err != nil {
 		return nil, fmt.Errorf("asr train: %w", err)
 	}
-	defer logFile.Close()
-	var logW io.Writer = logFile
-	if o.Log != nil {
-		logW = io.MultiWriter(logFile, o.Log)
-	}
-	logf := func(format string, args ...any) {
-		fmt.Fprintf(logW, time.Now().Format("15:04:05 ")+format+"\n", args...)
-	}
+	defer closeLog()
 
 	// The model and optimizer: resumed, initialized from a file, or new.
 	var (
