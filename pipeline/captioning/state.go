@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/caption"
@@ -25,8 +24,6 @@ const (
 	bestName    = "best.safetensors"
 	stateKey    = "attend.train"
 	featuresKey = "attend.features"
-	momentM     = "adam.m/"
-	momentV     = "adam.v/"
 )
 
 // trainState is where a training run stands.
@@ -72,12 +69,7 @@ func saveCheckpoint(path string, m *caption.Model, opt *models.Adam, st trainSta
 	if err != nil {
 		return err
 	}
-	_, ms, vs := opt.State()
-	for i, p := range m.Params.All() {
-		f.Tensors = append(f.Tensors,
-			models.Tensor{Name: momentM + p.Name, Shape: p.Shape(), Data: ms[i].F32},
-			models.Tensor{Name: momentV + p.Name, Shape: p.Shape(), Data: vs[i].F32})
-	}
+	opt.AppendTensors(f)
 	js, err := json.Marshal(st)
 	if err != nil {
 		return err
@@ -109,19 +101,7 @@ func loadCheckpoint(path string, adam *models.AdamOptions) (*caption.Model, *mod
 		return nil, nil, st, err
 	}
 	opt := models.NewAdam(model.Params, adam)
-	var ms, vs []*models.Moment
-	for _, p := range model.Params.All() {
-		m, err := f.Expect(momentM+p.Name, p.Shape()...)
-		if err != nil {
-			return nil, nil, st, fmt.Errorf("captioning: %w", err)
-		}
-		v, err := f.Expect(momentV+p.Name, p.Shape()...)
-		if err != nil {
-			return nil, nil, st, fmt.Errorf("captioning: %w", err)
-		}
-		ms, vs = append(ms, &models.Moment{F32: m}), append(vs, &models.Moment{F32: v})
-	}
-	if err := opt.SetState(st.Step, ms, vs); err != nil {
+	if err := opt.LoadTensors(f, st.Step); err != nil {
 		return nil, nil, st, fmt.Errorf("captioning: %s: %w", path, err)
 	}
 	return model, opt, st, nil
@@ -130,14 +110,7 @@ func loadCheckpoint(path string, adam *models.AdamOptions) (*caption.Model, *mod
 // modelFromTensors loads the model part of a file that may carry
 // optimizer tensors.
 func modelFromTensors(f *models.File) (*caption.Model, error) {
-	own := &models.File{Kind: f.Kind, FormatVersion: f.FormatVersion, Config: f.Config, Vocab: f.Vocab, Source: f.Source}
-	for _, t := range f.Tensors {
-		if strings.HasPrefix(t.Name, momentM) || strings.HasPrefix(t.Name, momentV) {
-			continue
-		}
-		own.Tensors = append(own.Tensors, t)
-	}
-	m, err := caption.Load(own)
+	m, err := caption.Load(models.WithoutOptimizer(f))
 	if err != nil {
 		return nil, fmt.Errorf("captioning: %w", err)
 	}

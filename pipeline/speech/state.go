@@ -19,8 +19,6 @@ const (
 	lastName  = "last.safetensors"
 	bestName  = "best.safetensors"
 	stateKey  = "attend.train"
-	momentM   = "adam.m/"
-	momentV   = "adam.v/"
 	logPrefix = "asr train: "
 )
 
@@ -45,13 +43,7 @@ func saveCheckpoint(path string, m *asr.Model, opt *models.Adam, st trainState) 
 	if err != nil {
 		return err
 	}
-	step, ms, vs := opt.State()
-	_ = step
-	for i, p := range m.Params.All() {
-		f.Tensors = append(f.Tensors,
-			models.Tensor{Name: momentM + p.Name, Shape: p.Shape(), Data: ms[i].F32},
-			models.Tensor{Name: momentV + p.Name, Shape: p.Shape(), Data: vs[i].F32})
-	}
+	opt.AppendTensors(f)
 	js, err := json.Marshal(st)
 	if err != nil {
 		return err
@@ -80,19 +72,7 @@ func loadCheckpoint(path string, adam *models.AdamOptions) (*asr.Model, *models.
 		return nil, nil, st, err
 	}
 	opt := models.NewAdam(model.Params, adam)
-	var ms, vs []*models.Moment
-	for _, p := range model.Params.All() {
-		m, err := f.Expect(momentM+p.Name, p.Shape()...)
-		if err != nil {
-			return nil, nil, st, err
-		}
-		v, err := f.Expect(momentV+p.Name, p.Shape()...)
-		if err != nil {
-			return nil, nil, st, err
-		}
-		ms, vs = append(ms, &models.Moment{F32: m}), append(vs, &models.Moment{F32: v})
-	}
-	if err := opt.SetState(st.Step, ms, vs); err != nil {
+	if err := opt.LoadTensors(f, st.Step); err != nil {
 		return nil, nil, st, fmt.Errorf("%s: %w", path, err)
 	}
 	return model, opt, st, nil
@@ -101,14 +81,7 @@ func loadCheckpoint(path string, adam *models.AdamOptions) (*asr.Model, *models.
 // modelFromTensors loads the model part of a file that may carry extra
 // (optimizer) tensors.
 func modelFromTensors(f *models.File) (*asr.Model, error) {
-	own := &models.File{Kind: f.Kind, FormatVersion: f.FormatVersion, Config: f.Config, Vocab: f.Vocab, Source: f.Source}
-	for _, t := range f.Tensors {
-		if len(t.Name) > len(momentM) && (t.Name[:len(momentM)] == momentM || t.Name[:len(momentV)] == momentV) {
-			continue
-		}
-		own.Tensors = append(own.Tensors, t)
-	}
-	return asr.Load(own)
+	return asr.Load(models.WithoutOptimizer(f))
 }
 
 // LoadModel reads an ASR model file: a shipped model, a best.safetensors
