@@ -76,7 +76,9 @@
 // Long audio is cut into chunks of ≤ AlignChunkLength (8 s), and the words
 // are shared out among them by the most likely CTC alignment of the whole
 // text to the whole recording (asr.CTCSplit): a word goes to the chunk
-// holding its middle character. TimingAccuracy measures both kinds of
+// holding its middle character; then the speller moves each boundary by
+// up to two words to the sharing under which it finds the text most
+// likely, which mends CTC's mistakes at the edges of chunks. TimingAccuracy measures both kinds of
 // alignment against the true word starts of synthetic clips, and
 // AlignmentPlots draws the spectrogram over the attention with the word
 // starts marked.
