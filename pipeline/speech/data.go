@@ -3,13 +3,13 @@ package speech
 import (
 	"context"
 	"fmt"
-	"github.com/attend-go/attend/pipeline/speechdata"
 	"math/rand/v2"
 	"sync"
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/pipeline/speechdata"
 )
 
 // utterance is one loaded example: its manifest entry, normalized text,
@@ -29,7 +29,13 @@ type LoadOptions struct {
 	// bandwidth (resampled to 8 kHz and back) before featurizing, chosen
 	// by Seed: robustness to 8 kHz input such as the Asterisk prompts.
 	Telephone float64
-	Seed      uint64
+	// Speeds lists speed-perturbation factors: each factor other than 1
+	// adds a copy of every utterance played that much faster (speedUp),
+	// as Kaldi's recipes do (Ko et al. 2015, "Audio augmentation for
+	// speech recognition"): {0.9, 1.1} triples the data. Empty means
+	// none.
+	Speeds []float64
+	Seed   uint64
 	// MaxSeconds skips longer utterances (0 means 16 s): one long
 	// utterance makes a bucket of its own and costs memory.
 	MaxSeconds float64
@@ -51,7 +57,7 @@ func loadUtterances(ctx context.Context, utts []speechdata.Utterance, vocab *asr
 	if o.MaxChars <= 0 {
 		o.MaxChars = 150
 	}
-	res := make([]*utterance, len(utts))
+	res := make([][]*utterance, len(utts))
 	reasons := make([]string, len(utts))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -79,17 +85,19 @@ func loadUtterances(ctx context.Context, utts []speechdata.Utterance, vocab *asr
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	for i, u := range res {
-		if u != nil {
-			out = append(out, u)
-		} else {
+	for i, us := range res {
+		out = append(out, us...)
+		if reasons[i] != "" {
 			skipped = append(skipped, reasons[i])
 		}
 	}
 	return out, skipped, nil
 }
 
-func loadOne(fe *Frontend, u speechdata.Utterance, vocab *asr.Vocab, o LoadOptions, index int) (*utterance, string) {
+// loadOne loads one utterance and its speed-perturbed copies (the
+// original first). A reason comes back when it is skipped; a copy made too
+// long by slowing it down is left out silently.
+func loadOne(fe *Frontend, u speechdata.Utterance, vocab *asr.Vocab, o LoadOptions, index int) ([]*utterance, string) {
 	norm := speechdata.Normalize(u.Text)
 	if norm == "" {
 		return nil, fmt.Sprintf("%s: empty text after normalization", u.Path)
@@ -101,30 +109,45 @@ func loadOne(fe *Frontend, u speechdata.Utterance, vocab *asr.Vocab, o LoadOptio
 	if err != nil {
 		return nil, fmt.Sprintf("%s: %v", u.Path, err)
 	}
-	sig, err := pipeline.LoadSpeech(u.Path, nil)
+	orig, err := pipeline.LoadSpeech(u.Path, nil)
 	if err != nil {
 		return nil, err.Error()
 	}
-	secs := float64(len(sig.Samples)) / float64(sig.Rate)
-	if secs > o.MaxSeconds {
+	if secs := orig.Duration().Seconds(); secs > o.MaxSeconds {
 		return nil, fmt.Sprintf("%s: %.1f s is longer than %.0f s", u.Path, secs, o.MaxSeconds)
 	}
-	if o.Telephone > 0 {
-		r := rand.New(rand.NewPCG(o.Seed, uint64(index)))
-		if r.Float64() < o.Telephone {
-			if sig, err = telephone(sig); err != nil {
-				return nil, fmt.Sprintf("%s: %v", u.Path, err)
+	var out []*utterance
+	for v, speed := range append([]float64{1}, o.Speeds...) {
+		if v > 0 && speed == 1 {
+			continue
+		}
+		sig, err := speedUp(orig, speed)
+		if err != nil {
+			return nil, fmt.Sprintf("%s: %v", u.Path, err)
+		}
+		secs := sig.Duration().Seconds()
+		if secs > o.MaxSeconds {
+			continue
+		}
+		if o.Telephone > 0 {
+			// The original's draw is the same with or without copies.
+			r := rand.New(rand.NewPCG(o.Seed, uint64(index)+uint64(v)<<32))
+			if r.Float64() < o.Telephone {
+				if sig, err = telephone(sig); err != nil {
+					return nil, fmt.Sprintf("%s: %v", u.Path, err)
+				}
 			}
 		}
+		f, err := fe.Compute(sig.Samples, sig.Rate)
+		if err != nil {
+			return nil, fmt.Sprintf("%s: %v", u.Path, err)
+		}
+		out = append(out, &utterance{
+			Utterance: u, Norm: norm, Seconds: secs,
+			Example: asr.Example{Frames: f.Frames, Features: append([]float32(nil), f.Data...), Tokens: tokens},
+		})
 	}
-	f, err := fe.Compute(sig.Samples, sig.Rate)
-	if err != nil {
-		return nil, fmt.Sprintf("%s: %v", u.Path, err)
-	}
-	return &utterance{
-		Utterance: u, Norm: norm, Seconds: secs,
-		Example: asr.Example{Frames: f.Frames, Features: append([]float32(nil), f.Data...), Tokens: tokens},
-	}, ""
+	return out, ""
 }
 
 // telephone band-limits a 16 kHz signal to 4 kHz by resampling it to 8 kHz
