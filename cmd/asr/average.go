@@ -1,0 +1,12 @@
+package main
+
+import (
+	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/pipeline/speech"
+)
+
+// asr average is package cli's average command over speech.CheckModel.
+func init() {
+	commands.Add("average", "average the weights of checkpoints of one training run",
+		cli.AverageCommand("asr", "an ASR", "models/asr/default.safetensors", speech.CheckModel))
+}
