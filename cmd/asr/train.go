@@ -31,11 +31,13 @@ Without -dev, whole speakers of the first manifest (-dev-speakers) are
 held out as the dev set and never trained on. After each epoch the dev set
 is transcribed (greedy) and scored: DIR/best.safetensors keeps the model
 with the lowest dev CER; training stops after -patience epochs without
-improvement. DIR/last.safetensors is a checkpoint written every few
-minutes and on Ctrl-C; -resume continues from it. The log goes to stderr
-and DIR/train.log; the summary, to stdout (-json: one object with
-best_model, best_cer, best_wer, best_epoch, epochs, steps, train_utts,
-dev_utts, train_hours and stopped).
+improvement. -snapshots N keeps the weights of the N latest dev
+evaluations as DIR/snapshot-STEP.safetensors, for "asr average" to make
+one better model of them. DIR/last.safetensors is a checkpoint written
+every few minutes and on Ctrl-C; -resume continues from it. The log
+goes to stderr and DIR/train.log; the summary, to stdout (-json: one
+object with best_model, best_cer, best_wer, best_epoch, epochs, steps,
+train_utts, dev_utts, train_hours and stopped).
 
 Flags:
 `
@@ -43,7 +45,7 @@ Flags:
 const trainExamples = `
 Examples:
 
-	asr train -overwrite -o /tmp/asr-tiny -tiny -batch 4 -max-steps 4 -dev-speakers 1 testdata/speech/manifest.tsv
+	asr train -overwrite -o /tmp/asr-tiny -tiny -batch 4 -max-steps 4 -dev-speakers 1 -snapshots 2 testdata/speech/manifest.tsv
 
 Recipes:
 
@@ -72,6 +74,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.Float64Var(&o.Telephone, "telephone", 0, "fraction of training audio band-limited to 4 kHz")
 	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 0, "interval between checkpoints (default 5m)")
 	fs.IntVar(&o.LogEvery, "log-every", 25, "steps between log lines")
+	fs.IntVar(&o.Snapshots, "snapshots", 0, "keep the weights of the `N` latest dev evaluations as DIR/snapshot-STEP.safetensors, for \"asr average\" (0: none)")
 	fs.IntVar(&o.Workers, "j", 2, "goroutines for loading data and scoring dev")
 	fs.Uint64Var(&o.Seed, "seed", 1, "random seed (dev split, batches, masks, initialization)")
 	tiny := fs.Bool("tiny", false, "a tiny model for smoke tests (16 units per layer)")
@@ -89,6 +92,9 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() == 0 {
 		return cli.Usagef("train needs at least one manifest")
+	}
+	if o.Snapshots < 0 {
+		return cli.Usagef("-snapshots %d: want 0 (none) or more", o.Snapshots)
 	}
 	o.Train = fs.Args()
 	if *dev != "" {

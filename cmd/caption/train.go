@@ -31,12 +31,15 @@ After each epoch (or every -eval-every steps) the -dev images are
 captioned (greedy, or -beam k) and scored: DIR/best.safetensors keeps the
 model with the best dev BLEU-4 (-select cider: CIDEr-D); the learning
 rate halves after -decay-patience evaluations without improvement and
-training stops after -patience. DIR/last.safetensors is a checkpoint written every few minutes
-and on Ctrl-C; -resume continues from it. The log (loss, tokens/s, ETA,
-dev scores) goes to stderr and DIR/train.log; the summary, to stdout
-(-json: one object with best_model, best (the dev scores bleu, meteor,
-rougel, ciderd), best_epoch, best_step, epochs, steps, train_images,
-train_captions, skipped_captions, dev_images, vocab and stopped).
+training stops after -patience. -snapshots N keeps the weights of the N
+latest evaluations as DIR/snapshot-STEP.safetensors, for "caption
+average" to make one better model of them. DIR/last.safetensors is a
+checkpoint written every few minutes and on Ctrl-C; -resume continues
+from it. The log (loss, tokens/s, ETA, dev scores) goes to stderr and
+DIR/train.log; the summary, to stdout (-json: one object with
+best_model, best (the dev scores bleu, meteor, rougel, ciderd),
+best_epoch, best_step, epochs, steps, train_images, train_captions,
+skipped_captions, dev_images, vocab and stopped).
 
 Flags:
 `
@@ -44,7 +47,7 @@ Flags:
 const trainExamples = `
 Examples:
 
-	caption train -overwrite -o /tmp/caption-tiny -cache testdata/caption/features-7x7.safetensors -tiny -min-count 1 -batch 4 -epochs 2 testdata/caption
+	caption train -overwrite -o /tmp/caption-tiny -cache testdata/caption/features-7x7.safetensors -tiny -min-count 1 -batch 4 -epochs 2 -snapshots 1 testdata/caption
 
 Recipes:
 
@@ -86,6 +89,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.DecayPatience, "decay-patience", 2, "halve the learning rate after this many evaluations without improvement")
 	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 0, "interval between checkpoints (default 5m)")
 	fs.IntVar(&o.LogEvery, "log-every", 50, "steps between log lines")
+	fs.IntVar(&o.Snapshots, "snapshots", 0, "keep the weights of the `N` latest dev evaluations as DIR/snapshot-STEP.safetensors, for \"caption average\" (0: none)")
 	fs.IntVar(&o.MaxGraphs, "max-graphs", 8, "compiled training graphs kept in memory (one per batch shape; each holds hundreds of MB)")
 	fs.IntVar(&o.StepRound, "step-round", 4, "round each batch's decoder steps up to a multiple of this (fewer graphs)")
 	fs.IntVar(&o.Workers, "j", 1, "goroutines decoding dev")
@@ -110,6 +114,8 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cli.Usagef("train needs one dataset, got %d arguments", fs.NArg())
 	case o.Select != captioning.SelectBLEU4 && o.Select != captioning.SelectCIDErD:
 		return cli.Usagef("-select %q: want bleu4 or cider", o.Select)
+	case o.Snapshots < 0:
+		return cli.Usagef("-snapshots %d: want 0 (none) or more", o.Snapshots)
 	}
 	o.Dataset = fs.Arg(0)
 	cfg.NoGate = *noGate

@@ -93,6 +93,13 @@ type TrainOptions struct {
 	// LogEvery is the steps between log lines (0 means 50).
 	CheckpointEvery time.Duration
 	LogEvery        int
+	// Snapshots keeps the weights after each dev evaluation as
+	// OutDir/snapshot-STEP.safetensors, that many of the most recent, for
+	// "caption average" to average (0 means none; see
+	// pipeline.Snapshots). A fresh run with Overwrite removes the
+	// snapshots of the run it replaces; without it, their presence is an
+	// error.
+	Snapshots int
 	// MaxGraphs is the most compiled graphs kept in memory (0 means 8;
 	// at B = 32, H = 512 on a 7×7×1280 grid each holds about 0.5 GB).
 	MaxGraphs int
@@ -218,6 +225,14 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		return nil, fmt.Errorf("captioning: train: %w", err)
 	}
 	defer closeLog()
+	snapshots := pipeline.Snapshots{Dir: o.OutDir, Keep: o.Snapshots}
+	removed, err := snapshots.Prepare(o.Resume, o.Overwrite)
+	if err != nil {
+		return nil, fmt.Errorf("captioning: train: %w", err)
+	}
+	if removed > 0 {
+		logf("removed the %d snapshots of the run replaced", removed)
+	}
 
 	// The model and optimizer: resumed, initialized from a file, or new.
 	var (
@@ -326,6 +341,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 				st.LRScale /= 2
 			}
 			mark = fmt.Sprintf(" (best %s %.4f at epoch %d step %d)", o.Select, st.BestValue, st.BestEpoch, st.BestStep)
+		}
+		if err := snapshots.Save(st.Step, func() (*models.File, error) { return modelFile(model, note) }); err != nil {
+			return false, fmt.Errorf("captioning: train: snapshot: %w", err)
 		}
 		example := ""
 		if len(hyps) > 0 {

@@ -64,6 +64,12 @@ type TrainOptions struct {
 	// LogEvery is the steps between log lines (0 means 25).
 	CheckpointEvery time.Duration
 	LogEvery        int
+	// Snapshots keeps the weights after each dev evaluation as
+	// OutDir/snapshot-STEP.safetensors, that many of the most recent, for
+	// "asr average" to average (0 means none; see pipeline.Snapshots). A
+	// fresh run with Overwrite removes the snapshots of the run it
+	// replaces; without it, their presence is an error.
+	Snapshots int
 	// MaxGraphs is the most compiled graphs kept in memory (0 means 12;
 	// each holds hundreds of MB).
 	MaxGraphs int
@@ -169,6 +175,14 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	}
 	if st.Epoch == 0 {
 		st.Epoch = 1
+	}
+	snapshots := pipeline.Snapshots{Dir: o.OutDir, Keep: o.Snapshots}
+	removed, err := snapshots.Prepare(o.Resume, o.Overwrite)
+	if err != nil {
+		return nil, fmt.Errorf("asr train: %w", err)
+	}
+	if removed > 0 {
+		logf("removed the %d snapshots of the run replaced", removed)
 	}
 
 	train, dev, err := o.loadData(ctx, model.Vocab, logf)
@@ -293,6 +307,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		}
 		logf("epoch %d done in %v: dev %v, %v, %d fallbacks, RTF %.3f%s", st.Epoch, time.Since(epochStart).Round(time.Second),
 			sc.CER, sc.WER, sc.Fallbacks, sc.RTF(), map[bool]string{true: " (best)", false: fmt.Sprintf(" (best %.2f%% at epoch %d)", 100*st.BestCER, st.BestEpoch)}[improved])
+		if err := snapshots.Save(st.Step, model.File); err != nil {
+			return sum, fmt.Errorf("asr train: snapshot: %w", err)
+		}
 		st.Batch = 0
 		stop := ""
 		switch {

@@ -1,0 +1,71 @@
+// Package snapshottest checks the snapshots that the trainers (asr train,
+// caption train) keep with pipeline.Snapshots, so that both are held to
+// the same contract: after each dev evaluation, the model alone, the
+// newest the weights of the training checkpoint written with it.
+package snapshottest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/pipeline"
+)
+
+// Check checks that dir holds the snapshots of steps and no others, and
+// that the newest holds the weights of the training checkpoint last
+// without its optimizer state and loads with check. It returns the
+// newest snapshot.
+func Check(t testing.TB, dir, last string, check func(*models.File) error, steps ...int) *models.File {
+	t.Helper()
+	CheckSteps(t, dir, steps...)
+	ckpt, err := models.ReadFile(last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newest := pipeline.Snapshots{Dir: dir}.Path(steps[len(steps)-1])
+	snap, err := models.ReadFile(newest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := check(snap); err != nil {
+		t.Errorf("%s does not load: %v", newest, err)
+	}
+	want := models.WithoutOptimizer(ckpt).Tensors
+	if !slices.EqualFunc(snap.Tensors, want, func(a, b models.Tensor) bool { return a.Name == b.Name && slices.Equal(a.Data, b.Data) }) {
+		t.Errorf("%s does not hold the weights of %s without its optimizer state", newest, last)
+	}
+	return snap
+}
+
+// CheckSteps checks that dir holds the snapshots of steps and no others.
+func CheckSteps(t testing.TB, dir string, steps ...int) {
+	t.Helper()
+	s := pipeline.Snapshots{Dir: dir}
+	var want []string
+	for _, step := range steps {
+		want = append(want, s.Path(step))
+	}
+	if got, err := s.Paths(); err != nil || !slices.Equal(got, want) {
+		t.Fatalf("snapshots %q (error %v), want %q", got, err, want)
+	}
+}
+
+// CheckReplaced checks, after a fresh run with overwrite into dir, that
+// its train.log says it removed the removed snapshots of the run before
+// and that dir holds its own of steps.
+func CheckReplaced(t testing.TB, dir string, removed int, steps ...int) {
+	t.Helper()
+	CheckSteps(t, dir, steps...)
+	log, err := os.ReadFile(filepath.Join(dir, "train.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("removed the %d snapshots of the run replaced", removed); !strings.Contains(string(log), want) {
+		t.Errorf("train.log lacks %q:\n%s", want, log)
+	}
+}
