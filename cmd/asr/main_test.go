@@ -41,6 +41,9 @@ func TestRun(t *testing.T) {
 			code: 1, stdout: "loudness", stderr: "asr: main.go: audio:",
 		},
 		{name: "missing file", args: []string{"features", "nope.wav"}, code: 1, stderr: "nope.wav: no such file"},
+		{name: "train speed not a number", args: []string{"train", "-o", "/tmp/x", "-speed", "0.9,fast", "m.tsv"}, code: 2, stderr: `-speed "0.9,fast": want factors in [0.5, 2]`},
+		{name: "train speed out of range", args: []string{"train", "-o", "/tmp/x", "-speed", "3", "m.tsv"}, code: 2, stderr: `-speed "3"`},
+		{name: "train telephone out of range", args: []string{"train", "-o", "/tmp/x", "-telephone", "1.5", "m.tsv"}, code: 2, stderr: "-telephone 1.5: want a fraction in [0, 1]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

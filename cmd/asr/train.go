@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -45,7 +46,7 @@ Flags:
 const trainExamples = `
 Examples:
 
-	asr train -overwrite -o /tmp/asr-tiny -tiny -batch 4 -max-steps 4 -dev-speakers 1 -snapshots 2 testdata/speech/manifest.tsv
+	asr train -overwrite -o /tmp/asr-tiny -tiny -batch 4 -max-steps 4 -dev-speakers 1 -snapshots 2 -speed 0.9,1.1 testdata/speech/manifest.tsv
 
 Recipes:
 
@@ -72,6 +73,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Warmup, "warmup", 500, "learning-rate warm-up steps")
 	fs.BoolVar(&o.NoSpecAugment, "no-specaugment", false, "turn SpecAugment off")
 	fs.Float64Var(&o.Telephone, "telephone", 0, "fraction of training audio band-limited to 4 kHz")
+	speeds := fs.String("speed", "", "comma-separated speed-perturbation `factors`, e.g. 0.9,1.1: each adds a copy of the training audio played that much faster")
 	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 0, "interval between checkpoints (default 5m)")
 	fs.IntVar(&o.LogEvery, "log-every", 25, "steps between log lines")
 	fs.IntVar(&o.Snapshots, "snapshots", 0, "keep the weights of the `N` latest dev evaluations as DIR/snapshot-STEP.safetensors, for \"asr average\" (0: none)")
@@ -95,6 +97,18 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if o.Snapshots < 0 {
 		return cli.Usagef("-snapshots %d: want 0 (none) or more", o.Snapshots)
+	}
+	if !(o.Telephone >= 0 && o.Telephone <= 1) {
+		return cli.Usagef("-telephone %g: want a fraction in [0, 1]", o.Telephone)
+	}
+	if *speeds != "" {
+		for _, f := range strings.Split(*speeds, ",") {
+			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil || !(v >= speech.MinSpeed && v <= speech.MaxSpeed) {
+				return cli.Usagef("-speed %q: want factors in [%g, %g] separated by commas", *speeds, speech.MinSpeed, speech.MaxSpeed)
+			}
+			o.Speeds = append(o.Speeds, v)
+		}
 	}
 	o.Train = fs.Args()
 	if *dev != "" {

@@ -60,6 +60,11 @@ type TrainOptions struct {
 	// Telephone is the fraction of training audio band-limited to 4 kHz
 	// (0 means none).
 	Telephone float64
+	// Speeds are speed-perturbation factors in [MinSpeed, MaxSpeed]: each
+	// other than 1 adds a copy of every training utterance played that
+	// much faster (LoadOptions.Speeds; Kaldi's recipes use 0.9 and 1.1,
+	// tripling the data). Empty means none; dev audio is never changed.
+	Speeds []float64
 	// CheckpointEvery is the interval between checkpoints (0 means 5 min);
 	// LogEvery is the steps between log lines (0 means 25).
 	CheckpointEvery time.Duration
@@ -129,6 +134,14 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	}
 	if o.OutDir == "" {
 		return nil, errors.New("asr train: no output directory")
+	}
+	if !(o.Telephone >= 0 && o.Telephone <= 1) {
+		return nil, fmt.Errorf("asr train: telephone fraction %g outside [0, 1]", o.Telephone)
+	}
+	for _, f := range o.Speeds {
+		if !(f >= MinSpeed && f <= MaxSpeed) {
+			return nil, fmt.Errorf("asr train: speed factor %g outside [%g, %g]", f, MinSpeed, MaxSpeed)
+		}
 	}
 	logf, closeLog, err := pipeline.OpenTrainLog(o.OutDir, o.Log)
 	if err != nil {
@@ -363,14 +376,14 @@ func (o *TrainOptions) loadData(ctx context.Context, vocab *asr.Vocab, logf func
 		}
 		devList = append(devList, utts...)
 	}
-	lo := LoadOptions{Workers: o.Workers, Telephone: o.Telephone, Seed: o.Seed}
+	lo := LoadOptions{Workers: o.Workers, Telephone: o.Telephone, Speeds: o.Speeds, Seed: o.Seed}
 	start := time.Now()
 	train, skipped, err := loadUtterances(ctx, trainList, vocab, lo)
 	if err != nil {
 		return nil, nil, err
 	}
 	report(logf, "training", skipped)
-	lo.Telephone = 0
+	lo.Telephone, lo.Speeds = 0, nil
 	dev, skipped, err = loadUtterances(ctx, devList, vocab, lo)
 	if err != nil {
 		return nil, nil, err
