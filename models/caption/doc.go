@@ -71,6 +71,21 @@
 // rest of the model learns from the sampled captions by ordinary
 // backpropagation through z_t = β_t·a_{s_t}.
 //
+// Self-critical sequence training (Rennie et al. 2017, in the variant of
+// Luo 2020) fine-tunes a trained model on a sequence-level reward such as
+// CIDEr-D with the same graph: Sample draws k captions per image from the
+// eager decoder (Encode the images on k rows each), the caller rewards
+// each caption with r and baselines it with the mean reward b of the
+// image's k − 1 other captions, and a Batch of the sampled captions whose
+// Weights are (r − b)/N on the caption's tokens (words and <end>, if it
+// ended) turns the cross-entropy into the policy-gradient surrogate
+//
+//	L = −(1/N)·Σ_b (r_b − b_b)·Σ_t log p(y_bt | y_b,<t, a)
+//
+// whose gradient is the REINFORCE estimate of −∇E[r] (per token, as the
+// cross-entropy). This needs LabelSmoothing 0 and is meant without the
+// doubly stochastic penalty; package pipeline/captioning runs the loop.
+//
 // # Inference
 //
 // Decoding is eager Go over the same parameters, no graph. Encode prepares
@@ -112,6 +127,10 @@
 //     github.com/kelvinxu/arctic-captions.
 //   - D. Bahdanau, K. Cho, Y. Bengio. Neural machine translation by jointly
 //     learning to align and translate. ICLR 2015.
+//   - S. J. Rennie, E. Marcheret, Y. Mroueh, J. Ross, V. Goel.
+//     Self-critical sequence training for image captioning. CVPR 2017.
+//   - R. Luo. A better variant of self-critical sequence training.
+//     arXiv:2003.09971, 2020.
 //   - R. J. Williams. Simple statistical gradient-following algorithms for
 //     connectionist reinforcement learning. Machine Learning 8, 1992.
 //   - A. Karpathy, L. Fei-Fei. Deep visual-semantic alignments for
