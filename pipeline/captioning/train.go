@@ -105,7 +105,18 @@ type TrainOptions struct {
 	MaxGraphs int
 	// Workers decode dev in parallel (0 means 1).
 	Workers int
-	// Seed makes the run reproducible (initialization, batches, dropout).
+	// SCST fine-tunes by self-critical sequence training on CIDEr-D
+	// instead of cross-entropy (see scst.go): an epoch visits each
+	// training image once, a batch holds BatchSize/SCSTSamples images
+	// (at least one) with SCSTSamples captions sampled from each. It
+	// needs Init (or Resume) and soft attention, and turns label
+	// smoothing and the attention penalty off. The dev history's loss is
+	// then the policy-gradient surrogate.
+	SCST bool
+	// SCSTSamples is the captions sampled per image, K ≥ 2 (0 means 5).
+	SCSTSamples int
+	// Seed makes the run reproducible (initialization, batches, dropout,
+	// SCST's samples).
 	Seed uint64
 	// Log receives progress lines (nil: discarded); they are also
 	// appended to OutDir/train.log.
@@ -149,6 +160,7 @@ func (o *TrainOptions) defaults() {
 	def(&o.LogEvery, 50)
 	def(&o.MaxGraphs, 8)
 	def(&o.Workers, 1)
+	def(&o.SCSTSamples, 5)
 	if o.TrainSplit == "" {
 		o.TrainSplit = "train"
 	}
@@ -192,6 +204,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		return nil, fmt.Errorf("captioning: train: selection metric %q, want %q or %q", o.Select, SelectBLEU4, SelectCIDErD)
 	case o.Resume && o.Overwrite:
 		return nil, errors.New("captioning: train: Resume and Overwrite contradict each other")
+	}
+	if err := o.checkSCST(); err != nil {
+		return nil, err
 	}
 	last := filepath.Join(o.OutDir, lastName)
 	switch {
@@ -272,6 +287,11 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	if err := checkGrid(model, cache); err != nil {
 		return nil, err
 	}
+	if o.SCST {
+		if err := prepareSCST(model, logf); err != nil {
+			return nil, err
+		}
+	}
 	if opt == nil {
 		opt = models.NewAdam(model.Params, adamOpts)
 	}
@@ -298,6 +318,13 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	buckets := models.NewBuckets(model.Params, trainer.BuildLoss)
 	buckets.MaxGraphs = o.MaxGraphs
 	defer buckets.Close()
+	var scst *scstTrainer
+	if o.SCST {
+		if scst, err = newSCSTTrainer(&o, model, trainer, buckets, cache, trainImages); err != nil {
+			return nil, err
+		}
+		logf("scst: %d images, %d per batch × %d samples, rewarded by CIDEr-D", len(scst.images), scst.per, scst.k)
+	}
 	reader := &featureReader{cache: cache}
 	lastSave := time.Now()
 	runStart := time.Now()
@@ -355,12 +382,19 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	}
 
 	for ; st.Epoch <= o.Epochs; st.Epoch++ {
-		batches := planEpoch(exs, o.BatchSize, o.Seed, st.Epoch)
+		var batches [][]example
+		numBatches := 0
+		if scst != nil {
+			numBatches = scst.planEpoch(st.Epoch)
+		} else {
+			batches = planEpoch(exs, o.BatchSize, o.Seed, st.Epoch)
+			numBatches = len(batches)
+		}
 		epochStart, startBatch, tokens := time.Now(), st.Batch, 0
-		var lossSum float64
+		var lossSum, rewardSum float64
 		var lossN int
 		stop := ""
-		for bi := st.Batch; bi < len(batches) && stop == ""; bi++ {
+		for bi := st.Batch; bi < numBatches && stop == ""; bi++ {
 			if err := ctx.Err(); err != nil {
 				if serr := save(); serr != nil {
 					return sum, serr
@@ -369,43 +403,57 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 				sum.Stopped = "interrupted"
 				return sum, err
 			}
-			batch, err := reader.batch(batches[bi])
-			if err != nil {
-				return sum, fmt.Errorf("captioning: train: %w", err)
-			}
-			key := caption.KeyFor(batch, o.StepRound)
-			bt, err := model.MakeBatch(key, batch)
-			if err != nil {
-				return sum, fmt.Errorf("captioning: train: %w", err)
-			}
-			gr, err := buckets.Get(key)
-			if err != nil {
-				return sum, fmt.Errorf("captioning: train: %w", err)
-			}
-			loss, err := trainer.Run(gr, bt)
-			if err != nil {
-				return sum, fmt.Errorf("captioning: train: %w", err)
+			var res batchResult
+			if scst != nil {
+				if res, err = scst.step(st.Epoch, bi); err != nil {
+					return sum, fmt.Errorf("captioning: train: %w", err)
+				}
+			} else {
+				batch, err := reader.batch(batches[bi])
+				if err != nil {
+					return sum, fmt.Errorf("captioning: train: %w", err)
+				}
+				key := caption.KeyFor(batch, o.StepRound)
+				bt, err := model.MakeBatch(key, batch)
+				if err != nil {
+					return sum, fmt.Errorf("captioning: train: %w", err)
+				}
+				gr, err := buckets.Get(key)
+				if err != nil {
+					return sum, fmt.Errorf("captioning: train: %w", err)
+				}
+				loss, err := trainer.Run(gr, bt)
+				if err != nil {
+					return sum, fmt.Errorf("captioning: train: %w", err)
+				}
+				res = batchResult{tokens: bt.Tokens, loss: loss.CrossEntropy}
 			}
 			if _, err := opt.Step(); err != nil {
 				return sum, fmt.Errorf("captioning: train: %w", err)
 			}
 			st.Step++
 			st.Batch = bi + 1
-			tokens += bt.Tokens
-			if !math.IsNaN(loss.CrossEntropy) {
-				lossSum += loss.CrossEntropy
+			tokens += res.tokens
+			if !math.IsNaN(res.loss) {
+				lossSum += res.loss
+				rewardSum += res.reward
 				lossN++
-				evalLoss += loss.CrossEntropy
+				evalLoss += res.loss
 				evalN++
 			}
 			if st.Step%o.LogEvery == 0 {
 				el := time.Since(epochStart)
 				perBatch := el / time.Duration(max(1, bi+1-startBatch))
-				eta := time.Duration(len(batches)-bi-1) * perBatch
-				logf("epoch %d batch %d/%d step %d xent %.4f (ppl %.1f) lr %.2g %.0f tok/s %.2f s/step %d graphs (%d builds) epoch ETA %v",
-					st.Epoch, bi+1, len(batches), st.Step, lossSum/float64(max(1, lossN)), math.Exp(lossSum/float64(max(1, lossN))), opt.LR(),
+				eta := time.Duration(numBatches-bi-1) * perBatch
+				mean := lossSum / float64(max(1, lossN))
+				what := fmt.Sprintf("xent %.4f (ppl %.1f)", mean, math.Exp(mean))
+				if scst != nil {
+					what = fmt.Sprintf("reward %.4f (CIDEr-D of the samples) loss %.4f", rewardSum/float64(max(1, lossN)), mean)
+				}
+				logf("epoch %d batch %d/%d step %d %s lr %.2g %.0f tok/s %.2f s/step %d graphs (%d builds) epoch ETA %v",
+					st.Epoch, bi+1, numBatches, st.Step, what, opt.LR(),
 					float64(tokens)/el.Seconds(), perBatch.Seconds(), buckets.Len(), buckets.Builds(), eta.Round(time.Second))
-				lossSum, lossN = 0, 0
+				lossSum, rewardSum, lossN = 0, 0, 0
 			}
 			if o.EvalEvery > 0 && st.Step%o.EvalEvery == 0 {
 				done, err := evaluate()
