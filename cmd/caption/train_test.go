@@ -30,6 +30,10 @@ func TestTrainCommand(t *testing.T) {
 		{name: "init keeps sizes", args: append(initBase(t), fixture), stderr: "Attention:soft"},
 		{name: "init other size", args: append(initBase(t), "-hidden", "64", fixture), code: 1, stderr: "hidden = 64, but the model has"},
 		{name: "init and tiny", args: append(initBase(t), "-tiny", fixture), code: 2, stderr: "-tiny sizes a new model"},
+		{name: "scst without init", args: []string{"train", "-o", t.TempDir(), "-scst", fixture}, code: 2, stderr: "-scst"},
+		{name: "scst one sample", args: append(initBase(t), "-scst", "-scst-samples", "1", fixture), code: 2, stderr: "-scst-samples 1"},
+		{name: "scst hard", args: append(initBase(t), "-scst", "-attention", "hard", fixture), code: 2, stderr: "-scst"},
+		{name: "scst runs", args: append(initBase(t), "-scst", "-scst-samples", "2", fixture), stderr: "2 per batch × 2 samples, rewarded by CIDEr-D"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

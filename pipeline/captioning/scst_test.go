@@ -247,3 +247,39 @@ func TestTrainSCSTErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestResumeKeepsObjective resumes a checkpoint with the other objective:
+// the batches of the two differ, so the run refuses, naming both.
+func TestResumeKeepsObjective(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name        string
+		first, then bool // SCST or not
+		want        string
+	}{
+		{"scst then cross-entropy", true, false, "checkpoint of scst training, not cross-entropy"},
+		{"cross-entropy then scst", false, true, "checkpoint of cross-entropy training, not scst"},
+		{"scst then scst", true, true, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			o := scstOptions(dir)
+			o.Epochs, o.SCST = 1, tc.first
+			if _, err := Train(ctx, o); err != nil {
+				t.Fatal(err)
+			}
+			o = scstOptions(dir)
+			o.Resume, o.SCST = true, tc.then
+			_, err := Train(ctx, o)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), lastName) {
+				t.Errorf("err %v, want one naming %s and saying %q", err, lastName, tc.want)
+			}
+		})
+	}
+}

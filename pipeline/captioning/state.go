@@ -40,6 +40,24 @@ type trainState struct {
 	Seconds   float64               `json:"seconds"`    // training time so far
 	Baseline  float64               `json:"baseline"`   // hard attention's reward baseline r̄
 	History   []evalRecord          `json:"history"`    // every dev evaluation
+	// Objective is what the run minimizes, objectiveXent or objectiveSCST:
+	// their batches differ, so a run resumes only with its own (empty in
+	// checkpoints older than the field: not checked).
+	Objective string `json:"objective,omitempty"`
+}
+
+// The training objectives a checkpoint can record.
+const (
+	objectiveXent = "cross-entropy"
+	objectiveSCST = "scst"
+)
+
+// objectiveOf names the objective that o trains with.
+func objectiveOf(o TrainOptions) string {
+	if o.SCST {
+		return objectiveSCST
+	}
+	return objectiveXent
 }
 
 // evalRecord is one dev evaluation, kept in the checkpoint so a resumed

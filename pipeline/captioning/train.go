@@ -265,6 +265,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		if model, opt, st, err = loadCheckpoint(last, adamOpts); err != nil {
 			return nil, err
 		}
+		if want := objectiveOf(o); st.Objective != "" && st.Objective != want {
+			return nil, fmt.Errorf("captioning: train: resume: %s is a checkpoint of %s training, not %s: resume it with the same objective (-scst or not)", last, st.Objective, want)
+		}
 		logf("resuming %s: epoch %d, batch %d, step %d, best dev %s %.4f", last, st.Epoch, st.Batch, st.Step, o.Select, st.BestValue)
 	case o.Init != "":
 		if model, err = LoadModel(o.Init); err != nil {
@@ -295,6 +298,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	if opt == nil {
 		opt = models.NewAdam(model.Params, adamOpts)
 	}
+	st.Objective = objectiveOf(o)
 	if st.Epoch == 0 {
 		st.Epoch = 1
 	}
