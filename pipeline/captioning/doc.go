@@ -34,6 +34,18 @@
 // REINFORCE for hard attention (Config.Attention). Adam (LR 4e-4, warm-up
 // 200 steps, gradient norm clipped at 5).
 //
+// Self-critical sequence training (SCST: Rennie et al. 2017, in the
+// variant of Luo 2020) fine-tunes a trained model on the metric instead
+// (TrainOptions.SCST, from Init): an epoch visits each training image
+// once; for each, SCSTSamples (5) captions are drawn from the decoder
+// (caption.Model.Sample), each rewarded by its CIDEr-D against the
+// image's references (document frequencies of the training split only),
+// and the policy gradient −Σ (r − b) ∇ log p(caption), with b the mean
+// reward of the image's other samples, runs through the same graph as
+// cross-entropy with per-token weights (r − b)/N. Label smoothing and the
+// attention penalty are off. A checkpoint records its objective, and
+// Resume refuses the other one.
+//
 // After every epoch (or EvalEvery steps) the dev images are captioned
 // (greedy, or beam Beam) and scored. The best model by dev BLEU-4 is
 // written to OutDir/best.safetensors (Select = SelectCIDErD picks by
