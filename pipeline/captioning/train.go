@@ -342,7 +342,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		lastSave = time.Now()
 		return nil
 	}
-	search := &caption.SearchOptions{}
+	// Dev captions are searched as the caption command searches them by
+	// default: without <unk>.
+	search := &caption.SearchOptions{NoUnk: true}
 	var evalLoss, evalN float64
 	// evaluate scores dev, keeps the best model and decides on LR decay;
 	// it reports whether patience ran out.
