@@ -191,7 +191,7 @@ func TestTrainSCST(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"scst: 4 images, 2 per batch × 2 samples", "reward ", "CIDEr-D of the samples", "dev epoch 2 step 4"} {
+	for _, s := range []string{"dev epoch 1 step 0 ", "scst: 4 images, 2 per batch × 2 samples", "reward ", "CIDEr-D of the samples", "dev epoch 2 step 4"} {
 		if !strings.Contains(string(log), s) {
 			t.Errorf("train.log lacks %q:\n%s", s, log)
 		}

@@ -55,6 +55,8 @@ type TrainOptions struct {
 	Config caption.Config
 	// Init starts from this model file's weights (fine-tuning, or a hard
 	// attention model started from a soft one); its vocabulary is kept.
+	// The run scores it on dev before the first step, so the best model
+	// is never worse on dev than the one it started from.
 	Init string
 	// OutDir receives last.safetensors (resumable checkpoint),
 	// best.safetensors (the best model on dev) and train.log. Required.
@@ -387,6 +389,13 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		return st.BadEvals >= o.Patience, nil
 	}
 
+	// A fine-tuning run scores the model it starts from first, so that
+	// best.safetensors is never worse on dev than that model.
+	if o.Init != "" && !o.Resume && st.Step == 0 {
+		if _, err := evaluate(); err != nil {
+			return sum, err
+		}
+	}
 	for ; st.Epoch <= o.Epochs; st.Epoch++ {
 		var batches [][]example
 		numBatches := 0
