@@ -47,8 +47,11 @@ self-critical sequence training: for each image it samples
 image's training references less the mean reward of the others, and
 raises the likelihood of the captions that beat their baseline (Rennie
 et al. 2017; Luo 2020). A batch holds -batch/-scst-samples images; an
-epoch visits each training image once. Use a small -lr (5e-5) and
--select cider; label smoothing and the attention penalty are turned off.
+epoch visits each training image once. Use a small -lr (5e-5), score dev
+often with the search you will use (-beam 3 -eval-every 500): dev peaks
+early (500 steps for the default model) and then falls as the model fits
+the training references. Label smoothing and the attention penalty are
+turned off; -dropout 0 keeps the trained captions those sampled.
 
 Flags:
 `
@@ -69,8 +72,8 @@ Recipes:
 	# hard (stochastic) attention, from scratch or started from a soft model
 	caption train -o runs/caption-hard -attention hard -cache flickr8k-7x7.safetensors ../shared/data/flickr8k
 	caption train -o runs/caption-hard -attention hard -init runs/caption-soft/best.safetensors -lr 5e-4 -eval-every 470 -max-words 22 -cache flickr8k-7x7.safetensors ../shared/data/flickr8k
-	# self-critical fine-tuning on CIDEr-D of a cross-entropy model
-	caption train -scst -init models/caption/default.safetensors -lr 5e-5 -select cider -beam 3 -o runs/scst -cache flickr8k-7x7.safetensors ../shared/data/flickr8k
+	# then self-critical fine-tuning on CIDEr-D; export runs/scst/best.safetensors
+	caption train -o runs/scst -scst -init runs/caption-soft/best.safetensors -lr 5e-5 -dropout 0 -beam 3 -eval-every 500 -max-words 22 -cache flickr8k-7x7.safetensors ../shared/data/flickr8k
 `
 
 func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
