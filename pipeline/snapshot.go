@@ -16,9 +16,9 @@ import (
 // evaluation, the Keep most recent of them, as
 // Dir/snapshot-STEP.safetensors (STEP the optimizer steps so far): the
 // model alone, float32. Averaging them ("asr average", "caption
-// average"; models.Averager) gives a better model than the last one
-// (Vaswani et al. 2017; Izmailov et al. 2018, stochastic weight
-// averaging). asr train and caption train share it.
+// average"; models.Averager) often gives a better model than any one of
+// them (Vaswani et al. 2017; Izmailov et al. 2018, stochastic weight
+// averaging), though not always: score the average on dev. asr train and caption train share it.
 type Snapshots struct {
 	// Dir is the run's output directory.
 	Dir string
