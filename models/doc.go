@@ -146,7 +146,9 @@
 // global-norm clipping, AdamW decay, a Schedule such as WarmupInvSqrt or
 // WarmupCosine) consumes and clears them. Losses are normalized by the real
 // token count through CrossEntropy's row weights. Everything is
-// deterministic for a seed.
+// deterministic for a seed. Average (or an Averager, one file at a time)
+// makes one model of snapshots of a run: the element-wise mean of their
+// weights, optimizer state dropped.
 //
 // # Gorgonia pitfalls this package works around
 //
