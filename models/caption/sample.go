@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-
-	"github.com/attend-go/attend/models"
 )
 
 // Sampled is a caption drawn by Sample.
@@ -45,38 +43,21 @@ func (m *Model) Sample(ws *Workspace, e *Encoded, rng *rand.Rand, opts *SearchOp
 	if ws == nil {
 		ws = &Workspace{}
 	}
-	B, V := e.Keys.B, m.Config.Vocab
-	cur, next := m.Start(e), &State{}
-	out := make([]Sampled, B)
-	tokens := make([]int, B)
-	for r := range tokens {
-		tokens[r] = Start
-	}
-	probs := make([]float64, V)
-	open := B
-	for t := 0; t < o.MaxLength && open > 0; t++ {
-		logp, err := m.Step(ws, next, cur, e, tokens)
-		if err != nil {
-			return nil, err
-		}
-		for r := range out {
+	out := make([]Sampled, e.Keys.B)
+	probs := make([]float64, m.Config.Vocab)
+	err = m.unroll(ws, e, o.MaxLength,
+		func(logp []float32) int { return draw(probs, logp, &o, rng.Float64()) },
+		func(r, token int, lp float32, _ *State) {
 			s := &out[r]
-			if s.Finished {
-				continue
-			}
-			row := logp[r*V : (r+1)*V]
-			y := draw(probs, row, &o, rng.Float64())
-			s.LogProb += float64(row[y])
-			if y == End {
+			s.LogProb += float64(lp)
+			if token == End {
 				s.Finished = true
-				tokens[r] = models.PadID // the row idles
-				open--
-				continue
+				return
 			}
-			s.Tokens = append(s.Tokens, y)
-			tokens[r] = y
-		}
-		cur, next = next, cur
+			s.Tokens = append(s.Tokens, token)
+		})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -98,13 +79,7 @@ func draw(probs []float64, logp []float32, o *SearchOptions, u float64) int {
 		}
 	}
 	if last < 0 { // every allowed token underflowed: take the likeliest
-		best := -1
-		for v, lp := range logp {
-			if o.allowed(v) && (best < 0 || lp > logp[best]) {
-				best = v
-			}
-		}
-		return best
+		return likeliest(logp, o)
 	}
 	target := u * z
 	var c float64

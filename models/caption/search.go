@@ -108,43 +108,23 @@ func (m *Model) Greedy(ws *Workspace, images [][]float32, opts *SearchOptions) (
 	if err != nil {
 		return nil, err
 	}
-	B, L, V := len(images), m.Config.Regions, m.Config.Vocab
-	cur, next := m.Start(e), &State{}
-	hyps := make([]Hypothesis, B)
-	tokens := make([]int, B)
-	for b := range tokens {
-		tokens[b] = Start
-	}
-	open := B
-	for t := 0; t < o.MaxLength && open > 0; t++ {
-		logp, err := m.Step(ws, next, cur, e, tokens)
-		if err != nil {
-			return nil, err
-		}
-		for b := range hyps {
+	L := m.Config.Regions
+	hyps := make([]Hypothesis, len(images))
+	err = m.unroll(ws, e, o.MaxLength,
+		func(logp []float32) int { return likeliest(logp, &o) },
+		func(b, token int, lp float32, s *State) {
 			h := &hyps[b]
-			if h.Finished {
-				continue
-			}
-			best := -1
-			row := logp[b*V : (b+1)*V]
-			for v, lp := range row {
-				if o.allowed(v) && (best < 0 || lp > row[best]) {
-					best = v
-				}
-			}
-			h.LogProb += float64(row[best])
-			tokens[b] = best
-			if best == End {
+			h.LogProb += float64(lp)
+			if token == End {
 				h.Finished = true
-				open--
-				continue
+				return
 			}
-			h.Tokens = append(h.Tokens, best)
-			h.Attention = append(h.Attention, slices.Clone(next.Attention.Weights[b*L:(b+1)*L]))
-			h.Beta = append(h.Beta, next.Beta[b])
-		}
-		cur, next = next, cur
+			h.Tokens = append(h.Tokens, token)
+			h.Attention = append(h.Attention, slices.Clone(s.Attention.Weights[b*L:(b+1)*L]))
+			h.Beta = append(h.Beta, s.Beta[b])
+		})
+	if err != nil {
+		return nil, err
 	}
 	for b := range hyps {
 		m.finish(&hyps[b], &o)
