@@ -21,22 +21,24 @@ const module = "github.com/attend-go/attend"
 // audio and vision are leaves.
 var layers = map[string][]string{
 	"cmd":            {"pipeline"},
-	"pipeline":       {"pipeline", "audio", "vision", "models", "attention", "models/asr", "models/caption"},
-	"models/asr":     {"models", "attention", "models/asr"},
+	"pipeline":       {"pipeline", "audio", "vision", "models", "attention", "models/asr", "models/caption", "models/ngram"},
+	"models/asr":     {"models", "attention", "models/asr", "models/ngram"},
 	"models/caption": {"models", "attention", "models/caption"},
 	"attention":      {"models", "attention"},
 	"models":         {"models"},
+	"models/ngram":   {"models/ngram"},
 	"audio":          {"audio"},
 	"vision":         {"vision"},
 	"testdata":       {},
 	// bench holds comparison harnesses (bench/pytorch); like a test, it may
 	// use any library layer, and nothing imports it.
-	"bench": {"pipeline", "audio", "vision", "models", "attention", "models/asr", "models/caption"},
+	"bench": {"pipeline", "audio", "vision", "models", "attention", "models/asr", "models/caption", "models/ngram"},
 }
 
 // gorgoniaFree lists the layers that must not depend on gorgonia, even
-// indirectly: audio and vision do no autodiff (DESIGN.md "Compute strategy" 5).
-var gorgoniaFree = []string{"audio", "vision"}
+// indirectly: audio and vision do no autodiff (DESIGN.md "Compute strategy" 5),
+// and the word n-gram model is plain counting and lookup.
+var gorgoniaFree = []string{"audio", "vision", "models/ngram"}
 
 // layerOf returns the layer of a module-relative package path: the longest
 // key of layers that is the path or a parent of it.
