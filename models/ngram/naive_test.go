@@ -34,17 +34,17 @@ func parseNaive(text string) *naive {
 			}
 		}
 	}
+	if _, ok := n.prob[UnknownWord]; !ok {
+		n.prob[UnknownWord] = log10Missing // as KenLM (and Load) add it
+	}
 	return n
 }
 
 // logp returns log10 p(w | history) by the back-off rule, with the
-// history cut to order−1 words; an unknown w scores as <unk>, or −100.
+// history cut to order−1 words; an unknown w scores as <unk>.
 func (n *naive) logp(history []string, w string) float64 {
 	if _, ok := n.prob[w]; !ok {
 		w = UnknownWord
-		if _, ok := n.prob[w]; !ok {
-			return log10Missing
-		}
 	}
 	if len(history) > n.order-1 {
 		history = history[len(history)-(n.order-1):]

@@ -106,18 +106,47 @@ func checkLookAhead(t *testing.T, m *Model, rng *rand.Rand, n int) {
 		lo := WordID(rng.IntN(V + 1))
 		hi := lo + WordID(rng.IntN(V+1-int(lo)))
 		want := float32(math.Inf(-1))
-		allExplicit := true
 		for w := lo; w < hi; w++ {
 			lp, _ := m.Score(s, w)
 			want = max(want, lp)
-			_ = allExplicit
 		}
 		got := m.LookAhead(s, lo, hi)
 		if got < want-1e-5 {
 			t.Fatalf("LookAhead(%d, %d, %d) = %g below the true max %g", s, lo, hi, got, want)
 		}
+		if s == m.Null() && got != want {
+			t.Fatalf("LookAhead(Null, %d, %d) = %g, want the unigram max %g", lo, hi, got, want)
+		}
+		if f := lookAheadByScan(m, s, lo, hi); math.Abs(float64(got-f)) > 1e-5 {
+			t.Fatalf("LookAhead(%d, %d, %d) = %g, the recursion by linear scans gives %g", s, lo, hi, got, f)
+		}
 		if lo == hi && !math.IsInf(float64(got), -1) {
 			t.Fatalf("LookAhead of an empty range = %g, want -Inf", got)
 		}
+	}
+}
+
+// lookAheadByScan evaluates LookAhead's recursion with linear scans of
+// the successors instead of binary search and the range-maximum table.
+func lookAheadByScan(m *Model, s State, lo, hi WordID) float32 {
+	best := float32(math.Inf(-1))
+	if lo >= hi {
+		return best
+	}
+	var acc float32
+	x := int32(s)
+	for {
+		n := 0
+		for c := m.child[x]; c < m.child[x+1]; c++ {
+			if w := WordID(m.word[c]); w >= lo && w < hi {
+				best = max(best, acc+m.prob[c])
+				n++
+			}
+		}
+		if x == 0 || n == int(hi-lo) {
+			return best * ln10
+		}
+		acc += m.bow[x]
+		x = m.back[x]
 	}
 }
