@@ -73,7 +73,7 @@ func TestJSON(t *testing.T) {
 			},
 		},
 		{
-			name: "train-lm", args: []string{"train-lm", "-json", "-o", filepath.Join(tmp, "lm.safetensors"), "-hidden", "16", "-max-steps", "20", "-batch", "2",
+			name: "train-lm -char", args: []string{"train-lm", "-char", "-json", "-o", filepath.Join(tmp, "lm.safetensors"), "-hidden", "16", "-max-steps", "20", "-batch", "2",
 				filepath.Join(testdata, "sentences.txt")},
 			want: clitest.Want{Objects: 1, Keys: []string{"model", "bits_per_char"}, Fields: map[string]any{"model": filepath.Join(tmp, "lm.safetensors")}},
 			check: func(t *testing.T, objs []map[string]any) {

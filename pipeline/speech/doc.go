@@ -87,6 +87,8 @@
 //
 // Train fits a model on speech manifests (package speechdata) with
 // bucketed graphs, SpecAugment and checkpoints it can resume from;
-// TrainLM fits the character language model for shallow fusion; Evaluate
-// scores a manifest (WER, CER, real-time factor).
+// TrainWordLM fits a word n-gram model (package ngram, ARPA) on normalized
+// text or transcripts and LMPerplexity scores text with one; TrainLM fits
+// the character language model for shallow fusion; Evaluate scores a
+// manifest (WER, CER, real-time factor).
 package speech

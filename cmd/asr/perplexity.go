@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/attend-go/attend/models/ngram"
+	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/pipeline/speech"
+)
+
+func init() {
+	commands.Add("perplexity", "score text with a word n-gram language model (ARPA)", runPerplexity)
+}
+
+const perplexityUsage = `Usage: asr perplexity -lm FILE [flags] TEXT...
+
+Scores text with a word n-gram model in the ARPA format (plain or gzip;
+from "asr train-lm", KenLM or SRILM). TEXT is read as "asr train-lm"
+reads it: plain text, one sentence per line, or a manifest, normalized as
+transcripts are. It prints the perplexity with SRILM's conventions:
+words outside the model's vocabulary (OOVs) are left out, "ppl" counts
+each sentence's </s> as a token and "ppl1" does not. -json: an object
+with sentences, words, oovs, oov_rate, log10_prob, perplexity and
+perplexity_no_end.
+
+Flags:
+`
+
+const perplexityExamples = `
+Examples:
+
+	asr perplexity -lm models/ngram/testdata/turtle.arpa testdata/sentences.txt
+`
+
+func runPerplexity(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("perplexity", perplexityUsage, perplexityExamples, stderr)
+	lm := fs.String("lm", "", "ARPA model `file` (required)")
+	lower := fs.Bool("lower", false, "lower-case the model's words (for upper-case models)")
+	asJSON := cli.JSONFlag(fs)
+	if ok, err := cli.Parse(fs, args); !ok {
+		return err
+	}
+	if *lm == "" || fs.NArg() == 0 {
+		return cli.Usagef("perplexity needs -lm FILE and at least one text file")
+	}
+	r, err := speech.LMPerplexity(*lm, fs.Args(), *lower)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return cli.WriteJSON(stdout, newPerplexityJSON(r))
+	}
+	fmt.Fprintln(stdout, describePerplexity(r))
+	return nil
+}
+
+// perplexityJSON is the -json form of a perplexity result.
+type perplexityJSON struct {
+	Sentences       int     `json:"sentences"`
+	Words           int     `json:"words"` // OOVs included, </s> not
+	OOVs            int     `json:"oovs"`
+	OOVRate         float64 `json:"oov_rate"`
+	Log10Prob       float64 `json:"log10_prob"`        // OOVs left out
+	Perplexity      float64 `json:"perplexity"`        // SRILM ppl: </s> counted
+	PerplexityNoEnd float64 `json:"perplexity_no_end"` // SRILM ppl1
+}
+
+// newPerplexityJSON converts r; nil when nothing was scored.
+func newPerplexityJSON(r ngram.PerplexityResult) *perplexityJSON {
+	if r.Sentences == 0 {
+		return nil
+	}
+	return &perplexityJSON{r.Sentences, r.Words, r.OOVs, r.OOVRate(), r.Log10Prob, r.Perplexity, r.PerplexityNoEnd}
+}
+
+// describePerplexity is the one-line text form of r.
+func describePerplexity(r ngram.PerplexityResult) string {
+	return fmt.Sprintf("%d sentences, %d words, %d OOVs (%.2f%%): log10 prob %.2f, perplexity %.2f (without </s>: %.2f)",
+		r.Sentences, r.Words, r.OOVs, 100*r.OOVRate(), r.Log10Prob, r.Perplexity, r.PerplexityNoEnd)
+}

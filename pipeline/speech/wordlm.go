@@ -1,0 +1,161 @@
+package speech
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"time"
+
+	"github.com/attend-go/attend/models/ngram"
+)
+
+// WordLMOptions configures TrainWordLM; zero fields mean the defaults
+// noted.
+type WordLMOptions struct {
+	// Text lists the training text: plain-text files (one sentence per
+	// line) or speech manifests, whose transcripts are used (see
+	// ReadLMText). Required.
+	Text []string
+	// Out is the ARPA file written, gzip-compressed when it ends in .gz.
+	Out string
+	// Order is n, 2 … 5 (0 means 4).
+	Order int
+	// Prune lists KenLM-style count thresholds per order from unigrams
+	// on: n-grams of order k ≥ 2 whose adjusted count is ≤ Prune[k-1]
+	// are dropped; Prune[0] must be 0. Nil prunes nothing.
+	Prune []int
+	// MaxVocab keeps the most frequent words, the others become <unk>
+	// (0: all).
+	MaxVocab int
+	// Dev is held-out text (files as Text) to report perplexity on; when
+	// empty, DevFraction of the training sentences is held out instead.
+	Dev []string
+	// DevFraction (0 means 0.02; NoDev holds out nothing).
+	DevFraction float64
+	Seed        uint64
+	Log         io.Writer
+}
+
+// NoDev in WordLMOptions.DevFraction holds out no sentences.
+const NoDev = -1
+
+// WordLMResult reports TrainWordLM.
+type WordLMResult struct {
+	Model          string
+	Order          int
+	Words          int   // vocabulary size, <s>, </s> and <unk> included
+	NGrams         []int // per order
+	TrainSentences int
+	// Dev is the perplexity on the held-out sentences (zero without).
+	Dev ngram.PerplexityResult
+}
+
+// CheckPrune validates KenLM-style pruning thresholds for an order-n
+// model and returns the TrainOptions.MinCount they mean.
+func CheckPrune(prune []int, order int) ([]int, error) {
+	if len(prune) == 0 {
+		return nil, nil
+	}
+	if len(prune) > order {
+		return nil, fmt.Errorf("%d pruning thresholds for an order-%d model", len(prune), order)
+	}
+	if prune[0] != 0 {
+		return nil, errors.New("the first pruning threshold (unigrams) must be 0: unigrams are never pruned")
+	}
+	min := make([]int, len(prune))
+	for k, t := range prune {
+		if t < 0 {
+			return nil, fmt.Errorf("pruning threshold %d for order %d is negative", t, k+1)
+		}
+		if k > 0 {
+			min[k] = t + 1
+		}
+	}
+	return min, nil
+}
+
+// TrainWordLM trains a word n-gram model (interpolated modified
+// Kneser-Ney, package ngram) on normalized text, writes it as ARPA and
+// reports its perplexity on held-out text.
+func TrainWordLM(o WordLMOptions) (*WordLMResult, error) {
+	if len(o.Text) == 0 || o.Out == "" {
+		return nil, errors.New("asr train-lm: need text files and an output file")
+	}
+	if o.Order == 0 {
+		o.Order = 4
+	}
+	if o.DevFraction == 0 {
+		o.DevFraction = 0.02
+	}
+	minCount, err := CheckPrune(o.Prune, o.Order)
+	if err != nil {
+		return nil, err
+	}
+	logf := func(format string, args ...any) {
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, time.Now().Format("15:04:05 ")+format+"\n", args...)
+		}
+	}
+	var train, dev [][]string
+	for _, path := range o.Text {
+		s, err := ReadLMText(path)
+		if err != nil {
+			return nil, err
+		}
+		train = append(train, s...)
+	}
+	for _, path := range o.Dev {
+		s, err := ReadLMText(path)
+		if err != nil {
+			return nil, err
+		}
+		dev = append(dev, s...)
+	}
+	if len(o.Dev) == 0 && o.DevFraction > 0 && len(train) >= 2 {
+		rng := rand.New(rand.NewPCG(o.Seed, 13))
+		rng.Shuffle(len(train), func(i, j int) { train[i], train[j] = train[j], train[i] })
+		n := min(max(1, int(o.DevFraction*float64(len(train)))), len(train)-1)
+		dev, train = train[:n], train[n:]
+	}
+	logf("word language model: order %d, %d training sentences, %d held out", o.Order, len(train), len(dev))
+	start := time.Now()
+	m, err := ngram.Train(train, &ngram.TrainOptions{Order: o.Order, MinCount: minCount, MaxVocab: o.MaxVocab})
+	if err != nil {
+		return nil, fmt.Errorf("asr train-lm: %w", err)
+	}
+	r := &WordLMResult{Model: o.Out, Order: m.Order(), Words: len(m.Words()), TrainSentences: len(train)}
+	for k := 1; k <= m.Order(); k++ {
+		r.NGrams = append(r.NGrams, m.NGrams(k))
+	}
+	logf("trained in %v: %d words, n-grams %v", time.Since(start).Round(time.Millisecond), r.Words, r.NGrams)
+	if err := m.Save(o.Out); err != nil {
+		return nil, err
+	}
+	if len(dev) > 0 {
+		r.Dev = m.Perplexity(dev)
+	}
+	return r, nil
+}
+
+// LMPerplexity loads the ARPA model at lmPath (lower-casing its words if
+// lower) and scores the sentences of texts, read as ReadLMText does.
+func LMPerplexity(lmPath string, texts []string, lower bool) (ngram.PerplexityResult, error) {
+	var opts ngram.LoadOptions
+	if lower {
+		opts.MapWord = toLower
+	}
+	m, err := ngram.Load(lmPath, &opts)
+	if err != nil {
+		return ngram.PerplexityResult{}, err
+	}
+	var sents [][]string
+	for _, path := range texts {
+		s, err := ReadLMText(path)
+		if err != nil {
+			return ngram.PerplexityResult{}, err
+		}
+		sents = append(sents, s...)
+	}
+	return m.Perplexity(sents), nil
+}
