@@ -266,12 +266,21 @@ func (p *parser) section(k int, line []byte) ([]byte, error) {
 	if c := min(p.counts[k-1], 1<<20); c > 0 { // a bad header must not make us allocate much
 		g.words, g.prob, g.bow, g.line = make([]int32, 0, c*k), make([]float32, 0, c), make([]float32, 0, c), make([]int32, 0, c)
 	}
+	// Consecutive entries mostly share their first words: remember the
+	// last line's words and ids to skip most map lookups.
+	prev := make([][]byte, k)
+	prevID := make([]int32, k)
 	next, err := p.entries(k, func(words [][]byte, prob, bow float32) error {
-		for _, w := range words {
+		for j, w := range words {
+			if bytes.Equal(w, prev[j]) && len(prev[j]) > 0 {
+				g.words = append(g.words, prevID[j])
+				continue
+			}
 			id, ok := p.rawID[string(w)]
 			if !ok {
 				return syntaxf(p.lines.n, "word %q of a %d-gram is not among the unigrams", w, k)
 			}
+			prev[j], prevID[j] = append(prev[j][:0], w...), id
 			g.words = append(g.words, id)
 		}
 		g.prob = append(g.prob, prob)

@@ -40,16 +40,16 @@ func sortGrams(g *grams, vocab []string) error {
 		}
 	}
 	if !sorted {
-		perm := make([]int32, g.len())
-		for i := range perm {
-			perm[i] = int32(i)
-		}
-		slices.SortFunc(perm, func(a, b int32) int {
-			if c := cmpTuple(g.tuple(int(a)), g.tuple(int(b))); c != 0 {
-				return c
+		perm := packedOrder(g, len(vocab))
+		if perm == nil {
+			perm = make([]int32, g.len())
+			for i := range perm {
+				perm[i] = int32(i)
 			}
-			return int(a - b)
-		})
+			slices.SortStableFunc(perm, func(a, b int32) int {
+				return cmpTuple(g.tuple(int(a)), g.tuple(int(b)))
+			})
+		}
 		out := grams{n: g.n, words: make([]int32, 0, len(g.words)), prob: make([]float32, 0, len(perm)),
 			bow: make([]float32, 0, len(perm)), line: make([]int32, 0, len(perm))}
 		for _, p := range perm {
