@@ -43,14 +43,14 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var o speech.EvalOptions
 	fs.IntVar(&o.Search.Beam, "beam", 4, "beam width; 1 is greedy search")
 	ctcWeight := fs.Float64("ctc-weight", 0.3, "weight of the CTC prefix score; 0 for attention alone")
+	fs.IntVar(&o.Search.CTCBeam, "ctc-beam", 0, "width of the CTC prefix beam search whose transcripts join the attention beam's for joint rescoring; 0 for none (attention with CTC fallback)")
 	fs.BoolVar(&o.Search.NoFallback, "no-fallback", false, "keep the attention output even where it looks broken (no CTC fallback)")
 	fs.IntVar(&o.Workers, "j", 1, "utterances decoded in parallel")
 	fs.IntVar(&o.Speakers, "dev-speakers", 0, "score only the dev split of this many held-out speakers (as asr train -dev-speakers)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the dev split (as asr train -seed)")
 	fs.IntVar(&o.Limit, "limit", 0, "score at most this many utterances")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the decoding to this `file` (go tool pprof)")
-	lmPath := fs.String("lm", "", "character language model `file` (asr train-lm) for shallow fusion")
-	fs.Float64Var(&o.Search.LMWeight, "lm-weight", 0.3, "weight β of the language model's log-probability")
+	lmf := addLMFlags(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
@@ -68,12 +68,12 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *lmPath != "" {
-		lm, err := speech.LoadLM(*lmPath)
-		if err != nil {
-			return err
-		}
-		o.Search.LM = lm
+	lm, err := lmf.finish(fs)
+	if err != nil {
+		return err
+	}
+	if err := lm.Apply(model, &o.Search); err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

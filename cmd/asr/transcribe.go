@@ -85,9 +85,9 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	fs.Float64Var(&so.LengthPenalty, "length-penalty", 1, "rank hypotheses by score / length^α; 0 for none")
 	fs.Float64Var(&so.EOSThreshold, "eos-threshold", 1.5, "end of sentence only when log p(end) ≥ γ · log p(best character); 0 for none")
 	align := fs.String("align", "", "draw the spectrogram and attention alignment of each chunk into this PNG `path` (a directory when there are several files)")
+	fs.IntVar(&so.CTCBeam, "ctc-beam", 0, "width of the CTC prefix beam search whose transcripts join the attention beam's for joint rescoring; 0 for none (attention with CTC fallback)")
 	noFallback := fs.Bool("no-fallback", false, "keep the attention output even where it looks broken (no CTC fallback)")
-	lmPath := fs.String("lm", "", "character language model `file` (asr train-lm) for shallow fusion")
-	fs.Float64Var(&so.LMWeight, "lm-weight", 0.3, "weight β of the language model's log-probability")
+	lmf := addLMFlags(fs)
 	bf := cli.Batch{Tool: "asr", Inputs: "audio files", Accept: batch.IsAudio, Formats: speech.Formats}
 	bf.Register(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
@@ -149,14 +149,11 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 			}
 		}
 	}
-	if *lmPath != "" {
-		lm, err := speech.LoadLM(*lmPath)
-		if err != nil {
-			return err
-		}
-		so.LM = lm
+	lm, err := lmf.finish(fs)
+	if err != nil {
+		return err
 	}
-	tj.search = so
+	tj.search, tj.lm = so, lm
 	if isBatch {
 		return tj.batch(&bf, opts)
 	}
@@ -168,6 +165,7 @@ type transcription struct {
 	paths          []string // the arguments
 	modelPath      string   // "" for the embedded model
 	search         speech.SearchOptions
+	lm             speech.LanguageModel
 	stdin          io.Reader
 	stdout, stderr io.Writer
 }
@@ -176,7 +174,7 @@ type transcription struct {
 // align, it draws each file's alignment there (a directory when
 // alignDir).
 func (tj *transcription) files(format, align string, alignDir bool) error {
-	model, err := speech.OpenModel(tj.modelPath)
+	model, err := tj.openModel()
 	if err != nil {
 		return err
 	}
@@ -231,11 +229,24 @@ func (tj *transcription) batch(b *cli.Batch, opts *batch.Options) error {
 	if err != nil {
 		return err
 	}
-	model, err := speech.OpenModel(tj.modelPath)
+	model, err := tj.openModel()
 	if err != nil {
 		return err
 	}
 	speech.SetFFTWorkers(min(opts.Jobs, len(inputs)))
 	opts.Model, opts.Stdout, opts.Stderr = speech.ModelID(tj.modelPath), tj.stdout, tj.stderr
 	return b.Run(inputs, speech.BatchFactory(model, &speech.TranscribeOptions{Search: tj.search}), opts)
+}
+
+// openModel opens the acoustic model and sets up the language model for
+// it in tj.search.
+func (tj *transcription) openModel() (*speech.Model, error) {
+	model, err := speech.OpenModel(tj.modelPath)
+	if err != nil {
+		return nil, err
+	}
+	if err := tj.lm.Apply(model, &tj.search); err != nil {
+		return nil, err
+	}
+	return model, nil
 }

@@ -104,7 +104,7 @@ func TestTrainTinyModel(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, o := range []asr.SearchOptions{{Beam: 1, CTCWeight: asr.NoCTC}, {Beam: 4, CTCWeight: asr.NoCTC}, {Beam: 4}} {
+				for _, o := range []asr.SearchOptions{{Beam: 1, CTCWeight: asr.NoCTC}, {Beam: 4, CTCWeight: asr.NoCTC}, {Beam: 4}, {Beam: 4, CTCBeam: 4}} {
 					r, err := m.Decode(&ws, e, &o)
 					if err != nil {
 						t.Fatal(err)

@@ -43,9 +43,25 @@ type SearchOptions struct {
 	// LM and LMWeight β add shallow fusion with a character language model.
 	LM       LanguageModel
 	LMWeight float64
+	// WordLM adds word-level fusion with a word n-gram model through a
+	// lexicon (see WordLM), weighted by WordLMWeight β_w: candidates gain
+	// β_w·Δ log p_word at each character (look-ahead within a word, the
+	// word's own probability at its end) and WordBonus per completed
+	// word, which offsets the language model's preference for fewer,
+	// longer words.
+	WordLM       *WordLM
+	WordLMWeight float64
+	WordBonus    float64
 	// NoFallback keeps the attention output even when it looks broken
 	// (see Result.Fallback).
 	NoFallback bool
+	// CTCBeam, when positive and the model has a CTC head, adds a CTC
+	// prefix beam search of that width (fused with the word LM as the
+	// attention search is) and picks the transcript by joint rescoring
+	// of both searches' complete hypotheses (see rescore): the CTC
+	// hypotheses replace the fallback. 0 keeps the attention search
+	// alone.
+	CTCBeam int
 }
 
 // NoLengthNorm turns length normalization off in SearchOptions.
@@ -82,6 +98,9 @@ func (o *SearchOptions) withDefaults(hasCTC bool) SearchOptions {
 	if s.LM == nil {
 		s.LMWeight = 0
 	}
+	if s.WordLM == nil {
+		s.WordLMWeight, s.WordBonus = 0, 0
+	}
 	return s
 }
 
@@ -109,6 +128,8 @@ type hypothesis struct {
 	align    [][]float32
 	logp     []float32 // the speller's log-probability of each token
 	att, lm  float64   // cumulative log-probabilities
+	wlm      float64   // cumulative word LM score (look-ahead included)
+	word     wordState // place in the word LM and lexicon
 	score    float64   // combined
 	ctc      *ctcState
 	lmState  any
@@ -148,6 +169,10 @@ func (m *Model) Decode(ws *Workspace, e *Encoded, opts *SearchOptions) (*Result,
 	if o.LM != nil {
 		root.lmState, root.lmLogp = o.LM.Start()
 	}
+	if o.WordLM != nil {
+		root.word = o.WordLM.start()
+		root.wlm = float64(root.word.la)
+	}
 	cur, next := m.Speller.Start(k), m.Speller.Start(k)
 	active := []*hypothesis{root}
 	var finished []*hypothesis
@@ -159,6 +184,8 @@ func (m *Model) Decode(ws *Workspace, e *Encoded, opts *SearchOptions) (*Result,
 		lp    float32 // the speller's log-probability of tok
 		att   float64
 		score float64
+		word  wordState // the word LM's state after tok
+		wlm   float64
 	}
 	var cands []cand
 	for step := 0; step < maxLen && len(active) > 0 && len(finished) < k; step++ {
@@ -192,7 +219,14 @@ func (m *Model) Decode(ws *Workspace, e *Encoded, opts *SearchOptions) (*Result,
 				if o.LM != nil {
 					s += o.LMWeight * float64(h.lmLogp[c])
 				}
-				pre = append(pre, cand{h: h, tok: c, lp: lp[c], att: h.att + float64(lp[c]), score: s})
+				cd := cand{h: h, tok: c, lp: lp[c], att: h.att + float64(lp[c])}
+				if o.WordLM != nil {
+					ws, d, _ := o.WordLM.extend(h.word, c)
+					cd.word, cd.wlm = ws, h.wlm+float64(d)
+					s += o.WordLMWeight*cd.wlm + o.WordBonus*float64(ws.words)
+				}
+				cd.score = s
+				pre = append(pre, cd)
 			}
 			slices.SortFunc(pre, func(a, b cand) int { return cmpDesc(a.score, b.score) })
 			if n := max(2*k, 4); len(pre) > n {
@@ -220,7 +254,7 @@ func (m *Model) Decode(ws *Workspace, e *Encoded, opts *SearchOptions) (*Result,
 			if len(nextActive) == k || len(finished) >= k {
 				break
 			}
-			h := &hypothesis{att: c.att, lm: c.h.lm, score: c.score, row: c.h.row}
+			h := &hypothesis{att: c.att, lm: c.h.lm, score: c.score, row: c.h.row, word: c.word, wlm: c.wlm}
 			if o.LM != nil {
 				h.lm += float64(c.h.lmLogp[c.tok])
 			}
@@ -258,6 +292,14 @@ func (m *Model) Decode(ws *Workspace, e *Encoded, opts *SearchOptions) (*Result,
 			return nil, fmt.Errorf("asr: beam: %w", err)
 		}
 		active = nextActive
+	}
+	if o.CTCBeam > 0 && e.CTCLogProbs != nil {
+		cands := make([][]int, 0, len(finished)+o.CTCBeam)
+		for _, h := range finished {
+			cands = append(cands, h.tokens)
+		}
+		cands = append(cands, m.ctcBeam(e, o, o.CTCBeam)...)
+		return m.rescore(ws, e, o, cands)
 	}
 	res := m.pick(finished, active, o)
 	if !o.NoFallback {

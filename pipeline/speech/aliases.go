@@ -9,6 +9,8 @@ type (
 	ModelConfig = asr.Config
 	// SearchOptions tunes beam search (see asr.SearchOptions).
 	SearchOptions = asr.SearchOptions
+	// Model is a speech recognizer (see asr.Model).
+	Model = asr.Model
 )
 
 // Sentinels of ModelConfig and SearchOptions for an explicit zero.

@@ -1,0 +1,142 @@
+package asr
+
+import (
+	"math"
+	"slices"
+)
+
+// ctcBeamPrune keeps, per frame, the characters whose CTC log-posterior
+// is within this many nats of the frame's best: the posteriors are
+// peaky, and a character 12 nats below the best cannot win that frame.
+const ctcBeamPrune = 12
+
+// ctcHyp is a prefix of the CTC prefix beam search: its probability of
+// the frames so far ending in a blank (pb) or in its last character
+// (pnb), and its place in the word language model.
+type ctcHyp struct {
+	tokens  []int
+	pb, pnb float64
+	word    wordState
+	wlm     float64 // cumulative word LM score (look-ahead included)
+}
+
+func (h *ctcHyp) total() float64 { return logAdd(h.pb, h.pnb) }
+
+// ctcBeam runs the CTC prefix beam search (Hannun et al. 2014, "First-pass
+// large vocabulary continuous speech recognition using bi-directional
+// recurrent DNNs", Algorithm 1) over the CTC head's posteriors, fused
+// with the word LM through the lexicon as in the attention search: a
+// prefix is ranked by
+//
+//	log p_ctc(prefix) + β_w·LM(prefix) + bonus·words(prefix)
+//
+// and width prefixes survive each frame. It returns the surviving
+// transcripts (without EOS), best first. Unlike the attention decoder it
+// is monotonic by construction: it cannot loop or stop early, which makes
+// its hypotheses the safety net of joint rescoring.
+func (m *Model) ctcBeam(e *Encoded, o SearchOptions, width int) [][]int {
+	hyps := m.ctcBeamHyps(e, o, width)
+	out := make([][]int, len(hyps))
+	for i, h := range hyps {
+		out[i] = h.tokens
+	}
+	return out
+}
+
+// ctcBeamHyps is ctcBeam returning the hypotheses with their
+// probabilities.
+func (m *Model) ctcBeamHyps(e *Encoded, o SearchOptions, width int) []*ctcHyp {
+	T, V := e.T, m.Vocab.Size()
+	root := &ctcHyp{pb: 0, pnb: negInf}
+	if o.WordLM != nil {
+		root.word = o.WordLM.start()
+		root.wlm = float64(root.word.la)
+	}
+	rank := func(h *ctcHyp) float64 {
+		return h.total() + o.WordLMWeight*h.wlm + o.WordBonus*float64(h.word.words)
+	}
+	beam := []*ctcHyp{root}
+	next := map[string]*ctcHyp{}
+	var chars []int
+	key := func(tokens []int) string {
+		b := make([]byte, len(tokens))
+		for i, t := range tokens {
+			b[i] = byte(t)
+		}
+		return string(b)
+	}
+	for t := range T {
+		y := e.CTCLogProbs[t*V : (t+1)*V]
+		best := y[0]
+		for _, v := range y[1:] {
+			best = max(best, v)
+		}
+		chars = chars[:0]
+		for c := 1; c < V; c++ {
+			if y[c] >= best-ctcBeamPrune {
+				chars = append(chars, c)
+			}
+		}
+		clear(next)
+		get := func(tokens []int, from *ctcHyp, c int) *ctcHyp {
+			k := key(tokens)
+			if h, ok := next[k]; ok {
+				return h
+			}
+			h := &ctcHyp{tokens: tokens, pb: negInf, pnb: negInf, word: from.word, wlm: from.wlm}
+			if c >= 0 && o.WordLM != nil {
+				ws, d, _ := o.WordLM.extend(from.word, c)
+				h.word, h.wlm = ws, from.wlm+float64(d)
+			}
+			next[k] = h
+			return h
+		}
+		for _, h := range beam {
+			tot := h.total()
+			same := get(h.tokens, h, -1)
+			same.pb = logAdd(same.pb, tot+float64(y[EOS]))
+			last := -1
+			if n := len(h.tokens); n > 0 {
+				last = h.tokens[n-1]
+				same.pnb = logAdd(same.pnb, h.pnb+float64(y[last]))
+			}
+			for _, c := range chars {
+				ext := get(append(slices.Clip(h.tokens), c), h, c)
+				if c == last {
+					ext.pnb = logAdd(ext.pnb, h.pb+float64(y[c]))
+				} else {
+					ext.pnb = logAdd(ext.pnb, tot+float64(y[c]))
+				}
+			}
+		}
+		beam = beam[:0]
+		for _, h := range next {
+			beam = append(beam, h)
+		}
+		slices.SortFunc(beam, func(a, b *ctcHyp) int {
+			if c := cmpDesc(rank(a), rank(b)); c != 0 {
+				return c
+			}
+			return slices.Compare(a.tokens, b.tokens) // deterministic order
+		})
+		if len(beam) > width {
+			beam = beam[:width]
+		}
+		beam = slices.Clone(beam)
+	}
+	return beam
+}
+
+// ctcSequence returns log p_ctc(tokens | x), the probability of the whole
+// transcript under the CTC head summed over its alignments (the prefix
+// score of tokens followed by EOS).
+func ctcSequence(p *ctcPrefix, tokens []int) float64 {
+	s := p.initial()
+	for _, tok := range tokens {
+		s = p.extend(s, tok)
+		if math.IsInf(s.score, -1) {
+			return negInf
+		}
+	}
+	return p.extend(s, EOS).score
+}

@@ -1,0 +1,125 @@
+package asr
+
+import (
+	"fmt"
+	"slices"
+)
+
+// forceBatch forces k transcripts through the speller at once (teacher
+// forcing, k decoder rows, as Align does for one) and returns each one's
+// Forced: per-token attention rows and log-probabilities, and the
+// log-probability of the end of sentence after it.
+func (m *Model) forceBatch(ws *Workspace, e *Encoded, hyps [][]int) ([]*Forced, error) {
+	k, T, D, V := len(hyps), e.T, e.D, m.Vocab.Size()
+	if k == 0 {
+		return nil, nil
+	}
+	if cap(ws.rep) < k*T*D {
+		ws.rep = make([]float32, k*T*D)
+	}
+	ws.rep = ws.rep[:k*T*D]
+	for r := range k {
+		copy(ws.rep[r*T*D:], e.Memory[:T*D])
+	}
+	keys, err := m.Speller.Attention.Prepare(ws.rep, nil, k, T)
+	if err != nil {
+		return nil, fmt.Errorf("asr: %w", err)
+	}
+	out := make([]*Forced, k)
+	longest := 0
+	for r, h := range hyps {
+		out[r] = &Forced{Tokens: slices.Clone(h), Alignment: make([][]float32, len(h)), LogProbs: make([]float32, len(h))}
+		longest = max(longest, len(h))
+	}
+	cur, next := m.Speller.Start(k), m.Speller.Start(k)
+	prev := make([]int, k) // EOS first
+	for i := 0; i <= longest; i++ {
+		logits, err := m.Speller.Step(&ws.dec, next, cur, keys, prev)
+		if err != nil {
+			return nil, fmt.Errorf("asr: speller step %d: %w", i, err)
+		}
+		ws.logp = append(ws.logp[:0], logits[:k*V]...)
+		for r, h := range hyps {
+			if i > len(h) {
+				continue
+			}
+			lp := ws.logp[r*V : (r+1)*V]
+			logSoftmax(lp)
+			if i == len(h) {
+				out[r].EndLogProb = lp[EOS]
+				prev[r] = EOS
+				continue
+			}
+			out[r].Alignment[i] = slices.Clone(next.Attention.Weights[r*T : (r+1)*T])
+			out[r].LogProbs[i] = lp[h[i]]
+			prev[r] = h[i]
+		}
+		cur, next = next, cur
+	}
+	return out, nil
+}
+
+// joint is one complete hypothesis of joint rescoring with its terms.
+type joint struct {
+	forced   *Forced
+	att, ctc float64 // log p_att(y, EOS | x), log p_ctc(y | x)
+	lm       float64 // word LM log-probability of the words, </s> included
+	words    int
+	score    float64
+}
+
+// rescore scores complete transcripts (from the attention beam and the
+// CTC prefix beam search, duplicates removed) with the full objective
+//
+//	(1−μ)·log p_att(y|x) + μ·log p_ctc(y|x) + β_w·log p_LM(words) + bonus·|words|
+//
+// and returns the best as a Result. Every term is of the whole
+// transcript, so hypotheses of the two searches compete on equal terms:
+// an attention hypothesis that loops or stops early scores badly under
+// CTC, and the CTC hypothesis wins (no separate fallback is needed).
+func (m *Model) rescore(ws *Workspace, e *Encoded, o SearchOptions, cands [][]int) (*Result, error) {
+	seen := map[string]bool{}
+	var hyps [][]int
+	for _, c := range cands {
+		k := fmt.Sprint(c)
+		if !seen[k] {
+			seen[k] = true
+			hyps = append(hyps, c)
+		}
+	}
+	if len(hyps) == 0 {
+		hyps = [][]int{nil}
+	}
+	forced, err := m.forceBatch(ws, e, hyps)
+	if err != nil {
+		return nil, err
+	}
+	var prefix *ctcPrefix
+	if e.CTCLogProbs != nil && o.CTCWeight > 0 {
+		prefix = &ctcPrefix{T: e.T, V: m.Vocab.Size(), logp: e.CTCLogProbs}
+	}
+	var best *joint
+	for _, f := range forced {
+		j := &joint{forced: f, att: f.LogLikelihood()}
+		if prefix != nil {
+			j.ctc = ctcSequence(prefix, f.Tokens)
+		}
+		if o.WordLM != nil {
+			s := o.WordLM.start()
+			j.lm = float64(s.la)
+			for _, tok := range append(slices.Clip(f.Tokens), EOS) {
+				var d float32
+				s, d, _ = o.WordLM.extend(s, tok)
+				j.lm += float64(d)
+			}
+			j.words = int(s.words)
+		}
+		j.score = (1-o.CTCWeight)*j.att + o.CTCWeight*j.ctc + o.WordLMWeight*j.lm + o.WordBonus*float64(j.words)
+		if best == nil || j.score > best.score {
+			best = j
+		}
+	}
+	f := best.forced
+	return &Result{Tokens: f.Tokens, Text: m.Vocab.Decode(f.Tokens), Score: best.score,
+		Alignment: f.Alignment, LogProbs: f.LogProbs}, nil
+}

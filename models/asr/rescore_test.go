@@ -1,0 +1,60 @@
+package asr
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestForceBatchMatchesAlign forces transcripts of different lengths
+// through the speller together and checks each against Align alone.
+func TestForceBatchMatchesAlign(t *testing.T) {
+	m, err := New(Config{MelBins: 8, Stack: 2, ListenerHidden: 16, ListenerLayers: 2, Embed: 8,
+		SpellerHidden: 32, AttentionDim: 16, LocationFilters: 4, LocationWidth: 5,
+		CTCWeight: 0.3, LabelSmoothing: NoSmoothing, Dropout: NoDropout}, nil, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(4, 5))
+	frames := 40
+	feats := make([]float32, frames*8)
+	for i := range feats {
+		feats[i] = float32(rng.NormFloat64())
+	}
+	ws := &Workspace{}
+	e, err := m.Encode(ws, feats, frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hyps [][]int
+	for _, s := range []string{"go dog", "", "a", "cat sat on it"} {
+		toks, err := m.Vocab.Encode(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hyps = append(hyps, toks)
+	}
+	got, err := m.forceBatch(ws, e, hyps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, h := range hyps {
+		want, err := m.Align(&Workspace{}, e, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := math.Abs(float64(got[i].EndLogProb - want.EndLogProb)); d > 1e-5 {
+			t.Errorf("hypothesis %d: end log-prob differs by %g", i, d)
+		}
+		for j := range h {
+			if d := math.Abs(float64(got[i].LogProbs[j] - want.LogProbs[j])); d > 1e-5 {
+				t.Errorf("hypothesis %d token %d: log-prob differs by %g", i, j, d)
+			}
+			for f := range want.Alignment[j] {
+				if d := math.Abs(float64(got[i].Alignment[j][f] - want.Alignment[j][f])); d > 1e-5 {
+					t.Fatalf("hypothesis %d token %d frame %d: attention differs by %g", i, j, f, d)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,180 @@
+package asr
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/attend-go/attend/models/ngram"
+)
+
+// WordLM fuses a word n-gram language model into the character-level
+// beam search through a Lexicon, with the look-ahead of Hori, Cho and
+// Watanabe (2018, "End-to-end speech recognition with word-based RNN
+// language models", §3; ESPnet's look-ahead word LM).
+//
+// While a word is being spelled, its prefix is a node of the lexicon's
+// prefix tree and the hypothesis carries the look-ahead score of that
+// node, an upper bound of the words it can still become:
+//
+//	LA(h, node) = max_{w under node} log p(w | h) (+ the word's hotword bonus)
+//
+// Each character moves the score by LA(h, node') − LA(h, node), and the
+// end of the word (a space, or the end of the sentence) replaces the
+// look-ahead by the word's own log p(w | h); the end of the sentence adds
+// log p(</s> | h). Along a hypothesis the increments telescope, so a
+// complete transcript has exactly the language model's log-probability
+// of its words, while partial words are never charged more than the best
+// word they could become (so the beam keeps them).
+//
+// A prefix that leaves the lexicon spells an out-of-vocabulary word: it
+// is charged log p(<unk> | h) − OOVPenalty once, and the characters after
+// it are free until the word ends. Lexicon words that the language model
+// does not know (a -lexicon file, hotwords) are scored as <unk> without
+// the penalty.
+type WordLM struct {
+	Model   *ngram.Model
+	Lexicon *Lexicon
+	// OOVPenalty (nats, ≥ 0) is subtracted from log p(<unk> | h) for a
+	// word outside the lexicon.
+	OOVPenalty float32
+	// space is the vocabulary's token of the word separator.
+	space int
+	chars []string
+}
+
+// NewWordLM prepares the fusion of lm through lx for a recognizer's
+// vocabulary, which must have a space character.
+func NewWordLM(lm *ngram.Model, lx *Lexicon, vocab *Vocab, oovPenalty float32) (*WordLM, error) {
+	space, ok := vocab.ids[' ']
+	if !ok {
+		return nil, errNoSpace
+	}
+	return &WordLM{Model: lm, Lexicon: lx, OOVPenalty: oovPenalty, space: space, chars: vocab.List()}, nil
+}
+
+// wordState is a hypothesis's place in the word LM: the n-gram context of
+// the words before, the lexicon range of the word being spelled, and the
+// look-ahead (or out-of-vocabulary charge) counted for it so far.
+type wordState struct {
+	ctx    ngram.State
+	lo, hi int32 // lexicon range of the prefix
+	depth  int32 // bytes spelled of the current word
+	oov    bool  // the prefix left the lexicon
+	la     float32
+	words  int32 // completed words
+}
+
+var negInf32 = float32(math.Inf(-1))
+
+var errNoSpace = fmt.Errorf("%w: word-level decoding needs a space in the vocabulary", ErrConfig)
+
+// start is the state before the first character.
+func (w *WordLM) start() wordState {
+	s := wordState{ctx: w.Model.Begin(), hi: int32(w.Lexicon.Len())}
+	s.la = w.lookAhead(s.ctx, s.lo, s.hi)
+	return s
+}
+
+// unknown returns log p(<unk> | ctx) and the context after it.
+func (w *WordLM) unknown(ctx ngram.State) (float32, ngram.State) {
+	return w.Model.Score(ctx, w.Model.Unknown())
+}
+
+// lookAhead returns LA(ctx, [lo, hi)): the best score of a lexicon word
+// in the range, −Inf for an empty range.
+func (w *WordLM) lookAhead(ctx ngram.State, lo, hi int32) float32 {
+	lx := w.Lexicon
+	best := negInf32
+	if lo >= hi {
+		return best
+	}
+	if a, b := lx.nextLM[lo], lx.prevLM[hi]; a < hi && b >= lo {
+		best = w.Model.LookAhead(ctx, lx.ids[a], lx.ids[b]+1)
+	}
+	if lx.extras[hi] > lx.extras[lo] {
+		u, _ := w.unknown(ctx)
+		best = max(best, u)
+	}
+	if len(lx.hot) > 0 {
+		i := sort.Search(len(lx.hot), func(i int) bool { return lx.hot[i] >= lo })
+		for ; i < len(lx.hot) && lx.hot[i] < hi; i++ {
+			best = max(best, w.wordScore(ctx, lx.hot[i])+lx.bonus[lx.hot[i]])
+		}
+	}
+	return best
+}
+
+// wordScore returns log p(word i | ctx) (as <unk> for a word the LM does
+// not know), without its bonus.
+func (w *WordLM) wordScore(ctx ngram.State, i int32) float32 {
+	lx := w.Lexicon
+	if lx.inLM[i] {
+		lp, _ := w.Model.Score(ctx, lx.ids[i])
+		return lp
+	}
+	lp, _ := w.unknown(ctx)
+	return lp
+}
+
+// closeWord ends the word being spelled: the context after it and the
+// score change (its score minus the look-ahead already counted); ok is
+// false when no character of a word was spelled.
+func (w *WordLM) closeWord(s wordState) (next ngram.State, delta float32, ok bool) {
+	if s.depth == 0 && !s.oov {
+		return s.ctx, 0, false
+	}
+	lx := w.Lexicon
+	if !s.oov {
+		if i := lx.complete(s.lo, s.hi, int(s.depth)); i >= 0 {
+			var lp float32
+			if lx.inLM[i] {
+				lp, next = w.Model.Score(s.ctx, lx.ids[i])
+			} else {
+				lp, next = w.unknown(s.ctx)
+			}
+			return next, lp + lx.bonus[i] - s.la, true
+		}
+	}
+	lp, next := w.unknown(s.ctx)
+	return next, lp - w.OOVPenalty - s.la, true
+}
+
+// extend returns the state after token tok and the change of the word
+// LM score it brings (nats); closed says whether tok completed a word.
+func (w *WordLM) extend(s wordState, tok int) (next wordState, delta float32, closed bool) {
+	switch tok {
+	case EOS:
+		ctx, d, ok := w.closeWord(s)
+		if !ok {
+			d = -s.la // the look-ahead of a word that never came
+		}
+		next = s
+		next.ctx, next.la = ctx, 0
+		if ok {
+			next.words++
+		}
+		return next, d + w.Model.End(ctx), ok
+	case w.space:
+		ctx, d, ok := w.closeWord(s)
+		if !ok {
+			return s, 0, false // a second space spells nothing
+		}
+		next = wordState{ctx: ctx, hi: int32(w.Lexicon.Len()), words: s.words + 1}
+		next.la = w.lookAhead(ctx, next.lo, next.hi)
+		return next, d + next.la, true
+	}
+	next = s
+	next.depth += int32(len(w.chars[tok]))
+	if s.oov {
+		return next, 0, false
+	}
+	next.lo, next.hi = w.Lexicon.narrow(s.lo, s.hi, int(s.depth), w.chars[tok])
+	if next.lo < next.hi {
+		next.la = w.lookAhead(s.ctx, next.lo, next.hi)
+	} else {
+		u, _ := w.unknown(s.ctx)
+		next.oov, next.la = true, u-w.OOVPenalty
+	}
+	return next, next.la - s.la, false
+}
