@@ -129,12 +129,12 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 			Words          int             `json:"words"`
 			NGrams         []int           `json:"ngrams"`
 			TrainSentences int             `json:"train_sentences"`
-			Dev            *perplexityJSON `json:"dev"` // null without held-out text
-		}{r.Model, r.Order, r.Words, r.NGrams, r.TrainSentences, newPerplexityJSON(r.Dev)})
+			Dev            *speech.LMScore `json:"dev"` // null without held-out text
+		}{r.Model, r.Order, r.Words, r.NGrams, r.TrainSentences, r.Dev})
 	}
 	fmt.Fprintf(stdout, "%s: order %d, %d words, n-grams %s\n", r.Model, r.Order, r.Words, joinInts(r.NGrams))
-	if r.Dev.Sentences > 0 {
-		fmt.Fprintf(stdout, "held out: %s\n", describePerplexity(r.Dev))
+	if r.Dev != nil {
+		fmt.Fprintf(stdout, "held out: %s\n", r.Dev)
 	}
 	return nil
 }
