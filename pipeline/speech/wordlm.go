@@ -23,7 +23,8 @@ type WordLMOptions struct {
 	Order int
 	// Prune lists KenLM-style count thresholds per order from unigrams
 	// on: n-grams of order k ≥ 2 whose adjusted count is ≤ Prune[k-1]
-	// are dropped; Prune[0] must be 0. Nil prunes nothing.
+	// are dropped; Prune[0] must be 0, and the orders past the end of
+	// the list repeat its last threshold. Nil prunes nothing.
 	Prune []int
 	// MaxVocab keeps the most frequent words, the others become <unk>
 	// (0: all).
