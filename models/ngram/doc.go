@@ -104,7 +104,7 @@
 // Measured on this project's 2-core machine (shared, see the benchmarks):
 // a synthetic 2.16-million n-gram trigram file in random order loads in
 // about 1.8 s with a 200 MB peak heap; Score takes about 11 ns, End 7 ns
-// and LookAhead 80 ns over ranges of up to a quarter of a 5,000-word
+// and LookAhead 60–85 ns over ranges of up to a quarter of a 5,000-word
 // vocabulary, none of them allocating.
 //
 // # Training: interpolated modified Kneser-Ney
