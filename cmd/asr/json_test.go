@@ -73,6 +73,27 @@ func TestJSON(t *testing.T) {
 			},
 		},
 		{
+			name: "train-lm", args: []string{"train-lm", "-json", "-o", filepath.Join(tmp, "words.arpa.gz"), "-order", "2", filepath.Join(testdata, "sentences.txt")},
+			want: clitest.Want{Objects: 1, Keys: []string{"model", "order", "words", "ngrams", "train_sentences", "dev"},
+				Fields: map[string]any{"model": filepath.Join(tmp, "words.arpa.gz"), "order": 2, "train_sentences": 4}},
+			check: func(t *testing.T, objs []map[string]any) {
+				dev, _ := objs[0]["dev"].(map[string]any)
+				if p := number(t, dev, "perplexity"); p <= 1 {
+					t.Errorf("held-out perplexity %v, want above 1", p)
+				}
+			},
+		},
+		{
+			name: "perplexity", args: []string{"perplexity", "-json", "-lm", filepath.Join(testdata, "..", "models", "ngram", "testdata", "turtle.arpa"), filepath.Join(testdata, "sentences.txt")},
+			want: clitest.Want{Objects: 1, Keys: []string{"sentences", "words", "oovs", "oov_rate", "log10_prob", "perplexity", "perplexity_no_end"},
+				Fields: map[string]any{"sentences": 5, "words": 42, "oovs": 32}},
+			check: func(t *testing.T, objs []map[string]any) {
+				if r := number(t, objs[0], "oov_rate"); r != 32.0/42 {
+					t.Errorf("oov_rate %v, want 32/42", r)
+				}
+			},
+		},
+		{
 			name: "train-lm -char", args: []string{"train-lm", "-char", "-json", "-o", filepath.Join(tmp, "lm.safetensors"), "-hidden", "16", "-max-steps", "20", "-batch", "2",
 				filepath.Join(testdata, "sentences.txt")},
 			want: clitest.Want{Objects: 1, Keys: []string{"model", "bits_per_char"}, Fields: map[string]any{"model": filepath.Join(tmp, "lm.safetensors")}},

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/attend-go/attend/models/ngram"
 	"github.com/attend-go/attend/pipeline/cli"
 	"github.com/attend-go/attend/pipeline/speech"
 )
@@ -49,33 +48,8 @@ func runPerplexity(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 		return err
 	}
 	if *asJSON {
-		return cli.WriteJSON(stdout, newPerplexityJSON(r))
+		return cli.WriteJSON(stdout, r)
 	}
-	fmt.Fprintln(stdout, describePerplexity(r))
+	fmt.Fprintln(stdout, r)
 	return nil
-}
-
-// perplexityJSON is the -json form of a perplexity result.
-type perplexityJSON struct {
-	Sentences       int     `json:"sentences"`
-	Words           int     `json:"words"` // OOVs included, </s> not
-	OOVs            int     `json:"oovs"`
-	OOVRate         float64 `json:"oov_rate"`
-	Log10Prob       float64 `json:"log10_prob"`        // OOVs left out
-	Perplexity      float64 `json:"perplexity"`        // SRILM ppl: </s> counted
-	PerplexityNoEnd float64 `json:"perplexity_no_end"` // SRILM ppl1
-}
-
-// newPerplexityJSON converts r; nil when nothing was scored.
-func newPerplexityJSON(r ngram.PerplexityResult) *perplexityJSON {
-	if r.Sentences == 0 {
-		return nil
-	}
-	return &perplexityJSON{r.Sentences, r.Words, r.OOVs, r.OOVRate(), r.Log10Prob, r.Perplexity, r.PerplexityNoEnd}
-}
-
-// describePerplexity is the one-line text form of r.
-func describePerplexity(r ngram.PerplexityResult) string {
-	return fmt.Sprintf("%d sentences, %d words, %d OOVs (%.2f%%): log10 prob %.2f, perplexity %.2f (without </s>: %.2f)",
-		r.Sentences, r.Words, r.OOVs, 100*r.OOVRate(), r.Log10Prob, r.Perplexity, r.PerplexityNoEnd)
 }

@@ -31,9 +31,9 @@ punctuation removed). The perplexity on held-out text (-dev, or a
 -dev-fraction of the lines) is printed (-json: an object with model,
 order, words, ngrams, train_sentences and dev).
 
--prune lists KenLM-style thresholds from unigrams on: "0,1,1" drops the
-bigrams and trigrams seen once (adjusted counts ≤ 1); unigrams are never
-pruned.
+-prune lists KenLM-style thresholds from unigrams on: "0,1" drops the
+n-grams of order 2 and above seen once (adjusted counts ≤ 1; the last
+threshold repeats for the higher orders); unigrams are never pruned.
 
 With -char it trains the character-level LSTM language model instead,
 which "asr transcribe -lm OUT" and "asr eval -lm OUT" add to beam search
@@ -129,12 +129,12 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 			Words          int             `json:"words"`
 			NGrams         []int           `json:"ngrams"`
 			TrainSentences int             `json:"train_sentences"`
-			Dev            *perplexityJSON `json:"dev"` // null without held-out text
-		}{r.Model, r.Order, r.Words, r.NGrams, r.TrainSentences, newPerplexityJSON(r.Dev)})
+			Dev            *speech.LMScore `json:"dev"` // null without held-out text
+		}{r.Model, r.Order, r.Words, r.NGrams, r.TrainSentences, r.Dev})
 	}
 	fmt.Fprintf(stdout, "%s: order %d, %d words, n-grams %s\n", r.Model, r.Order, r.Words, joinInts(r.NGrams))
-	if r.Dev.Sentences > 0 {
-		fmt.Fprintf(stdout, "held out: %s\n", describePerplexity(r.Dev))
+	if r.Dev != nil {
+		fmt.Fprintf(stdout, "held out: %s\n", r.Dev)
 	}
 	return nil
 }

@@ -1,9 +1,6 @@
 package ngram
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // WordID numbers a word of a Model's vocabulary: the index of the word in
 // Words, which is sorted by byte order, so the words that share a spelling
@@ -13,7 +10,9 @@ type WordID int32
 // State is a context: the longest suffix of the history that the model
 // knows as a context (it has successors or a back-off weight). States are
 // small values, cheap to copy and compare: two histories with equal States
-// have the same future. Null is the empty context.
+// have the same future. Null is the empty context. A State is only
+// meaningful for the Model that returned it; the query methods panic on
+// a State that is out of range (a programmer error, as an index is).
 type State int32
 
 // NoWord is returned by ID for a word outside the vocabulary.
@@ -121,10 +120,8 @@ func (m *Model) findChild(s int32, w int32) int32 {
 		}
 		return -1
 	}
-	words := m.word[lo:hi]
-	i := sort.Search(len(words), func(i int) bool { return words[i] >= w })
-	if i < len(words) && words[i] == w {
-		return lo + int32(i)
+	if i := m.lowerBound(lo, hi, w); i < hi && m.word[i] == w {
+		return i
 	}
 	return -1
 }

@@ -14,10 +14,11 @@ type TrainOptions struct {
 	// Order is n, 2 … 5 (0 means 4).
 	Order int
 	// MinCount[k-1] is the least adjusted count (see Train) an n-gram of
-	// order k ≥ 2 needs to be kept; lower ones are pruned. Missing
-	// entries, and 0 or 1, keep everything; MinCount[0] (unigrams) must
-	// be 0 or 1: every word keeps its unigram. KenLM's "--prune 0 1 1"
-	// (drop counts ≤ 1) is MinCount {0, 2, 2}.
+	// order k ≥ 2 needs to be kept; lower ones are pruned. 0 and 1 keep
+	// everything; orders past the end of the list repeat its last entry
+	// (as KenLM's --prune does), and nil prunes nothing. MinCount[0]
+	// (unigrams) must be 0 or 1: every word keeps its unigram. KenLM's
+	// "--prune 0 1 1" (drop adjusted counts ≤ 1) is MinCount {0, 2, 2}.
 	MinCount []int
 	// MaxVocab keeps the MaxVocab most frequent words (ties by byte
 	// order) and reads the others as <unk> (0: keep all).
@@ -125,8 +126,8 @@ func pruneMarks(tables []table, minCount []int) [][]bool {
 	for k := 1; k <= order; k++ {
 		keep[k] = make([]bool, tables[k].len())
 		threshold := int32(0)
-		if k >= 2 && k-1 < len(minCount) {
-			threshold = int32(minCount[k-1])
+		if len(minCount) > 0 {
+			threshold = int32(minCount[min(k, len(minCount))-1])
 		}
 		for i, c := range tables[k].count {
 			keep[k][i] = k == 1 || c >= threshold

@@ -194,3 +194,29 @@ func TestTrainHandComputed(t *testing.T) {
 		}
 	}
 }
+
+// TestPruneRepeatsLastThreshold checks that orders past the end of
+// MinCount use its last entry, as KenLM's --prune does.
+func TestPruneRepeatsLastThreshold(t *testing.T) {
+	corpus := zipfCorpus(5, 300, 30)
+	short, err := Train(corpus, &TrainOptions{Order: 3, MinCount: []int{0, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := Train(corpus, &TrainOptions{Order: 3, MinCount: []int{0, 2, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	none, err := Train(corpus, &TrainOptions{Order: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k <= 3; k++ {
+		if short.NGrams(k) != full.NGrams(k) {
+			t.Errorf("order %d: %d n-grams with {0, 2}, %d with {0, 2, 2}", k, short.NGrams(k), full.NGrams(k))
+		}
+	}
+	if full.NGrams(3) >= none.NGrams(3) {
+		t.Errorf("pruning kept all %d trigrams", none.NGrams(3))
+	}
+}

@@ -23,7 +23,8 @@ type WordLMOptions struct {
 	Order int
 	// Prune lists KenLM-style count thresholds per order from unigrams
 	// on: n-grams of order k ≥ 2 whose adjusted count is ≤ Prune[k-1]
-	// are dropped; Prune[0] must be 0. Nil prunes nothing.
+	// are dropped; Prune[0] must be 0, and the orders past the end of
+	// the list repeat its last threshold. Nil prunes nothing.
 	Prune []int
 	// MaxVocab keeps the most frequent words, the others become <unk>
 	// (0: all).
@@ -47,8 +48,8 @@ type WordLMResult struct {
 	Words          int   // vocabulary size, <s>, </s> and <unk> included
 	NGrams         []int // per order
 	TrainSentences int
-	// Dev is the perplexity on the held-out sentences (zero without).
-	Dev ngram.PerplexityResult
+	// Dev is the perplexity on the held-out sentences (nil without).
+	Dev *LMScore
 }
 
 // CheckPrune validates KenLM-style pruning thresholds for an order-n
@@ -133,29 +134,29 @@ func TrainWordLM(o WordLMOptions) (*WordLMResult, error) {
 		return nil, err
 	}
 	if len(dev) > 0 {
-		r.Dev = m.Perplexity(dev)
+		r.Dev = newLMScore(m.Perplexity(dev))
 	}
 	return r, nil
 }
 
 // LMPerplexity loads the ARPA model at lmPath (lower-casing its words if
 // lower) and scores the sentences of texts, read as ReadLMText does.
-func LMPerplexity(lmPath string, texts []string, lower bool) (ngram.PerplexityResult, error) {
+func LMPerplexity(lmPath string, texts []string, lower bool) (*LMScore, error) {
 	var opts ngram.LoadOptions
 	if lower {
 		opts.MapWord = toLower
 	}
 	m, err := ngram.Load(lmPath, &opts)
 	if err != nil {
-		return ngram.PerplexityResult{}, err
+		return nil, err
 	}
 	var sents [][]string
 	for _, path := range texts {
 		s, err := ReadLMText(path)
 		if err != nil {
-			return ngram.PerplexityResult{}, err
+			return nil, err
 		}
 		sents = append(sents, s...)
 	}
-	return m.Perplexity(sents), nil
+	return newLMScore(m.Perplexity(sents)), nil
 }
