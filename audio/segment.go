@@ -176,12 +176,12 @@ func NewSegmenter(s Stream, opts *SegmentOptions) (*Segmenter, error) {
 		padFrames: durationSamples(o.SpeechPad, o.Rate) / VADHop,
 		gapFrames: max(1, durationSamples(o.MinNoSpeech, o.Rate)/VADHop),
 		src:       s,
-		rate:   o.Rate,
-		max:    maxSamples,
-		search: durationSamples(o.SearchWindow, o.Rate),
-		frame:  frame,
-		pause:  math.Pow(10, -o.PauseDB/10),
-		read:   make([]float32, read),
+		rate:      o.Rate,
+		max:       maxSamples,
+		search:    durationSamples(o.SearchWindow, o.Rate),
+		frame:     frame,
+		pause:     math.Pow(10, -o.PauseDB/10),
+		read:      make([]float32, read),
 		// Next never holds more than a segment, the look-ahead and one read.
 		buf: make([]float32, 0, maxSamples+frame*segmentSmooth+read),
 	}, nil

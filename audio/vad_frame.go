@@ -67,7 +67,6 @@ func newVADAnalyzer() *vadAnalyzer {
 	return a
 }
 
-
 // analyze measures one frame of vadWindow samples.
 func (a *vadAnalyzer) analyze(s []float32) vadFrame {
 	var mean, ms float64
