@@ -66,7 +66,7 @@ func TestFitVAD(t *testing.T) {
 			nSpeech++
 		}
 	}
-	for i := range 4 * nSpeech / 5 {
+	for i := range 3 * nSpeech / 2 {
 		add(nonSpeechSamples(rng, i))
 	}
 	count := func(s []vadSample) (sp, ns int) {
@@ -226,7 +226,7 @@ func nonSpeechSamples(rng *rand.Rand, i int) []vadSample {
 	n := (4 + rng.IntN(5)) * vadRate
 	level := math.Pow(10, -(5+55*rng.Float64())/20)
 	var x []float32
-	switch i % 10 {
+	switch i % 12 {
 	case 0:
 		x = audiotest.White(rng, n, level)
 	case 1:
@@ -247,6 +247,10 @@ func nonSpeechSamples(rng *rand.Rand, i int) []vadSample {
 		x = audiotest.MixSNR(audiotest.Music(rng, n, vadRate, level), audiotest.Pink(rng, n, 1), 5+15*rng.Float64())
 	case 8:
 		x = audiotest.Chord(n, vadRate, level, 50+10*float64(rng.IntN(2)))
+	case 9:
+		x = audiotest.Brown(rng, n, level)
+	case 10:
+		x = audiotest.MixSNR(audiotest.Tone(n, vadRate, 80+3900*rng.Float64(), level), audiotest.White(rng, n, 1), 10+30*rng.Float64())
 	default:
 		x = audiotest.White(rng, n, 1e-5*rng.Float64()) // dither, silence
 	}

@@ -138,7 +138,8 @@ func (a *vadAnalyzer) pitch(s []float32) (float32, int16) {
 		}
 		a.dec[i] = v
 	}
-	best, bestLag := 0.0, 0
+	var r [vadMaxLag + 1]float64
+	best := 0.0
 	for lag := vadMinLag; lag <= vadMaxLag; lag++ {
 		var xy, xx, yy float64
 		x, y := a.dec[:len(a.dec)-lag], a.dec[lag:]
@@ -149,9 +150,17 @@ func (a *vadAnalyzer) pitch(s []float32) (float32, int16) {
 			yy += w * w
 		}
 		if xx > 0 && yy > 0 {
-			if r := xy / math.Sqrt(xx*yy); r > best {
-				best, bestLag = r, lag
-			}
+			r[lag] = xy / math.Sqrt(xx*yy)
+			best = max(best, r[lag])
+		}
+	}
+	// The period is the shortest lag within 5 % of the peak: a steady
+	// tone then keeps one lag instead of hopping among its multiples.
+	bestLag := 0
+	for lag := vadMinLag; lag <= vadMaxLag && best > 0; lag++ {
+		if r[lag] >= 0.95*best {
+			bestLag = lag
+			break
 		}
 	}
 	return float32(best), int16(bestLag)
