@@ -27,7 +27,7 @@ var (
 	vadFit      = flag.String("vad.fit", "", "comma-separated speech manifests: fit the VAD classifier and rewrite vad_weights.go")
 	vadFitPer   = flag.Int("vad.fit.per", 200, "speech utterances drawn from each manifest")
 	vadFitOut   = flag.String("vad.fit.out", "vad_weights.go", "where the fitted weights go")
-	vadFitHide  = flag.Int("vad.fit.hidden", 12, "hidden units")
+	vadFitHide  = flag.Int("vad.fit.hidden", 16, "hidden units")
 	vadFitSteps = flag.Int("vad.fit.steps", 3000, "Adam steps of 2048 frames")
 )
 

@@ -36,6 +36,11 @@ var (
 	evalSeed       = flag.Uint64("eval.seed", 1, "seed of the joins and the noise")
 	evalMaxLength  = flag.Duration("eval.max-length", 0, "chunk length limit with the VAD (0: speech.DefaultChunkLength)")
 	evalThreshold  = flag.Float64("eval.threshold", 0, "VAD threshold (0: audio.DefaultVADThreshold)")
+	evalPad        = flag.Duration("eval.pad", 0, "SpeechPad (0: the default)")
+	evalMinGap     = flag.Duration("eval.min-gap", 0, "MinNoSpeech (0: the default)")
+	evalPauseNoise = flag.Float64("eval.pause-noise", 0, "RMS of white noise in the pauses of joined recordings (0: digital silence)")
+	evalVerbose    = flag.Bool("eval.verbose", false, "log every chunk and utterance")
+	evalBaselines  = flag.Bool("eval.baselines", true, "also decode one by one and without the VAD")
 )
 
 type evalUtterance struct {
@@ -90,7 +95,8 @@ func evalSegmentOptions() audio.SegmentOptions {
 	if max == 0 {
 		max = speech.DefaultChunkLength
 	}
-	return audio.SegmentOptions{MaxLength: max, VAD: &audio.VADOptions{Threshold: *evalThreshold}}
+	return audio.SegmentOptions{MaxLength: max, VAD: &audio.VADOptions{Threshold: *evalThreshold},
+		SpeechPad: *evalPad, MinNoSpeech: *evalMinGap}
 }
 
 // TestVADWordLoss measures how many reference words the VAD drops: each
@@ -202,6 +208,19 @@ func TestJoinedWER(t *testing.T) {
 			}
 		}
 		r.decode += got.Decode
+		if *evalVerbose && len(x) > 20*16000 {
+			for _, c := range got.Chunks {
+				t.Logf("  chunk %6.2f–%6.2f no_speech %-5v %q %s", c.Start, c.End, c.NoSpeech, c.Text, c.Fallback)
+			}
+		}
+	}
+	noiseRNG := rand.New(rand.NewPCG(*evalSeed, 4))
+	pause := func(rng *rand.Rand) []float32 {
+		n := int((0.3 + 1.2*rng.Float64()) * 16000)
+		if *evalPauseNoise > 0 {
+			return audiotest.White(noiseRNG, n, *evalPauseNoise)
+		}
+		return make([]float32, n)
 	}
 	rate := func(e metrics.EditCounts) float64 {
 		return 100 * float64(e.Sub+e.Del+e.Ins) / float64(max(1, e.Ref))
@@ -219,19 +238,26 @@ func TestJoinedWER(t *testing.T) {
 					break
 				}
 				u := utts[i]
-				x = append(x, make([]float32, int((0.3+1.2*rng.Float64())*16000))...)
+				x = append(x, pause(rng)...)
+				if *evalVerbose {
+					t.Logf("  utterance %6.2f–%6.2f %q", float64(len(x))/16000, float64(len(x)+len(u.samples))/16000, u.text)
+				}
 				x = append(x, u.samples...)
 				ref := speechdata.Normalize(u.text)
 				refs = append(refs, ref)
-				run(noVAD, u.samples, ref, &single)
-				run(withVAD, u.samples, ref, &singleVAD)
+				if *evalBaselines {
+					run(noVAD, u.samples, ref, &single)
+					run(withVAD, u.samples, ref, &singleVAD)
+				}
 			}
-			x = append(x, make([]float32, int((0.3+1.2*rng.Float64())*16000))...)
+			x = append(x, pause(rng)...)
 			ref := strings.Join(refs, " ")
 			start := time.Now()
 			run(withVAD, x, ref, &joinedVAD)
 			t.Logf("%d s recording %d: %d utterances, %.1f s audio, VAD transcription took %.1f s", seconds, rec, len(refs), float64(len(x))/16000, time.Since(start).Seconds())
-			run(noVAD, x, ref, &joinedNoVAD)
+			if *evalBaselines {
+				run(noVAD, x, ref, &joinedNoVAD)
+			}
 		}
 		for _, r := range []struct {
 			name string
