@@ -14,8 +14,8 @@ import "io"
 //     shorter than MinNoSpeech at the start of the recording is left to
 //     the speech segment after it;
 //   - otherwise a speech segment runs to the first gap of at least
-//     MinNoSpeech (or the end of the stream) if that is within
-//     MaxLength; if not, it is cut in the middle of the longest stretch
+//     MinNoSpeech (or the end of the stream, a shorter gap before it
+//     included) if that is within MaxLength; if not, it is cut in the middle of the longest stretch
 //     the VAD called non-speech (before padding) whose middle lies in the
 //     SearchWindow before MaxLength, and failing that at the quietest
 //     point there, as without a VAD. The next segment then starts at the
@@ -143,6 +143,9 @@ func (sg *Segmenter) speechEnd(known int, done bool) (cut int, ok bool) {
 		run := k
 		for run < known && !sg.mask[run] {
 			run++
+		}
+		if run == known && done && run-k < sg.gapFrames && known*hop <= sg.max+hop {
+			return len(sg.buf), true // a short tail belongs to the speech before it
 		}
 		if run-k >= sg.gapFrames || (run == known && done) {
 			if k <= limit {
