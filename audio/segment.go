@@ -27,6 +27,20 @@ type SegmentOptions struct {
 	// quietest point must be to count as a pause; when it is not, the
 	// segment is cut hard at MaxLength. 0 means 10 dB.
 	PauseDB float64
+	// VAD, when not nil, turns on voice activity detection (see
+	// Segmenter): non-speech is returned as segments without samples,
+	// marked NoSpeech, and speech segments are cut in the pauses the
+	// detector finds. It needs Rate 16000.
+	VAD *VADOptions
+	// SpeechPad widens every stretch of frames the VAD calls speech by
+	// this much on each side (0 means 200 ms), so that weak onsets and
+	// endings are kept and the recognizer hears a little silence around
+	// words, as it did in training.
+	SpeechPad time.Duration
+	// MinNoSpeech is the shortest gap between padded speech that becomes
+	// a NoSpeech segment (0 means 300 ms); shorter gaps stay inside
+	// speech segments.
+	MinNoSpeech time.Duration
 }
 
 // Segment is a piece of a longer recording.
@@ -39,6 +53,12 @@ type Segment struct {
 	// index in the whole recording at Rate; End − Start == len(Samples).
 	// Consecutive segments are contiguous: one's End is the next's Start.
 	Start, End int
+	// NoSpeech marks a stretch the VAD found no speech in (only with
+	// SegmentOptions.VAD): it has no Samples, and it may be of any length.
+	NoSpeech bool
+	// SpeechProbability is the VAD's highest frame probability of speech
+	// in the segment (1 without a VAD).
+	SpeechProbability float64
 }
 
 // StartTime returns the offset of the segment's start in the recording.
@@ -85,6 +105,12 @@ type Segmenter struct {
 	eof    bool
 	err    error // sticky
 	energy []float64
+
+	vad        *VAD // nil without voice activity detection
+	padFrames  int  // SpeechPad in VAD frames
+	gapFrames  int  // MinNoSpeech in VAD frames
+	cutInPause bool // the last speech segment ended inside a short gap
+	mask       []bool
 }
 
 // NewSegmenter returns a Segmenter reading s, which may have any rate and
@@ -117,6 +143,23 @@ func NewSegmenter(s Stream, opts *SegmentOptions) (*Segmenter, error) {
 		return nil, fmt.Errorf("audio: segment: search window %v must be in [0, max length %v)", o.SearchWindow, o.MaxLength)
 	case o.PauseDB < 0 || math.IsNaN(o.PauseDB):
 		return nil, fmt.Errorf("audio: segment: pause threshold %g dB must not be negative", o.PauseDB)
+	case o.VAD != nil && o.Rate != VADRate:
+		return nil, fmt.Errorf("audio: segment: voice activity detection needs rate %d, not %d", VADRate, o.Rate)
+	case o.SpeechPad < 0 || o.MinNoSpeech < 0:
+		return nil, fmt.Errorf("audio: segment: speech pad %v and minimum gap %v must not be negative", o.SpeechPad, o.MinNoSpeech)
+	}
+	if o.SpeechPad == 0 {
+		o.SpeechPad = 200 * time.Millisecond
+	}
+	if o.MinNoSpeech == 0 {
+		o.MinNoSpeech = 300 * time.Millisecond
+	}
+	var vad *VAD
+	if o.VAD != nil {
+		var err error
+		if vad, err = NewVAD(o.VAD); err != nil {
+			return nil, fmt.Errorf("audio: segment: %w", err)
+		}
 	}
 	s, err := DownmixStream(s)
 	if err != nil {
@@ -129,13 +172,16 @@ func NewSegmenter(s Stream, opts *SegmentOptions) (*Segmenter, error) {
 	maxSamples := durationSamples(o.MaxLength, o.Rate)
 	read := 8 * frame * segmentSmooth
 	return &Segmenter{
-		src:    s,
-		rate:   o.Rate,
-		max:    maxSamples,
-		search: durationSamples(o.SearchWindow, o.Rate),
-		frame:  frame,
-		pause:  math.Pow(10, -o.PauseDB/10),
-		read:   make([]float32, read),
+		vad:       vad,
+		padFrames: durationSamples(o.SpeechPad, o.Rate) / VADHop,
+		gapFrames: max(1, durationSamples(o.MinNoSpeech, o.Rate)/VADHop),
+		src:       s,
+		rate:      o.Rate,
+		max:       maxSamples,
+		search:    durationSamples(o.SearchWindow, o.Rate),
+		frame:     frame,
+		pause:     math.Pow(10, -o.PauseDB/10),
+		read:      make([]float32, read),
 		// Next never holds more than a segment, the look-ahead and one read.
 		buf: make([]float32, 0, maxSamples+frame*segmentSmooth+read),
 	}, nil
@@ -145,11 +191,42 @@ func NewSegmenter(s Stream, opts *SegmentOptions) (*Segmenter, error) {
 // with no samples has no segments. An error from the stream is returned
 // once the segments before it are.
 func (sg *Segmenter) Next() (Segment, error) {
+	if sg.vad != nil {
+		return sg.nextVAD()
+	}
 	// Buffer a whole segment plus the look-ahead the energy window needs.
-	need := sg.max + sg.frame*segmentSmooth
+	sg.fill(sg.max + sg.frame*segmentSmooth)
+	if len(sg.buf) == 0 {
+		if sg.err != nil {
+			return Segment{}, sg.err
+		}
+		return Segment{}, io.EOF
+	}
+	cut := len(sg.buf) // the rest of the stream fits in one segment
+	if cut > sg.max {
+		cut = sg.cutPoint()
+	}
+	seg := Segment{
+		Samples:           append([]float32(nil), sg.buf[:cut]...),
+		Rate:              sg.rate,
+		Start:             sg.offset,
+		End:               sg.offset + cut,
+		SpeechProbability: 1,
+	}
+	sg.drop(cut)
+	return seg, nil
+}
+
+// fill reads until sg.buf holds need samples, the stream ends or fails.
+// Every sample read also goes to the VAD, if there is one, which is
+// closed at the end of the stream.
+func (sg *Segmenter) fill(need int) {
 	for empty := 0; !sg.eof && sg.err == nil && len(sg.buf) < need; {
 		n, err := sg.src.Read(sg.read)
 		sg.buf = append(sg.buf, sg.read[:n]...)
+		if sg.vad != nil {
+			sg.vad.Write(sg.read[:n])
+		}
 		switch {
 		case errors.Is(err, io.EOF):
 			sg.eof = true
@@ -163,25 +240,15 @@ func (sg *Segmenter) Next() (Segment, error) {
 			empty = 0
 		}
 	}
-	if len(sg.buf) == 0 {
-		if sg.err != nil {
-			return Segment{}, sg.err
-		}
-		return Segment{}, io.EOF
+	if sg.vad != nil && (sg.eof || sg.err != nil) {
+		sg.vad.Close()
 	}
-	cut := len(sg.buf) // the rest of the stream fits in one segment
-	if cut > sg.max {
-		cut = sg.cutPoint()
-	}
-	seg := Segment{
-		Samples: append([]float32(nil), sg.buf[:cut]...),
-		Rate:    sg.rate,
-		Start:   sg.offset,
-		End:     sg.offset + cut,
-	}
-	sg.buf = sg.buf[:copy(sg.buf, sg.buf[cut:])]
-	sg.offset += cut
-	return seg, nil
+}
+
+// drop removes the first n samples of sg.buf.
+func (sg *Segmenter) drop(n int) {
+	sg.buf = sg.buf[:copy(sg.buf, sg.buf[n:])]
+	sg.offset += n
 }
 
 // cutPoint returns where to end the segment at the start of sg.buf, which

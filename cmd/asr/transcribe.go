@@ -23,14 +23,21 @@ const transcribeUsage = `Usage: asr transcribe [flags] FILE...
 
 Transcribes each audio file (WAV, FLAC, OGG Vorbis or MP3, recognized by
 content; "-" reads standard input) with the embedded default model or
--model. Long recordings are cut into chunks of at most 15 s at pauses and
-decoded chunk by chunk, so memory stays bounded whatever the length.
+-model. A voice activity detector finds the speech first: silence, noise,
+tones and music are skipped, not decoded, and long recordings are cut in
+the pauses between speech into chunks of at most 10 s (the length of the
+utterances the model learnt from), decoded one by one, so memory stays
+bounded whatever the length. A file without speech prints an empty line
+(txt), no subtitles (srt, vtt), and chunks with "no_speech": true (json).
+-vad=false decodes everything, in chunks of at most 15 s cut at the
+quietest point.
 
 Files: the transcripts go to standard output in -format: txt prints the
 text (PATH<TAB>text when there are several files); json one object per
 file with the text, the chunks and per-word start/end times (from the
 most likely monotonic path through the attention and the CTC head) and
-confidences; srt and vtt subtitles. A file that fails is
+confidences, and per chunk "no_speech" and "no_speech_score" (1 − the
+detector's highest speech probability in it); srt and vtt subtitles. A file that fails is
 reported on stderr and the others are still transcribed; the exit status
 is then 1.
 
@@ -86,6 +93,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	fs.Float64Var(&so.EOSThreshold, "eos-threshold", 1.5, "end of sentence only when log p(end) ≥ γ · log p(best character); 0 for none")
 	align := fs.String("align", "", "draw the spectrogram and attention alignment of each chunk into this PNG `path` (a directory when there are several files)")
 	fs.IntVar(&so.CTCBeam, "ctc-beam", 0, "width of the CTC prefix beam search whose transcripts join the attention beam's for joint rescoring; 0 for none (attention with CTC fallback)")
+	vad := fs.Bool("vad", true, "skip non-speech (voice activity detection) and cut chunks in pauses; false decodes all audio")
 	noFallback := fs.Bool("no-fallback", false, "keep the attention output even where it looks broken (no CTC fallback)")
 	lmf := addLMFlags(fs)
 	bf := cli.Batch{Tool: "asr", Inputs: "audio files", Accept: batch.IsAudio, Formats: speech.Formats}
@@ -122,7 +130,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 		so.EOSThreshold = -1
 	}
 	so.NoFallback = *noFallback
-	tj := &transcription{paths: fs.Args(), modelPath: *modelPath, stdin: stdin, stdout: stdout, stderr: stderr}
+	tj := &transcription{paths: fs.Args(), modelPath: *modelPath, noVAD: !*vad, stdin: stdin, stdout: stdout, stderr: stderr}
 	var opts *batch.Options
 	alignDir := false
 	if isBatch {
@@ -166,6 +174,7 @@ type transcription struct {
 	modelPath      string   // "" for the embedded model
 	search         speech.SearchOptions
 	lm             speech.LanguageModel
+	noVAD          bool // decode all audio (-vad=false)
 	stdin          io.Reader
 	stdout, stderr io.Writer
 }
@@ -178,7 +187,7 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 	if err != nil {
 		return err
 	}
-	tr, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Search: tj.search, KeepAlignment: align != ""})
+	tr, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Search: tj.search, NoVAD: tj.noVAD, KeepAlignment: align != ""})
 	if err != nil {
 		return err
 	}
@@ -235,7 +244,7 @@ func (tj *transcription) batch(b *cli.Batch, opts *batch.Options) error {
 	}
 	speech.SetFFTWorkers(min(opts.Jobs, len(inputs)))
 	opts.Model, opts.Stdout, opts.Stderr = speech.ModelID(tj.modelPath), tj.stdout, tj.stderr
-	return b.Run(inputs, speech.BatchFactory(model, &speech.TranscribeOptions{Search: tj.search}), opts)
+	return b.Run(inputs, speech.BatchFactory(model, &speech.TranscribeOptions{Search: tj.search, NoVAD: tj.noVAD}), opts)
 }
 
 // openModel opens the acoustic model and sets up the language model for

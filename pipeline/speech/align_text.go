@@ -108,6 +108,7 @@ func (t *Transcriber) encodeChunks(name string, stream audio.Stream) ([]*encoded
 	if so.MaxLength == 0 {
 		so.MaxLength = AlignChunkLength
 	}
+	so.VAD = nil // the text says what is spoken: every chunk is aligned
 	seg, err := audio.NewSegmenter(stream, &so)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

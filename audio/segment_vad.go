@@ -1,0 +1,208 @@
+package audio
+
+import "io"
+
+// nextVAD is Next with voice activity detection. The buffer always starts
+// on a VAD frame boundary (sg.offset is a multiple of VADHop): every cut
+// falls on one.
+//
+// A frame is speech in the mask when the VAD calls a frame within
+// SpeechPad of it speech. From the buffer's start:
+//
+//   - a run of non-speech frames becomes a NoSpeech segment, its samples
+//     dropped as they are read, so hours of silence cost no memory; a run
+//     shorter than MinNoSpeech at the start of the recording is left to
+//     the speech segment after it;
+//   - otherwise a speech segment runs to the first gap of at least
+//     MinNoSpeech (or the end of the stream, a shorter gap before it
+//     included) if that is within MaxLength; if not, it is cut in the middle of the longest stretch
+//     the VAD called non-speech (before padding) whose middle lies in the
+//     SearchWindow before MaxLength, and failing that at the quietest
+//     point there, as without a VAD. The next segment then starts at the
+//     cut whatever the mask says, so segments stay contiguous.
+func (sg *Segmenter) nextVAD() (Segment, error) {
+	hop := VADHop
+	// Look-ahead: the VAD decides a frame 1 s after it, the mask of a
+	// frame needs the decisions SpeechPad later, and telling a long gap
+	// from a short one MinNoSpeech later.
+	ahead := (vadFloorContext+sg.padFrames+sg.gapFrames+2)*hop + vadWindow
+	var quiet *Segment // a NoSpeech run being read
+	for {
+		sg.fill(sg.max + ahead)
+		end := sg.offset + len(sg.buf) // samples read
+		if len(sg.buf) == 0 {
+			if quiet != nil {
+				return *quiet, nil
+			}
+			if sg.err != nil {
+				return Segment{}, sg.err
+			}
+			return Segment{}, io.EOF
+		}
+		done := sg.eof || sg.err != nil
+		f0 := sg.offset / hop
+		known := sg.maskFrames(f0, done) // mask[k] is frame f0+k
+		if quiet != nil || (!sg.cutInPause && !sg.mask[0]) {
+			run := 0
+			for run < known && !sg.mask[run] {
+				run++
+			}
+			startOfRecording := sg.offset == 0 && quiet == nil
+			switch {
+			case run == known && !done:
+				// Non-speech to the end of what is known: drop it, read on.
+				if quiet == nil {
+					quiet = &Segment{Rate: sg.rate, Start: sg.offset, NoSpeech: true}
+				}
+				sg.extendQuiet(quiet, run*hop)
+				continue
+			case run < known && run < sg.gapFrames && startOfRecording:
+				// A short lead-in belongs to the speech after it.
+			default:
+				if quiet == nil {
+					quiet = &Segment{Rate: sg.rate, Start: sg.offset, NoSpeech: true}
+				}
+				sg.extendQuiet(quiet, min(run*hop, len(sg.buf)))
+				return *quiet, nil
+			}
+		}
+		if quiet != nil {
+			return *quiet, nil
+		}
+		sg.cutInPause = false
+		cut, ok := sg.speechEnd(known, done)
+		if !ok {
+			cut = sg.pauseCut()
+			sg.cutInPause = true
+		}
+		cut = min(cut, end-sg.offset)
+		seg := Segment{
+			Samples:           append([]float32(nil), sg.buf[:cut]...),
+			Rate:              sg.rate,
+			Start:             sg.offset,
+			End:               sg.offset + cut,
+			SpeechProbability: sg.maxProbability(sg.offset, sg.offset+cut),
+		}
+		sg.drop(cut)
+		sg.vad.Forget(sg.offset/hop - sg.padFrames - 1)
+		return seg, nil
+	}
+}
+
+// extendQuiet drops n samples from the buffer into the NoSpeech segment q.
+func (sg *Segmenter) extendQuiet(q *Segment, n int) {
+	sg.drop(n)
+	q.End = sg.offset
+	q.SpeechProbability = max(q.SpeechProbability, sg.maxProbability(q.End-n, q.End))
+	sg.vad.Forget(sg.offset/VADHop - sg.padFrames - 1)
+}
+
+// maskFrames fills sg.mask from frame f0 on with the padded speech mask,
+// as far as it is known, and returns how many frames it holds: up to the
+// end of the buffer at the end of the stream, else up to the last frame
+// whose padding window the VAD has decided.
+func (sg *Segmenter) maskFrames(f0 int, done bool) int {
+	decided := sg.vad.Decided()
+	n := decided - f0
+	if !done {
+		n -= sg.padFrames
+	}
+	n = max(0, n)
+	sg.mask = sg.mask[:0]
+	lo := sg.vad.Forgotten()
+	// Running count of speech frames in the window [k−pad, k+pad].
+	count := 0
+	for j := max(lo, f0-sg.padFrames); j < min(decided, f0+sg.padFrames); j++ {
+		if sg.vad.Speech(j) {
+			count++
+		}
+	}
+	for k := f0; k < f0+n; k++ {
+		if j := k + sg.padFrames; j < decided && sg.vad.Speech(j) {
+			count++
+		}
+		sg.mask = append(sg.mask, count > 0)
+		if j := k - sg.padFrames; j >= lo && sg.vad.Speech(j) {
+			count--
+		}
+	}
+	return n
+}
+
+// speechEnd returns where the speech segment at the buffer's start ends:
+// at the first gap of MinNoSpeech frames, or at the end of the stream,
+// if that is within MaxLength. ok is false when the segment must be cut
+// inside speech.
+func (sg *Segmenter) speechEnd(known int, done bool) (cut int, ok bool) {
+	hop := VADHop
+	limit := sg.max / hop // frames
+	for k := 0; k < known; k++ {
+		if sg.mask[k] {
+			continue
+		}
+		run := k
+		for run < known && !sg.mask[run] {
+			run++
+		}
+		if run == known && done && run-k < sg.gapFrames && known*hop <= sg.max+hop {
+			return len(sg.buf), true // a short tail belongs to the speech before it
+		}
+		if run-k >= sg.gapFrames || (run == known && done) {
+			if k <= limit {
+				return k * hop, true
+			}
+			return 0, false
+		}
+		k = run
+	}
+	if done && known*hop <= sg.max+hop {
+		return len(sg.buf), true // speech to the end of the stream
+	}
+	return 0, false
+}
+
+// pauseCut returns where to cut a speech segment longer than MaxLength:
+// the middle of the longest run of frames the VAD called non-speech
+// (before padding) whose middle falls within the SearchWindow before
+// MaxLength, or the quietest point there (cutPoint) when the VAD saw no
+// pause, rounded down to a frame.
+func (sg *Segmenter) pauseCut() int {
+	hop := VADHop
+	f0 := sg.offset / hop
+	lo, hi := (sg.max-sg.search)/hop, sg.max/hop
+	bestLen, bestMid := 0, 0
+	decided := sg.vad.Decided() - f0
+	for k := 0; k <= hi && k < decided; {
+		if sg.vad.Speech(f0 + k) {
+			k++
+			continue
+		}
+		run := k
+		for run < decided && !sg.vad.Speech(f0+run) {
+			run++
+		}
+		if mid := (k + run) / 2; mid >= lo && mid <= hi && run-k >= bestLen {
+			bestLen, bestMid = run-k, mid
+		}
+		k = run
+	}
+	if bestLen > 0 && bestMid > 0 {
+		return bestMid * hop
+	}
+	if len(sg.buf) <= sg.max {
+		return len(sg.buf)
+	}
+	return max(hop, sg.cutPoint()/hop*hop)
+}
+
+// maxProbability returns the highest VAD probability of the frames that
+// overlap samples [from, to) and are still held.
+func (sg *Segmenter) maxProbability(from, to int) float64 {
+	var p float32
+	lo := max(from/VADHop, sg.vad.Forgotten())
+	hi := min((to+VADHop-1)/VADHop, sg.vad.Decided())
+	for k := lo; k < hi; k++ {
+		p = max(p, sg.vad.Probability(k))
+	}
+	return float64(p)
+}

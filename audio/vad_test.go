@@ -1,0 +1,319 @@
+package audio
+
+import (
+	"io"
+	"math"
+	"math/cmplx"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/attend-go/attend/audio/audiotest"
+)
+
+// vadSignal is a named test signal, made by code, 16 kHz mono.
+type vadSignal struct {
+	name    string
+	samples []float32
+	// tolerance is the share of frames that may be called speech: music
+	// is where the detector is weakest (a few notes in a row can look
+	// like a syllable); the Transcriber's CTC check backs it up there.
+	tolerance float64
+}
+
+// nonSpeechSignals are the signals the VAD must find no speech in.
+func nonSpeechSignals() []vadSignal {
+	rng := rand.New(rand.NewPCG(7, 7))
+	const n = 5 * vadRate
+	return []vadSignal{
+		{"digital silence 1 s", make([]float32, vadRate), 0},
+		{"digital silence 10 s", make([]float32, 10*vadRate), 0},
+		{"white noise", audiotest.White(rng, n, 0.1), 0},
+		{"quiet white noise", audiotest.White(rng, n, 0.003), 0},
+		{"pink noise", audiotest.Pink(rng, n, 0.1), 0},
+		{"brown noise", audiotest.Brown(rng, n, 0.1), 0},
+		{"1 kHz tone", audiotest.Tone(n, vadRate, 1000, 0.5), 0},
+		{"C major chord", audiotest.Chord(n, vadRate, 0.5, 261.63, 329.63, 392), 0},
+		{"A minor seventh chord", audiotest.Chord(n, vadRate, 0.3, 220, 261.63, 329.63, 392), 0},
+		{"music-like notes", audiotest.Music(rng, n, vadRate, 0.5), 0.05},
+	}
+}
+
+// speechSignals are hello.wav clean, in white and pink noise at 10 dB SNR,
+// and quiet (peak −30 dBFS).
+func speechSignals(t testing.TB) []vadSignal {
+	rng := rand.New(rand.NewPCG(8, 8))
+	hello := readHello(t)
+	quiet := make([]float32, len(hello))
+	for i, v := range hello {
+		quiet[i] = v * 0.03
+	}
+	return []vadSignal{
+		{"hello", hello, 0},
+		{"hello, white noise 10 dB", audiotest.MixSNR(hello, audiotest.White(rng, len(hello), 1), 10), 0},
+		{"hello, pink noise 10 dB", audiotest.MixSNR(hello, audiotest.Pink(rng, len(hello), 1), 10), 0},
+		{"hello, quiet", quiet, 0},
+	}
+}
+
+func TestVADNonSpeech(t *testing.T) {
+	v, err := NewVAD(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range nonSpeechSignals() {
+		t.Run(sig.name, func(t *testing.T) {
+			probs := v.Probabilities(nil, sig.samples)
+			if want := (len(sig.samples) + vadHop - 1) / vadHop; len(probs) != want {
+				t.Fatalf("%d frames, want %d", len(probs), want)
+			}
+			speech := 0
+			for _, p := range probs {
+				if p > DefaultVADThreshold {
+					speech++
+				}
+			}
+			if float64(speech) > sig.tolerance*float64(len(probs)) {
+				t.Errorf("%d of %d frames called speech", speech, len(probs))
+			}
+		})
+	}
+}
+
+func TestVADSpeech(t *testing.T) {
+	v, err := NewVAD(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range speechSignals(t) {
+		t.Run(sig.name, func(t *testing.T) {
+			probs := v.Probabilities(nil, sig.samples)
+			speech := 0
+			for _, p := range probs {
+				if p > DefaultVADThreshold {
+					speech++
+				}
+			}
+			// hello.wav is 3.4 s of which about 2.6 s is voiced or
+			// fricative speech.
+			if frac := float64(speech) / float64(len(probs)); frac < 0.6 {
+				t.Errorf("%.0f%% of frames called speech, want ≥ 60%%", 100*frac)
+			}
+		})
+	}
+}
+
+// TestVADStreaming checks that pushing samples in pieces gives the same
+// probabilities as one Write, and that Forget keeps memory bounded.
+func TestVADStreaming(t *testing.T) {
+	x := speechSignals(t)[1].samples
+	v, _ := NewVAD(nil)
+	whole := v.Probabilities(nil, x)
+	v.Reset()
+	rng := rand.New(rand.NewPCG(1, 2))
+	var got []float32
+	for at := 0; at < len(x); {
+		n := min(len(x)-at, rng.IntN(3000))
+		v.Write(x[at : at+n])
+		at += n
+		for i := len(got); i < v.Decided(); i++ {
+			got = append(got, v.Probability(i))
+		}
+		v.Forget(len(got))
+		if len(v.frames) > 3*vadFloorContext+10 {
+			t.Fatalf("VAD holds %d frames", len(v.frames))
+		}
+	}
+	v.Close()
+	for i := len(got); i < v.Decided(); i++ {
+		got = append(got, v.Probability(i))
+	}
+	if len(got) != len(whole) {
+		t.Fatalf("%d frames streamed, %d whole", len(got), len(whole))
+	}
+	for i := range got {
+		if got[i] != whole[i] {
+			t.Fatalf("frame %d: %g streamed, %g whole", i, got[i], whole[i])
+		}
+	}
+}
+
+func TestRealFFT(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	x := make([]float64, 64)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	f := newRealFFT(len(x))
+	got := make([]complex128, len(x)/2+1)
+	f.transform(got, x)
+	for k := range got {
+		var want complex128
+		for n, v := range x {
+			want += complex(v, 0) * cmplx.Exp(complex(0, -2*math.Pi*float64(k*n)/float64(len(x))))
+		}
+		if cmplx.Abs(got[k]-want) > 1e-9 {
+			t.Fatalf("bin %d: %v, want %v", k, got[k], want)
+		}
+	}
+}
+
+// segmentAll runs a VAD segmenter over x and checks the invariants:
+// contiguous segments covering the recording, NoSpeech segments without
+// samples, speech segments of at most maxLen with their samples.
+func segmentAll(t *testing.T, x []float32, opts SegmentOptions) []Segment {
+	t.Helper()
+	if opts.VAD == nil {
+		opts.VAD = &VADOptions{}
+	}
+	sg, err := NewSegmenter((&Signal{Samples: x, Rate: vadRate, Channels: 1}).Stream(), &opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	maxLen := durationSamples(opts.MaxLength, vadRate)
+	if maxLen == 0 {
+		maxLen = 15 * vadRate
+	}
+	var segs []Segment
+	next := 0
+	for {
+		s, err := sg.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Start != next || s.End <= s.Start {
+			t.Fatalf("segment %d is [%d, %d), want it to start at %d", len(segs), s.Start, s.End, next)
+		}
+		switch {
+		case s.NoSpeech && len(s.Samples) != 0:
+			t.Fatalf("no-speech segment %d has %d samples", len(segs), len(s.Samples))
+		case !s.NoSpeech && (len(s.Samples) != s.End-s.Start || len(s.Samples) > maxLen):
+			t.Fatalf("speech segment %d: [%d, %d) with %d samples, max %d", len(segs), s.Start, s.End, len(s.Samples), maxLen)
+		}
+		next = s.End
+		s.Samples = nil
+		segs = append(segs, s)
+	}
+	if next != len(x) {
+		t.Fatalf("segments cover [0, %d), want [0, %d)", next, len(x))
+	}
+	return segs
+}
+
+func TestSegmenterVADNonSpeech(t *testing.T) {
+	for _, sig := range nonSpeechSignals() {
+		t.Run(sig.name, func(t *testing.T) {
+			segs := segmentAll(t, sig.samples, SegmentOptions{})
+			var speech float64
+			for _, s := range segs {
+				if !s.NoSpeech {
+					speech += (s.EndTime() - s.StartTime()).Seconds()
+				}
+			}
+			// A frame called speech is padded by 200 ms on each side.
+			if limit := sig.tolerance*float64(len(sig.samples))/vadRate + 0.5*sig.tolerance/0.05; speech > limit {
+				t.Errorf("%.2f s in speech segments (%+v), want at most %.2f", speech, segs, limit)
+			}
+		})
+	}
+}
+
+// TestSegmenterVADSpeech puts hello.wav (clean and in noise) between
+// stretches of silence or noise and checks that the speech is found,
+// trimmed, and timed.
+func TestSegmenterVADSpeech(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for _, sig := range speechSignals(t) {
+		t.Run(sig.name, func(t *testing.T) {
+			lead, gap, trail := 3*vadRate, 4*vadRate, 2*vadRate
+			var x []float32
+			x = append(x, make([]float32, lead)...)
+			x = append(x, sig.samples...)
+			x = append(x, make([]float32, gap)...)
+			x = append(x, sig.samples...)
+			x = append(x, make([]float32, trail)...)
+			if sig.name != "hello" && sig.name != "hello, quiet" {
+				// Noise everywhere, at the level it has under the speech.
+				bed := audiotest.White(rng, len(x), 0.3*audiotest.RMS(sig.samples)/math.Sqrt(10))
+				for i := range x {
+					x[i] += bed[i]
+				}
+			}
+			segs := segmentAll(t, x, SegmentOptions{})
+			var speech []Segment
+			for _, s := range segs {
+				if !s.NoSpeech {
+					speech = append(speech, s)
+				}
+			}
+			if len(speech) != 2 {
+				t.Fatalf("%d speech segments (%+v), want 2", len(speech), segs)
+			}
+			n := len(sig.samples)
+			for i, want := range [][2]int{{lead, lead + n}, {lead + n + gap, lead + 2*n + gap}} {
+				s := speech[i]
+				// The utterance (whose own edges are quiet) lies inside the
+				// segment, which starts no more than 0.5 s early.
+				if s.Start > want[0]+vadRate/2 || s.End < want[1]-vadRate/2 || s.Start < want[0]-vadRate/2 || s.End > want[1]+vadRate/2 {
+					t.Errorf("speech segment %d is [%v, %v), want about [%v, %v)", i, s.StartTime(), s.EndTime(),
+						samplesToDuration(want[0], vadRate), samplesToDuration(want[1], vadRate))
+				}
+			}
+		})
+	}
+}
+
+// TestSegmenterVADLongSpeech joins many readings of hello.wav with pauses
+// of 0.1–1 s and checks that segments respect MaxLength and are cut in
+// silence, not in words.
+func TestSegmenterVADLongSpeech(t *testing.T) {
+	hello := readHello(t)
+	rng := rand.New(rand.NewPCG(9, 9))
+	var x []float32
+	for range 12 {
+		x = append(x, hello...)
+		x = append(x, make([]float32, vadRate/10+rng.IntN(9*vadRate/10))...)
+	}
+	for _, max := range []time.Duration{8 * time.Second, 15 * time.Second} {
+		segs := segmentAll(t, x, SegmentOptions{MaxLength: max})
+		for _, s := range segs[:len(segs)-1] {
+			// hello.wav ends in 0.35 s of near silence (|x| < 1e-3).
+			for _, v := range x[s.End-vadRate/50 : s.End+vadRate/50] {
+				if math.Abs(float64(v)) > 1e-3 {
+					t.Errorf("max %v: cut at %v is within 20 ms of speech", max, s.EndTime())
+					break
+				}
+			}
+		}
+	}
+}
+
+func TestSegmenterVADOptions(t *testing.T) {
+	s := (&Signal{Samples: make([]float32, 100), Rate: 8000, Channels: 1}).Stream()
+	if _, err := NewSegmenter(s, &SegmentOptions{Rate: 8000, VAD: &VADOptions{}}); err == nil {
+		t.Error("VAD at 8 kHz: no error")
+	}
+	if _, err := NewSegmenter(s, &SegmentOptions{VAD: &VADOptions{Threshold: 1.5}}); err == nil {
+		t.Error("VAD threshold 1.5: no error")
+	}
+}
+
+// BenchmarkVADSilence and BenchmarkVADNoise measure the detector per
+// second of audio: silence skips the spectrum, noise pays for it.
+func BenchmarkVADSilence(b *testing.B) { benchmarkVAD(b, make([]float32, 60*vadRate)) }
+func BenchmarkVADNoise(b *testing.B) {
+	benchmarkVAD(b, audiotest.White(rand.New(rand.NewPCG(1, 1)), 60*vadRate, 0.1))
+}
+
+func benchmarkVAD(b *testing.B, x []float32) {
+	v, _ := NewVAD(nil)
+	var probs []float32
+	b.ReportAllocs()
+	b.SetBytes(int64(4 * len(x)))
+	for b.Loop() {
+		probs = v.Probabilities(probs[:0], x)
+	}
+}

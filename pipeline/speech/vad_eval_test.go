@@ -1,0 +1,276 @@
+package speech_test
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/attend-go/attend/audio"
+	"github.com/attend-go/attend/audio/audiotest"
+	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/pipeline/metrics"
+	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechdata"
+)
+
+// The measurements behind the voice activity detector's defaults. They
+// read real speech, so they run only when given manifests (never a test
+// split; dev speakers only for the joined recordings) and not with
+// -short:
+//
+//	go test ./pipeline/speech -run TestVADWordLoss -v -eval.manifests /work/data/so-dev.tsv,/work/data/native-dev.tsv
+//	go test ./pipeline/speech -run TestVADWordLoss -v -eval.manifests /work/data/so-train.tsv -eval.limit 60 -eval.snr 10
+//	go test ./pipeline/speech -run TestJoinedWER -v -timeout 1h -eval.manifests /work/data/so-dev.tsv -eval.seconds 60,300
+var (
+	evalManifests  = flag.String("eval.manifests", "", "comma-separated speech manifests for the VAD measurements (skipped when empty)")
+	evalLimit      = flag.Int("eval.limit", 0, "utterances per manifest (0: all)")
+	evalSNR        = flag.Float64("eval.snr", 0, "mix white, pink and brown noise in turn at this SNR in dB (0: none)")
+	evalSeconds    = flag.String("eval.seconds", "60,300", "lengths of the joined recordings, seconds")
+	evalRecordings = flag.Int("eval.recordings", 2, "joined recordings of each length")
+	evalSeed       = flag.Uint64("eval.seed", 1, "seed of the joins and the noise")
+	evalMaxLength  = flag.Duration("eval.max-length", 0, "chunk length limit with the VAD (0: speech.DefaultChunkLength)")
+	evalThreshold  = flag.Float64("eval.threshold", 0, "VAD threshold (0: audio.DefaultVADThreshold)")
+	evalPad        = flag.Duration("eval.pad", 0, "SpeechPad (0: the default)")
+	evalMinGap     = flag.Duration("eval.min-gap", 0, "MinNoSpeech (0: the default)")
+	evalPauseNoise = flag.Float64("eval.pause-noise", 0, "RMS of white noise in the pauses of joined recordings (0: digital silence)")
+	evalVerbose    = flag.Bool("eval.verbose", false, "log every chunk and utterance")
+	evalBaselines  = flag.Bool("eval.baselines", true, "also decode one by one and without the VAD")
+)
+
+type evalUtterance struct {
+	path, text string
+	samples    []float32 // 16 kHz mono
+}
+
+func evalUtterances(t *testing.T) [][]evalUtterance {
+	t.Helper()
+	if *evalManifests == "" || testing.Short() {
+		t.Skip("a measurement on real speech: give -eval.manifests (and not -short)")
+	}
+	rng := rand.New(rand.NewPCG(*evalSeed, 2))
+	var all [][]evalUtterance
+	for _, m := range strings.Split(*evalManifests, ",") {
+		utts, err := speechdata.Read(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if *evalLimit > 0 && len(utts) > *evalLimit {
+			rng.Shuffle(len(utts), func(i, j int) { utts[i], utts[j] = utts[j], utts[i] })
+			utts = utts[:*evalLimit]
+		}
+		var out []evalUtterance
+		for i, u := range utts {
+			sig, err := pipeline.LoadSpeech(u.Path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := sig.Samples
+			if *evalSNR != 0 {
+				var noise []float32
+				switch i % 3 {
+				case 0:
+					noise = audiotest.White(rng, len(x), 1)
+				case 1:
+					noise = audiotest.Pink(rng, len(x), 1)
+				default:
+					noise = audiotest.Brown(rng, len(x), 1)
+				}
+				x = audiotest.MixSNR(x, noise, *evalSNR)
+			}
+			out = append(out, evalUtterance{path: u.Path, text: u.Text, samples: x})
+		}
+		all = append(all, out)
+	}
+	return all
+}
+
+func evalSegmentOptions() audio.SegmentOptions {
+	max := *evalMaxLength
+	if max == 0 {
+		max = speech.DefaultChunkLength
+	}
+	return audio.SegmentOptions{MaxLength: max, VAD: &audio.VADOptions{Threshold: *evalThreshold},
+		SpeechPad: *evalPad, MinNoSpeech: *evalMinGap}
+}
+
+// TestVADWordLoss measures how many reference words the VAD drops: each
+// utterance's words are timed by forced alignment of its text (the whole
+// utterance, no VAD), and a word is lost when less than half of its span
+// lies in the speech segments the VAD segmenter returns.
+func TestVADWordLoss(t *testing.T) {
+	model, err := asr.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := speech.NewTranscriber(model, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for mi, utts := range evalUtterances(t) {
+		var words, lost, uttsLost int
+		for _, u := range utts {
+			sig := &audio.Signal{Samples: u.samples, Rate: 16000, Channels: 1}
+			al, err := tr.AlignStream(u.path, sig.Stream(), u.text)
+			if err != nil {
+				t.Logf("%s: %v", u.path, err)
+				continue
+			}
+			opts := evalSegmentOptions()
+			seg, err := audio.NewSegmenter(sig.Stream(), &opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var speechSpans [][2]float64
+			for {
+				s, err := seg.Next()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !s.NoSpeech {
+					speechSpans = append(speechSpans, [2]float64{s.StartTime().Seconds(), s.EndTime().Seconds()})
+				}
+			}
+			var missed []string
+			for _, c := range al.Chunks {
+				for _, w := range c.Words {
+					words++
+					var in float64
+					for _, sp := range speechSpans {
+						in += max(0, min(w.End, sp[1])-max(w.Start, sp[0]))
+					}
+					if in < 0.5*(w.End-w.Start) {
+						lost++
+						missed = append(missed, fmt.Sprintf("%s@%.2f", w.Word, w.Start))
+					}
+				}
+			}
+			if len(missed) > 0 {
+				uttsLost++
+				t.Logf("%s: lost %v (speech %v)", u.path, missed, speechSpans)
+			}
+		}
+		t.Logf("manifest %d: %d utterances, %d of %d words lost (%.2f%%), in %d utterances",
+			mi, len(utts), lost, words, 100*float64(lost)/float64(max(1, words)), uttsLost)
+	}
+}
+
+// TestJoinedWER joins dev utterances with random 0.3–1.5 s pauses into
+// recordings of the given lengths and compares the WER of transcribing
+// each recording whole (with the VAD, and without as before it) against
+// decoding the same utterances one by one; it also counts how many chunks
+// fall back to CTC (Result.Fallback).
+func TestJoinedWER(t *testing.T) {
+	model, err := asr.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := evalUtterances(t)
+	var utts []evalUtterance
+	for _, u := range all {
+		utts = append(utts, u...)
+	}
+	rng := rand.New(rand.NewPCG(*evalSeed, 3))
+	withVAD, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Segment: evalSegmentOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noVAD, err := speech.NewTranscriber(model, &speech.TranscribeOptions{NoVAD: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		wer               metrics.EditCounts
+		chunks, fallbacks int
+		decode            float64
+	}
+	run := func(tr *speech.Transcriber, x []float32, ref string, r *result) {
+		sig := &audio.Signal{Samples: x, Rate: 16000, Channels: 1}
+		got, err := tr.Stream("joined", sig.Stream())
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.wer.Add(metrics.WordErrors(ref, speechdata.Normalize(got.Text)))
+		for _, c := range got.Chunks {
+			if !c.NoSpeech {
+				r.chunks++
+			}
+			if c.Fallback != "" {
+				r.fallbacks++
+			}
+		}
+		r.decode += got.Decode
+		if *evalVerbose && len(x) > 20*16000 {
+			for _, c := range got.Chunks {
+				t.Logf("  chunk %6.2f–%6.2f no_speech %-5v %q %s", c.Start, c.End, c.NoSpeech, c.Text, c.Fallback)
+			}
+		}
+	}
+	noiseRNG := rand.New(rand.NewPCG(*evalSeed, 4))
+	pause := func(rng *rand.Rand) []float32 {
+		n := int((0.3 + 1.2*rng.Float64()) * 16000)
+		if *evalPauseNoise > 0 {
+			return audiotest.White(noiseRNG, n, *evalPauseNoise)
+		}
+		return make([]float32, n)
+	}
+	rate := func(e metrics.EditCounts) float64 {
+		return 100 * float64(e.Sub+e.Del+e.Ins) / float64(max(1, e.Ref))
+	}
+	for _, secs := range strings.Split(*evalSeconds, ",") {
+		var seconds int
+		fmt.Sscan(secs, &seconds)
+		var single, singleVAD, joinedVAD, joinedNoVAD result
+		for rec := range *evalRecordings {
+			var x []float32
+			var refs []string
+			perm := rng.Perm(len(utts))
+			for _, i := range perm {
+				if len(x) >= seconds*16000 {
+					break
+				}
+				u := utts[i]
+				x = append(x, pause(rng)...)
+				if *evalVerbose {
+					t.Logf("  utterance %6.2f–%6.2f %q", float64(len(x))/16000, float64(len(x)+len(u.samples))/16000, u.text)
+				}
+				x = append(x, u.samples...)
+				ref := speechdata.Normalize(u.text)
+				refs = append(refs, ref)
+				if *evalBaselines {
+					run(noVAD, u.samples, ref, &single)
+					run(withVAD, u.samples, ref, &singleVAD)
+				}
+			}
+			x = append(x, pause(rng)...)
+			ref := strings.Join(refs, " ")
+			start := time.Now()
+			run(withVAD, x, ref, &joinedVAD)
+			t.Logf("%d s recording %d: %d utterances, %.1f s audio, VAD transcription took %.1f s", seconds, rec, len(refs), float64(len(x))/16000, time.Since(start).Seconds())
+			if *evalBaselines {
+				run(noVAD, x, ref, &joinedNoVAD)
+			}
+		}
+		for _, r := range []struct {
+			name string
+			res  result
+		}{
+			{"one by one, no VAD", single},
+			{"one by one, VAD", singleVAD},
+			{"joined, VAD", joinedVAD},
+			{"joined, no VAD (15 s chunks)", joinedNoVAD},
+		} {
+			t.Logf("%4d s × %d: %-30s WER %5.1f%% (%d words)  chunks %4d  CTC fallbacks %4d (%.0f%%)  decode %.1f s",
+				seconds, *evalRecordings, r.name, rate(r.res.wer), r.res.wer.Ref, r.res.chunks, r.res.fallbacks,
+				100*float64(r.res.fallbacks)/float64(max(1, r.res.chunks)), r.res.decode)
+		}
+	}
+}
