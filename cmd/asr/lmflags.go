@@ -25,6 +25,7 @@ func addLMFlags(fs *flag.FlagSet) *lmFlags {
 	fs.Float64Var(&l.lm.OOVPenalty, "oov-penalty", speech.DefaultOOVPenalty, "penalty (nats) for a word outside the lexicon (word LMs)")
 	fs.StringVar(&l.lm.Lexicon, "lexicon", "", "`file` of extra words the search may spell, one or more per line (word LMs)")
 	fs.StringVar(&l.hotwords, "hotwords", "", "comma-separated `words` to favour, such as names (word LMs)")
+	fs.BoolVar(&l.lm.NoLookAhead, "no-lookahead", false, "score each word only when it ends, without the look-ahead over the words a prefix can become (word LMs)")
 	fs.Float64Var(&l.lm.HotwordBonus, "hotword-bonus", speech.DefaultHotwordBonus, "score (nats) added per recognized hotword")
 	return l
 }

@@ -35,13 +35,32 @@
 //     ranked by (1−μ)·log p_att + μ·log p_ctc, where p_ctc is the CTC
 //     prefix probability (ctcprefix.go);
 //   - shallow fusion with a character LanguageModel: + β·log p_LM;
+//   - word-level fusion with a word n-gram model (package ngram) through
+//     a Lexicon (WordLM, wordlm.go): within a word the look-ahead score
+//     of its prefix, max over the words it can become of log p(w | h),
+//     at its end the word's own log p(w | h) (Hori, Cho and Watanabe
+//     2018); out-of-vocabulary words pay a penalty, hotwords gain a bonus,
+//     and each word a bonus (+ β_w·Δlog p_word + bonus per word);
 //   - length normalization (score / (length+1)^α) and an end-of-sentence
 //     threshold, guarded by a maximum length of 1.5·T' + 10 characters.
 //
-// When the attention decoder clearly fails (no end of sentence, or a
-// length far from the CTC head's best path: loops and early stops on
-// inputs unlike the training data), Decode returns the CTC best path
-// instead and says why in Result.Fallback. Result.Alignment holds each
+// With SearchOptions.CTCBeam > 0, a CTC prefix beam search (Hannun et
+// al. 2014; ctcbeam.go) fused with the same word LM runs beside it, and
+// the complete transcripts of both searches are rescored with the full
+// objective (rescore.go)
+//
+//	(1−μ)·log p_att(y, EOS | x) + μ·log p_ctc(y | x) + β_w·log p_LM(words) + bonus·|words|
+//
+// where p_att comes from forcing each transcript through the speller
+// (all at once, one decoder row each) and p_ctc sums over all CTC
+// alignments. An attention transcript that loops or stops early scores
+// badly under CTC, and a CTC transcript wins instead: no fallback rule is
+// needed, and the CTC side is fused with the word LM too.
+//
+// Without CTCBeam, when the attention decoder clearly fails (no end of
+// sentence, or a length far from the CTC head's best path: loops and
+// early stops on inputs unlike the training data), Decode returns the CTC
+// best path instead and says why in Result.Fallback. Result.Alignment holds each
 // character's attention weights over the encoder frames and
 // Result.LogProbs the speller's log p(y_i | y_<i, x) of each (after a
 // fallback: one-hot rows at the frames where the CTC path emitted each

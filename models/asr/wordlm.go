@@ -38,6 +38,10 @@ type WordLM struct {
 	// OOVPenalty (nats, ≥ 0) is subtracted from log p(<unk> | h) for a
 	// word outside the lexicon.
 	OOVPenalty float32
+	// NoLookAhead scores a word only when it ends (no look-ahead within
+	// it, and a prefix outside the lexicon is not charged until then):
+	// the ablation of Hori et al.'s look-ahead.
+	NoLookAhead bool
 	// space is the vocabulary's token of the word separator.
 	space int
 	chars []string
@@ -88,6 +92,9 @@ func (w *WordLM) lookAhead(ctx ngram.State, lo, hi int32) float32 {
 	best := negInf32
 	if lo >= hi {
 		return best
+	}
+	if w.NoLookAhead {
+		return 0
 	}
 	if a, b := lx.nextLM[lo], lx.prevLM[hi]; a < hi && b >= lo {
 		best = w.Model.LookAhead(ctx, lx.ids[a], lx.ids[b]+1)
@@ -170,9 +177,12 @@ func (w *WordLM) extend(s wordState, tok int) (next wordState, delta float32, cl
 		return next, 0, false
 	}
 	next.lo, next.hi = w.Lexicon.narrow(s.lo, s.hi, int(s.depth), w.chars[tok])
-	if next.lo < next.hi {
+	switch {
+	case next.lo < next.hi:
 		next.la = w.lookAhead(s.ctx, next.lo, next.hi)
-	} else {
+	case w.NoLookAhead:
+		next.oov = true
+	default:
 		u, _ := w.unknown(s.ctx)
 		next.oov, next.la = true, u-w.OOVPenalty
 	}

@@ -148,14 +148,17 @@ func TestWordLMTelescopes(t *testing.T) {
 		{"zz zz", []string{"<unk>", "<unk>"}, -4},
 	}
 	_ = unk
-	for _, tc := range tests {
-		got, n, _ := spell(t, w, tc.text)
-		want := lmSentence(t, w, tc.words) + tc.extra
-		if math.Abs(got-want) > 1e-4 {
-			t.Errorf("%q: summed score %.5f, want the LM's %.5f", tc.text, got, want)
-		}
-		if int(n) != len(tc.words) {
-			t.Errorf("%q: %d words, want %d", tc.text, n, len(tc.words))
+	for _, noLookAhead := range []bool{false, true} {
+		w.NoLookAhead = noLookAhead
+		for _, tc := range tests {
+			got, n, _ := spell(t, w, tc.text)
+			want := lmSentence(t, w, tc.words) + tc.extra
+			if math.Abs(got-want) > 1e-4 {
+				t.Errorf("%q (no look-ahead %v): summed score %.5f, want the LM's %.5f", tc.text, noLookAhead, got, want)
+			}
+			if int(n) != len(tc.words) {
+				t.Errorf("%q: %d words, want %d", tc.text, n, len(tc.words))
+			}
 		}
 	}
 }

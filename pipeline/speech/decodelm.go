@@ -46,6 +46,9 @@ type LanguageModel struct {
 	// lexicon, each recognized one gains HotwordBonus (nats).
 	Hotwords     []string
 	HotwordBonus float64
+	// NoLookAhead scores each word only when it ends (see
+	// asr.WordLM.NoLookAhead).
+	NoLookAhead bool
 	// WeightSet says that Weight was chosen by the user; otherwise a
 	// character LM gets DefaultCharLMWeight.
 	WeightSet bool
@@ -113,6 +116,7 @@ func (l LanguageModel) Apply(model *asr.Model, so *asr.SearchOptions) error {
 	if err != nil {
 		return err
 	}
+	wlm.NoLookAhead = l.NoLookAhead
 	so.WordLM, so.WordLMWeight, so.WordBonus = wlm, l.Weight, l.WordBonus
 	return nil
 }
