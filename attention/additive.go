@@ -75,7 +75,7 @@ func softStepNode(owner Mechanism, c *additiveCore, b *models.Binding, keys Keys
 	if err != nil {
 		return StateNodes{}, err
 	}
-	ctx, err := apply(owner, contextKernel{heads: 1}, alpha, keys.Memory)
+	ctx, err := contextNode(owner, contextKernel{heads: 1}, alpha, keys)
 	if err != nil {
 		return StateNodes{}, err
 	}

@@ -132,10 +132,15 @@ func (c *additiveCore) prepareNodes(owner Mechanism, bd *models.Binding, memory,
 		return k, err
 	}
 	in := []*gorgonia.Node{memory, bd.Node(c.u.Name)}
+	var bias *gorgonia.Node
 	if c.b != nil {
-		in = append(in, bd.Node(c.b.Name))
+		bias = bd.Node(c.b.Name)
+		in = append(in, bias)
 	}
-	k.Proj, err = apply(owner, projectKernel{bias: c.b != nil}, in...)
+	if k.Proj, err = apply(owner, projectKernel{bias: c.b != nil}, in...); err != nil {
+		return k, err
+	}
+	k.sink, k.token, err = newKeySink(owner, memory, in[1], bias)
 	return k, err
 }
 
@@ -147,7 +152,7 @@ func (c *additiveCore) weightsNode(owner Mechanism, bd *models.Binding, keys Key
 	if keys.Proj == nil {
 		return nil, fmt.Errorf("attention: %s: keys were not prepared by this mechanism: %w", owner.Name(), ErrKeys)
 	}
-	k := &additiveKernel{spec: &c.spec, prev: c.usesPrev() && prev.Weights != nil}
+	k := &additiveKernel{spec: &c.spec, prev: c.usesPrev() && prev.Weights != nil, sink: keys.sink}
 	in := []*gorgonia.Node{keys.Proj, query, bd.Node(c.w.Name), bd.Node(c.v.Name), keys.Mask}
 	if k.prev {
 		in = append(in, prev.Weights)
@@ -160,6 +165,9 @@ func (c *additiveCore) weightsNode(owner Mechanism, bd *models.Binding, keys Key
 	}
 	if k.loc() {
 		in = append(in, bd.Node(c.filters.Name), bd.Node(c.uf.Name))
+	}
+	if k.sink != nil {
+		in = append(in, keys.token)
 	}
 	return apply(owner, k, in...)
 }

@@ -11,7 +11,7 @@ import (
 // α (B, T). Its inputs, in order:
 //
 //	proj (B, T, A), query (B, H), W (H, A), v (A), mask (B, T),
-//	[prev (B, T), [cum (B, T)], [filters (nf, C, K), Uf (nf, A)]]
+//	[prev (B, T), [cum (B, T)], [filters (nf, C, K), Uf (nf, A)]], [token (1)]
 //
 // prev (and cum when C = 2) are present when the step has a previous step
 // and needs it (location features or a window); filters and Uf are present
@@ -22,15 +22,20 @@ import (
 // contiguous (no Slice views to materialize downstream) and serves every
 // mechanism. Its backward pass hands dα to this kernel's backward pass,
 // which recomputes tanh instead of storing activations.
+//
+// With a sink, proj is read as a constant and the last input is the sink's
+// token: the backward pass adds ∂L/∂proj into the sink (see keySink) and
+// gives the token a zero gradient.
 type additiveKernel struct {
 	spec *additiveSpec
 	prev bool // prev (and cum) inputs present
+	sink *keySink
 }
 
 func (k *additiveKernel) loc() bool { return k.spec.filters > 0 && k.prev }
 
 // layout returns the input count and the indexes of the optional inputs
-// (−1 when absent).
+// (−1 when absent) but the token, which is the last when there is a sink.
 func (k *additiveKernel) layout() (n, prev, cum, filters, uf int) {
 	n, prev, cum, filters, uf = 5, -1, -1, -1, -1
 	if k.prev {
@@ -41,6 +46,9 @@ func (k *additiveKernel) layout() (n, prev, cum, filters, uf int) {
 	}
 	if k.loc() {
 		filters, uf, n = n, n+1, n+2
+	}
+	if k.sink != nil {
+		n++
 	}
 	return
 }
@@ -91,7 +99,10 @@ func (k *additiveKernel) OutputShape(in []tensor.Shape) (tensor.Shape, error) {
 func (k *additiveKernel) Differentiable(n int) []bool {
 	d := make([]bool, n)
 	_, iPrev, iCum, iF, iUf := k.layout()
-	d[0], d[1], d[2], d[3] = true, true, true, true // proj, query, W, v; not the mask
+	d[0], d[1], d[2], d[3] = k.sink == nil, true, true, true // proj (unless through the sink), query, W, v; not the mask
+	if k.sink != nil {
+		d[n-1] = true // the token
+	}
 	for _, i := range []int{iF, iUf} {
 		if i >= 0 {
 			d[i] = true
@@ -133,17 +144,23 @@ func (k *additiveKernel) Forward(out *tensor.Dense, in []*tensor.Dense) error {
 }
 
 func (k *additiveKernel) Backward(dIn []*tensor.Dense, dOut, out *tensor.Dense, in []*tensor.Dense) error {
-	shapes := shapesOf(in)
 	if out.Dtype() == tensor.Float64 {
-		x := additiveOperands(k, datas[float64](in), shapes)
-		g := additiveOperands(k, datas[float64](dIn), shapes)
-		additiveBackward(k.spec, x, g, data[float64](out), data[float64](dOut))
+		additiveKernelBackward[float64](k, dIn, dOut, out, in)
 	} else {
-		x := additiveOperands(k, datas[float32](in), shapes)
-		g := additiveOperands(k, datas[float32](dIn), shapes)
-		additiveBackward(k.spec, x, g, data[float32](out), data[float32](dOut))
+		additiveKernelBackward[float32](k, dIn, dOut, out, in)
 	}
 	return nil
+}
+
+func additiveKernelBackward[F Float](k *additiveKernel, dIn []*tensor.Dense, dOut, out *tensor.Dense, in []*tensor.Dense) {
+	shapes := shapesOf(in)
+	x := additiveOperands(k, datas[F](in), shapes)
+	g := additiveOperands(k, datas[F](dIn), shapes)
+	if k.sink != nil {
+		g.proj, g.addProj = k.sink.dproj.([]F), true
+		clear(data[F](dIn[len(dIn)-1]))
+	}
+	additiveBackward(k.spec, x, g, data[F](out), data[F](dOut))
 }
 
 func shapesOf(ts []*tensor.Dense) []tensor.Shape {

@@ -44,6 +44,9 @@ type additiveArgs[F Float] struct {
 	cum        []F // (B, T): cumulative weights; nil unless channels is 2
 	filters    []F // (nf, C, K); nil without location features
 	uf         []F // (nf, A)
+	// addProj (gradients only) says that ∂L/∂proj is added into proj, a
+	// keySink's accumulator, rather than written over it.
+	addProj bool
 }
 
 // locActive reports whether the location term is computed: location
@@ -148,10 +151,10 @@ func additiveBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], alpha, dA
 	var mu sync.Mutex
 	nf, nF := s.filters, len(x.filters)
 	models.ParallelFor(B, 1, func(lo, hi int) {
-		// Per-chunk scratch: de (T), z (A), fT and dfT (nf, T), pre
-		// (T, A), and partial sums of the shared gradients dv (A),
-		// dUf (nf, A), dF (nf, C, K).
-		n := T + A + 2*nf*T + T*A + A + nf*A + nF
+		// Per-chunk scratch: de (T), z and dz (A), fT and dfT (nf, T),
+		// pre and dpre (T, A), and partial sums of the shared gradients
+		// dv (A), dUf (nf, A), dF (nf, C, K).
+		n := T + 2*A + 2*nf*T + 2*T*A + A + nf*A + nF
 		buf := getScratch[F](n)
 		defer putScratch(buf)
 		sc := *buf
@@ -159,9 +162,11 @@ func additiveBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], alpha, dA
 		w := rowScratch[F]{}
 		w.de, sc = sc[:T], sc[T:]
 		w.z, sc = sc[:A], sc[A:]
+		w.dz, sc = sc[:A], sc[A:]
 		w.fT, sc = sc[:nf*T], sc[nf*T:]
 		w.dfT, sc = sc[:nf*T], sc[nf*T:]
 		w.pre, sc = sc[:T*A], sc[T*A:]
+		w.dpre, sc = sc[:T*A], sc[T*A:]
 		w.dv, sc = sc[:A], sc[A:]
 		w.dUf, w.dF = sc[:nf*A], sc[nf*A:nf*A+nF]
 		for b := lo; b < hi; b++ {
@@ -183,19 +188,30 @@ func additiveBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], alpha, dA
 // rowScratch is one goroutine's scratch for additiveRowBackward, with its
 // partial sums of the gradients shared by all rows (dv, dUf, dF).
 type rowScratch[F Float] struct {
-	de, z, fT, dfT, pre []F
-	dv, dUf, dF         []F
+	de, z, dz, fT, dfT, pre, dpre []F
+	dv, dUf, dF                   []F
 }
 
 func additiveRowBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], b int, qw, dqw, alpha, dAlpha []F, w *rowScratch[F]) {
 	T, A := x.T, x.A
 	lo, hi := windowBounds(s.window, row(x.prev, b, T), T)
 	softmaxBackwardRow(w.de, alpha, dAlpha, F(s.sharpen))
+	loc := locActive(s, x)
+	// dproj receives this step's ∂L/∂pre: the row of ∂L/∂proj itself, or,
+	// when it is added into a sink, scratch (the location term's
+	// gradients need it alone) or nothing (dz is added as it is made).
 	dproj := g.proj[b*T*A : (b+1)*T*A]
-	clear(dproj)
+	if g.addProj {
+		dproj = nil
+		if loc {
+			dproj = w.dpre
+		}
+	}
+	if dproj != nil {
+		clear(dproj)
+	}
 	clear(dqw)
 	var pre []F
-	loc := locActive(s, x)
 	if loc {
 		clear(row(g.prev, b, T))
 		clear(row(g.cum, b, T))
@@ -210,11 +226,20 @@ func additiveRowBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], b int,
 		}
 		z := activation(x, b, t, qw, pre, w.z)[:A]
 		axpy(d, z, w.dv) // dv += de_t·z
-		dp := dproj[t*A : (t+1)*A]
+		dp := w.dz
+		if dproj != nil {
+			dp = dproj[t*A : (t+1)*A]
+		}
 		for a, y := range z {
 			dp[a] = d * v[a] * (1 - y*y)
 		}
 		axpy(1, dp, dqw)
+		if dproj == nil {
+			axpy(1, dp, g.proj[(b*T+t)*A:(b*T+t+1)*A])
+		}
+	}
+	if loc && g.addProj && lo < hi {
+		axpy(1, dproj[lo*A:hi*A], g.proj[(b*T+lo)*A:(b*T+hi)*A])
 	}
 	if !loc || lo >= hi {
 		return

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/attend-go/attend/models"
+	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
 
@@ -14,18 +15,37 @@ import (
 // with α (B, h, T), or (B, T) for one head, V (B, T, d) whose
 // last axis splits into h slices of d/h, and c (B, d). Positions of weight
 // exactly 0 (padding, outside a window, not sampled) are skipped.
+//
+// With a sink, V is the memory of prepared keys, read as a constant: a
+// third input, the sink's token, follows it, and the backward pass adds
+// ∂L/∂V into the sink (see keySink) and gives the token a zero gradient.
 type contextKernel struct {
 	heads int
 	// alphaConst marks α as not differentiable: Hard attention's one-hot
 	// samples, whose gradient is REINFORCE's business.
 	alphaConst bool
+	sink       *keySink
+}
+
+// contextNode adds the context node of one head over the keys' memory,
+// through their sink when they have one.
+func contextNode(owner Mechanism, k contextKernel, alpha *gorgonia.Node, keys KeysNodes) (*gorgonia.Node, error) {
+	if keys.sink == nil {
+		return apply(owner, k, alpha, keys.Memory)
+	}
+	k.sink = keys.sink
+	return apply(owner, k, alpha, keys.Memory, keys.token)
 }
 
 func (k contextKernel) Name() string { return fmt.Sprintf("attention.Context(h=%d)", k.heads) }
 
 func (k contextKernel) OutputShape(in []tensor.Shape) (tensor.Shape, error) {
-	if len(in) != 2 || in[1].Dims() != 3 {
-		return nil, fmt.Errorf("want weights and values (B, T, d); got %v: %w", in, ErrShape)
+	inputs := 2
+	if k.sink != nil {
+		inputs = 3 // and the token
+	}
+	if len(in) != inputs || in[1].Dims() != 3 {
+		return nil, fmt.Errorf("want weights, values (B, T, d)%s; got %v: %w", map[bool]string{true: " and the sink's token"}[k.sink != nil], in, ErrShape)
 	}
 	v := in[1]
 	want := tensor.Shape{v[0], k.heads, v[1]}
@@ -41,7 +61,12 @@ func (k contextKernel) OutputShape(in []tensor.Shape) (tensor.Shape, error) {
 	return tensor.Shape{v[0], v[2]}, nil
 }
 
-func (k contextKernel) Differentiable(int) []bool { return []bool{!k.alphaConst, true} }
+func (k contextKernel) Differentiable(int) []bool {
+	if k.sink != nil {
+		return []bool{!k.alphaConst, false, true}
+	}
+	return []bool{!k.alphaConst, true}
+}
 
 func (k contextKernel) Forward(out *tensor.Dense, in []*tensor.Dense) error {
 	s := in[1].Shape()
@@ -56,11 +81,20 @@ func (k contextKernel) Forward(out *tensor.Dense, in []*tensor.Dense) error {
 func (k contextKernel) Backward(dIn []*tensor.Dense, dOut, _ *tensor.Dense, in []*tensor.Dense) error {
 	s := in[1].Shape()
 	if dOut.Dtype() == tensor.Float64 {
-		contextBackward(data[float64](dIn[0]), data[float64](dIn[1]), data[float64](dOut), data[float64](in[0]), data[float64](in[1]), s[0], k.heads, s[1], s[2])
+		contextKernelBackward[float64](k, dIn, dOut, in, s)
 	} else {
-		contextBackward(data[float32](dIn[0]), data[float32](dIn[1]), data[float32](dOut), data[float32](in[0]), data[float32](in[1]), s[0], k.heads, s[1], s[2])
+		contextKernelBackward[float32](k, dIn, dOut, in, s)
 	}
 	return nil
+}
+
+func contextKernelBackward[F Float](k contextKernel, dIn []*tensor.Dense, dOut *tensor.Dense, in []*tensor.Dense, s tensor.Shape) {
+	dValues, add := data[F](dIn[1]), false
+	if k.sink != nil {
+		dValues, add = k.sink.dmem.([]F), true
+		clear(data[F](dIn[2]))
+	}
+	contextBackward(data[F](dIn[0]), dValues, data[F](dOut), data[F](in[0]), data[F](in[1]), s[0], k.heads, s[1], s[2], add)
 }
 
 // contextForward computes ctx (B, d) from alpha (B, h, T) and values
@@ -93,12 +127,15 @@ func contextRows[F Float](ctx, alpha, values []F, heads, T, d, lo, hi int) {
 }
 
 // contextBackward: dα[b,j,t] = ⟨dc[b, head j], V[b,t, head j]⟩ and
-// dV[b,t, head j] = α[b,j,t]·dc[b, head j]. dAlpha may be nil.
-func contextBackward[F Float](dAlpha, dValues, dCtx, alpha, values []F, B, heads, T, d int) {
+// dV[b,t, head j] = α[b,j,t]·dc[b, head j], added to dValues when add is
+// set. dAlpha may be nil.
+func contextBackward[F Float](dAlpha, dValues, dCtx, alpha, values []F, B, heads, T, d int, add bool) {
 	dk := d / heads
 	models.ParallelFor(B, 4, func(lo, hi int) {
 		for b := lo; b < hi; b++ {
-			clear(dValues[b*T*d : (b+1)*T*d])
+			if !add {
+				clear(dValues[b*T*d : (b+1)*T*d])
+			}
 			for j := 0; j < heads; j++ {
 				dc := dCtx[b*d+j*dk : b*d+(j+1)*dk]
 				for t := 0; t < T; t++ {

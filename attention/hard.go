@@ -156,7 +156,7 @@ func (m *Hard) StepNode(b *models.Binding, keys KeysNodes, query *gorgonia.Node,
 	if err != nil {
 		return StateNodes{}, err
 	}
-	ctx, err := apply(m, contextKernel{heads: 1, alphaConst: true}, sample, keys.Memory)
+	ctx, err := contextNode(m, contextKernel{heads: 1, alphaConst: true}, sample, keys)
 	if err != nil {
 		return StateNodes{}, err
 	}

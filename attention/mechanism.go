@@ -87,6 +87,11 @@ type KeysNodes struct {
 	Mask   *gorgonia.Node // (B, T): 1 real, 0 padding (all ones when none was given)
 	Proj   *gorgonia.Node // mechanism-specific projection of the memory, or nil
 	Values *gorgonia.Node // MultiHead's value projection (B, T, d), or nil
+
+	// The additive family's steps send their gradients of Memory and Proj
+	// to sink, through its token (see keySink); nil for other mechanisms.
+	sink  *keySink
+	token *gorgonia.Node
 }
 
 // State is the attention state after a step. The zero State is the state

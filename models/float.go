@@ -21,6 +21,15 @@ func isFloat32[F Float]() bool {
 	return unsafe.Sizeof(x) == 4
 }
 
+// asFloat32 views s as []float32 (nil stays nil); only for F = float32,
+// where it converts without the allocation of going through any.
+func asFloat32[F Float](s []F) []float32 {
+	if s == nil {
+		return nil
+	}
+	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
 // Tanh is tanh(x): a rational approximation for float32 (max abs error about
 // 1e-7, several times faster than math.Tanh) and math.Tanh for float64.
 func Tanh[F Float](x F) F {

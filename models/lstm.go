@@ -51,9 +51,21 @@ func (l *LSTM) weights(b *Binding) gorgonia.Nodes {
 
 // ApplyStep is the graph face of one step: x (B, In) and state (B, 2H) =
 // [h₋₁ | c₋₁] give the next state (B, 2H) = [h | c]. Every call adds one
-// fused node (with its own saved activations for the backward pass).
+// fused node (with its own saved activations for the backward pass); the
+// weight gradients of all the steps of l in b's graph are formed together,
+// in one product each (see stepSink).
 func (l *LSTM) ApplyStep(b *Binding, x, state *gorgonia.Node) (*gorgonia.Node, error) {
-	return Apply(&lstmStepKernel{}, append(gorgonia.Nodes{x, state}, l.weights(b)...)...)
+	sink, tok, err := b.stepSinkOf(l)
+	if err != nil {
+		return nil, err
+	}
+	k := &lstmStepKernel{sink: sink, slot: -1}
+	n, err := Apply(k, append(append(gorgonia.Nodes{x, state}, l.weights(b)...), tok)...)
+	if err != nil {
+		return nil, err
+	}
+	k.slot = sink.add(x.Shape()[0])
+	return n, nil
 }
 
 // SplitState returns h (B, H) and c (B, H) of a packed state (B, 2H), each

@@ -35,7 +35,11 @@ func cellForward[F Float](H, lo, hi int, gates, cPrev []F, cps int, c []F, cs in
 		if cPrev != nil {
 			cp = cPrev[r*cps : r*cps+H]
 		}
-		for j := range H {
+		j0 := 0
+		if isFloat32[F]() {
+			j0 = cellRowFast(asFloat32(z), asFloat32(cp), asFloat32(cr), asFloat32(hr))
+		}
+		for j := j0; j < H; j++ {
 			i, f, o, g := Sigmoid(zi[j]), Sigmoid(zf[j]), Sigmoid(zo[j]), Tanh(zg[j])
 			zi[j], zf[j], zo[j], zg[j] = i, f, o, g
 			cc := i * g
@@ -70,7 +74,11 @@ func cellBackward[F Float](H, lo, hi int, gates, cPrev []F, cps int, c []F, cs i
 		if cPrev != nil {
 			cp = cPrev[r*cps : r*cps+H]
 		}
-		for j := range H {
+		j0 := 0
+		if isFloat32[F]() {
+			j0 = cellBackRowFast(asFloat32(a), asFloat32(cp), asFloat32(cr), asFloat32(dhr), asFloat32(dcr), asFloat32(d), asFloat32(dcp))
+		}
+		for j := j0; j < H; j++ {
 			i, f, o, g := ai[j], af[j], ao[j], ag[j]
 			tc := Tanh(cr[j])
 			dct := dcr[j] + dhr[j]*o*(1-tc*tc)

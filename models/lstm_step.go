@@ -25,15 +25,25 @@ func stepForward[F Float](gates, x, prev, next, wx, wh, b []F, B, I, H int) {
 }
 
 // lstmStepKernel is one LSTM step. Inputs: x (B, I), state (B, 2H) =
-// [h₋₁ | c₋₁], Wx (I, 4H), Wh (H, 4H), b (4H). Output: (B, 2H) = [h | c].
-// Forward keeps the gate activations for Backward.
+// [h₋₁ | c₋₁], Wx (I, 4H), Wh (H, 4H), b (4H), and with a sink its token
+// (1). Output: (B, 2H) = [h | c]. Forward keeps the gate activations for
+// Backward. With a sink the weights are constants of the step: Backward
+// leaves x, h₋₁ and dz in the sink's slot, and the token's gradient is 0.
 type lstmStepKernel struct {
 	gates any // []float32 or []float64, (B, 4H)
+	sink  *stepSink
+	slot  int
 }
 
 func (*lstmStepKernel) Name() string { return "LSTMStep" }
 
-func (*lstmStepKernel) OutputShape(in []tensor.Shape) (tensor.Shape, error) {
+func (k *lstmStepKernel) OutputShape(in []tensor.Shape) (tensor.Shape, error) {
+	if k.sink != nil {
+		if len(in) != 6 || !in[5].Eq(tensor.Shape{1}) {
+			return nil, fmt.Errorf("want inputs x, state, Wx, Wh, b and the sink's token (1); got %v", in)
+		}
+		in = in[:5]
+	}
 	if len(in) != 5 {
 		return nil, fmt.Errorf("want inputs x, state, Wx, Wh, b; got %d", len(in))
 	}
@@ -54,7 +64,12 @@ func (*lstmStepKernel) OutputShape(in []tensor.Shape) (tensor.Shape, error) {
 	return s.Clone(), nil
 }
 
-func (*lstmStepKernel) Differentiable(int) []bool { return []bool{true, true, true, true, true} }
+func (k *lstmStepKernel) Differentiable(int) []bool {
+	if k.sink != nil {
+		return []bool{true, true, false, false, false, true}
+	}
+	return []bool{true, true, true, true, true}
+}
 
 func (k *lstmStepKernel) Forward(out *tensor.Dense, in []*tensor.Dense) error {
 	if out.Dtype() == tensor.Float32 {
@@ -88,22 +103,38 @@ func (k *lstmStepKernel) Backward(dIn []*tensor.Dense, dOut, out *tensor.Dense, 
 //	dx = dz·Wxᵀ, dh₋₁ = dz·Whᵀ, dc₋₁ = dc_total⊙f,
 //	dWx = xᵀ·dz, dWh = h₋₁ᵀ·dz, db = Σ_rows dz.
 //
-// dz overwrites the saved activations.
+// dz overwrites the saved activations, or goes to the sink's slot with x
+// and h₋₁, where the sink forms the weight gradients of all steps at once.
 func stepKernelBackward[F Float](k *lstmStepKernel, dIn []*tensor.Dense, dOut, out *tensor.Dense, in []*tensor.Dense) {
 	B, I, H := in[0].Shape()[0], in[0].Shape()[1], in[3].Shape()[0]
 	x, prev, wx, wh := floatsOf[F](in[0]), floatsOf[F](in[1]), floatsOf[F](in[2]), floatsOf[F](in[3])
 	next, dy := floatsOf[F](out), floatsOf[F](dOut)
 	dx, dState := floatsOf[F](dIn[0]), floatsOf[F](dIn[1])
-	dz := k.gates.([]F)
+	act := k.gates.([]F)
+	dz := act
+	if s := k.sink; s != nil {
+		off := s.offs[k.slot]
+		dz = s.dz.([]F)[off*4*H : (off+B)*4*H]
+		copy(s.x.([]F)[off*I:(off+B)*I], x[:B*I])
+		sh := s.h.([]F)[off*H : (off+B)*H]
+		for r := range B {
+			copy(sh[r*H:(r+1)*H], prev[r*2*H:r*2*H+H])
+		}
+		s.written[k.slot] = true
+		clear(floatsOf[F](dIn[5]))
+	}
 	if grain := cellRows(H); B < 2*grain {
-		cellBackward(H, 0, B, dz, prev[H:], 2*H, next[H:], 2*H, dy, 2*H, dy[H:], 2*H, dz, dState[H:], 2*H)
+		cellBackward(H, 0, B, act, prev[H:], 2*H, next[H:], 2*H, dy, 2*H, dy[H:], 2*H, dz, dState[H:], 2*H)
 	} else {
 		ParallelFor(B, grain, func(lo, hi int) {
-			cellBackward(H, lo, hi, dz, prev[H:], 2*H, next[H:], 2*H, dy, 2*H, dy[H:], 2*H, dz, dState[H:], 2*H)
+			cellBackward(H, lo, hi, act, prev[H:], 2*H, next[H:], 2*H, dy, 2*H, dy[H:], 2*H, dz, dState[H:], 2*H)
 		})
 	}
 	gemm(false, true, B, I, 4*H, 1, dz, 4*H, wx, 4*H, 0, dx, I)
 	gemm(false, true, B, H, 4*H, 1, dz, 4*H, wh, 4*H, 0, dState, 2*H)
+	if k.sink != nil {
+		return
+	}
 	gemm(true, false, I, 4*H, B, 1, x, I, dz, 4*H, 0, floatsOf[F](dIn[2]), 4*H)
 	gemm(true, false, H, 4*H, B, 1, prev, 2*H, dz, 4*H, 0, floatsOf[F](dIn[3]), 4*H)
 	sumRows(floatsOf[F](dIn[4]), dz, B, 4*H)

@@ -127,9 +127,10 @@ func (ps *Params) ZeroGrads() {
 // Binding ties parameters to nodes of one graph. Every graph that trains
 // the parameters has its own Binding; all of them share the Value tensors.
 type Binding struct {
-	params []*Param
-	nodes  gorgonia.Nodes
-	byName map[string]*gorgonia.Node
+	params    []*Param
+	nodes     gorgonia.Nodes
+	byName    map[string]*gorgonia.Node
+	stepSinks map[*LSTM]stepSinkRef // see stepSink
 }
 
 // Bind adds a node for each parameter to g, holding the parameter's Value

@@ -20,3 +20,52 @@ func tanhAddFast(dst, a, b []float32) int {
 	tanhAddAVX2(&dst[0], &a[0], &b[0], n)
 	return n
 }
+
+// lstmCellAVX2 is implemented in tanh_amd64.s.
+//
+//go:noescape
+func lstmCellAVX2(z, cPrev, c, h *float32, gateStride, n int)
+
+// cellRowFast runs the multiple-of-8 prefix of one row of cellForward in
+// assembly when it can and returns how many columns it did. z holds the
+// row's four gates (stride H = len(c)); cPrev is nil or as long as c.
+func cellRowFast(z, cPrev, c, h []float32) int {
+	H := len(c)
+	n := H &^ 7
+	if !useTanhAVX2 || n == 0 {
+		return 0
+	}
+	_, _ = z[4*H-1], h[H-1]
+	var cp *float32
+	if cPrev != nil {
+		_ = cPrev[H-1]
+		cp = &cPrev[0]
+	}
+	lstmCellAVX2(&z[0], cp, &c[0], &h[0], H, n)
+	return n
+}
+
+// lstmCellBackAVX2 is implemented in tanh_amd64.s.
+//
+//go:noescape
+func lstmCellBackAVX2(a, cPrev, c, dh, dc, d, dcPrev *float32, gateStride, n int)
+
+// cellBackRowFast runs the multiple-of-8 prefix of one row of cellBackward
+// in assembly when it can and returns how many columns it did. a and d
+// hold the row's four gates (stride H = len(c)); cPrev is nil or as long
+// as c.
+func cellBackRowFast(a, cPrev, c, dh, dc, d, dcPrev []float32) int {
+	H := len(c)
+	n := H &^ 7
+	if !useTanhAVX2 || n == 0 {
+		return 0
+	}
+	_, _, _, _, _ = a[4*H-1], d[4*H-1], dh[H-1], dc[H-1], dcPrev[H-1]
+	var cp *float32
+	if cPrev != nil {
+		_ = cPrev[H-1]
+		cp = &cPrev[0]
+	}
+	lstmCellBackAVX2(&a[0], cp, &c[0], &dh[0], &dc[0], &d[0], &dcPrev[0], H, n)
+	return n
+}

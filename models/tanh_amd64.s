@@ -148,3 +148,173 @@ loop:
 	JNZ  loop
 	VZEROUPPER
 	RET
+
+DATA halfc<>+0(SB)/4, $0x3f000000
+DATA halfc<>+4(SB)/4, $0x3f000000
+DATA halfc<>+8(SB)/4, $0x3f000000
+DATA halfc<>+12(SB)/4, $0x3f000000
+DATA halfc<>+16(SB)/4, $0x3f000000
+DATA halfc<>+20(SB)/4, $0x3f000000
+DATA halfc<>+24(SB)/4, $0x3f000000
+DATA halfc<>+28(SB)/4, $0x3f000000
+GLOBL halfc<>(SB), RODATA|NOPTR, $32
+
+// TANH(X, X2, Q) sets X = tanh(X) by the rational approximation of
+// tanhAddAVX2, with X2 and Q as scratch.
+#define TANH(X, X2, Q) \
+	VMINPS  tanhc<>+0(SB), X, X; \
+	VMAXPS  tanhc<>+32(SB), X, X; \
+	VMULPS  X, X, X2; \
+	VMOVUPS tanhc<>+64(SB), Q; \
+	VFMADD213PS tanhc<>+96(SB), X2, Q; \
+	VFMADD213PS tanhc<>+128(SB), X2, Q; \
+	VFMADD213PS tanhc<>+160(SB), X2, Q; \
+	VFMADD213PS tanhc<>+192(SB), X2, Q; \
+	VFMADD213PS tanhc<>+224(SB), X2, Q; \
+	VFMADD213PS tanhc<>+256(SB), X2, Q; \
+	VMULPS  X, Q, X; \
+	VMOVUPS tanhc<>+288(SB), Q; \
+	VFMADD213PS tanhc<>+320(SB), X2, Q; \
+	VFMADD213PS tanhc<>+352(SB), X2, Q; \
+	VFMADD213PS tanhc<>+384(SB), X2, Q; \
+	VDIVPS  Q, X, X
+
+// SIGMOID(X, X2, Q) sets X = σ(X) = 0.5 + 0.5·tanh(X/2).
+#define SIGMOID(X, X2, Q) \
+	VMULPS  halfc<>+0(SB), X, X; \
+	TANH(X, X2, Q); \
+	VMOVUPS halfc<>+0(SB), X2; \
+	VFMADD213PS X2, X2, X
+
+// func lstmCellAVX2(z, cPrev, c, h *float32, gateStride, n int)
+//
+// One row of cellForward for columns j < n, n a positive multiple of 8:
+// with z[j], z[G+j], z[2G+j], z[3G+j] (G = gateStride) the pre-activations
+// of the gates i, f, o, g, it writes their activations back over them and
+//
+//	c[j] = f·cPrev[j] + i·g   (i·g when cPrev is nil),  h[j] = o·tanh(c[j]).
+TEXT ·lstmCellAVX2(SB), NOSPLIT, $0-48
+	MOVQ z+0(FP), SI
+	MOVQ cPrev+8(FP), BX
+	MOVQ c+16(FP), DI
+	MOVQ h+24(FP), DX
+	MOVQ gateStride+32(FP), R8
+	MOVQ n+40(FP), CX
+	SHLQ $2, R8                  // gate stride in bytes
+	LEAQ (R8)(R8*2), R9          // 3·stride
+
+cellloop:
+	VMOVUPS (SI), Y0
+	SIGMOID(Y0, Y5, Y6)          // i
+	VMOVUPS Y0, (SI)
+	VMOVUPS (SI)(R8*1), Y1
+	SIGMOID(Y1, Y5, Y6)          // f
+	VMOVUPS Y1, (SI)(R8*1)
+	VMOVUPS (SI)(R8*2), Y2
+	SIGMOID(Y2, Y5, Y6)          // o
+	VMOVUPS Y2, (SI)(R8*2)
+	VMOVUPS (SI)(R9*1), Y3
+	TANH(Y3, Y5, Y6)             // g
+	VMOVUPS Y3, (SI)(R9*1)
+	VMULPS  Y3, Y0, Y4           // i·g
+	TESTQ   BX, BX
+	JZ      noprev
+	VFMADD231PS (BX), Y1, Y4     // + f·c₋₁
+	ADDQ    $32, BX
+
+noprev:
+	VMOVUPS Y4, (DI)
+	TANH(Y4, Y5, Y6)
+	VMULPS  Y4, Y2, Y4           // o·tanh(c)
+	VMOVUPS Y4, (DX)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $32, DX
+	SUBQ $8, CX
+	JNZ  cellloop
+	VZEROUPPER
+	RET
+
+DATA onec<>+0(SB)/4, $0x3f800000
+DATA onec<>+4(SB)/4, $0x3f800000
+DATA onec<>+8(SB)/4, $0x3f800000
+DATA onec<>+12(SB)/4, $0x3f800000
+DATA onec<>+16(SB)/4, $0x3f800000
+DATA onec<>+20(SB)/4, $0x3f800000
+DATA onec<>+24(SB)/4, $0x3f800000
+DATA onec<>+28(SB)/4, $0x3f800000
+GLOBL onec<>(SB), RODATA|NOPTR, $32
+
+// func lstmCellBackAVX2(a, cPrev, c, dh, dc, d, dcPrev *float32, gateStride, n int)
+//
+// One row of cellBackward for columns j < n, n a positive multiple of 8,
+// gates at a[j], a[G+j], a[2G+j], a[3G+j] (G = gateStride) as in
+// lstmCellAVX2, their gradients likewise in d (which may be a):
+//
+//	dct = dc + dh·o·(1 − tanh²c)
+//	di = dct·g·i(1−i), df = dct·c₋₁·f(1−f) (0 when cPrev is nil),
+//	do = dh·tanh(c)·o(1−o), dg = dct·i(1−g²), dcPrev = dct·f (may be dc).
+TEXT ·lstmCellBackAVX2(SB), NOSPLIT, $0-72
+	MOVQ a+0(FP), SI
+	MOVQ cPrev+8(FP), BX
+	MOVQ c+16(FP), DI
+	MOVQ dh+24(FP), DX
+	MOVQ dc+32(FP), R10
+	MOVQ d+40(FP), R11
+	MOVQ dcPrev+48(FP), R12
+	MOVQ gateStride+56(FP), R8
+	MOVQ n+64(FP), CX
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R9
+	VMOVUPS onec<>+0(SB), Y15
+
+backloop:
+	VMOVUPS (SI), Y0             // i
+	VMOVUPS (SI)(R8*1), Y1       // f
+	VMOVUPS (SI)(R8*2), Y2       // o
+	VMOVUPS (SI)(R9*1), Y3       // g
+	VMOVUPS (DI), Y4
+	TANH(Y4, Y7, Y8)             // tanh(c)
+	VMOVUPS (DX), Y5             // dh
+	VMULPS  Y4, Y4, Y7
+	VSUBPS  Y7, Y15, Y7          // 1 − tanh²c
+	VMULPS  Y5, Y2, Y8           // dh·o
+	VMULPS  Y7, Y8, Y7
+	VADDPS  (R10), Y7, Y6        // dct
+	VSUBPS  Y2, Y15, Y7          // 1 − o
+	VMULPS  Y4, Y8, Y8
+	VMULPS  Y7, Y8, Y8           // do
+	VMOVUPS Y8, (R11)(R8*2)
+	VSUBPS  Y0, Y15, Y7
+	VMULPS  Y0, Y7, Y7
+	VMULPS  Y3, Y7, Y7
+	VMULPS  Y6, Y7, Y7           // di
+	VMOVUPS Y7, (R11)
+	VMULPS  Y3, Y3, Y7
+	VSUBPS  Y7, Y15, Y7
+	VMULPS  Y0, Y7, Y7
+	VMULPS  Y6, Y7, Y7           // dg
+	VMOVUPS Y7, (R11)(R9*1)
+	VXORPS  Y7, Y7, Y7
+	TESTQ   BX, BX
+	JZ      nocprev
+	VSUBPS  Y1, Y15, Y7
+	VMULPS  Y1, Y7, Y7
+	VMULPS  (BX), Y7, Y7
+	VMULPS  Y6, Y7, Y7
+	ADDQ    $32, BX
+
+nocprev:
+	VMOVUPS Y7, (R11)(R8*1)      // df
+	VMULPS  Y1, Y6, Y7
+	VMOVUPS Y7, (R12)            // dcPrev
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $32, DX
+	ADDQ $32, R10
+	ADDQ $32, R11
+	ADDQ $32, R12
+	SUBQ $8, CX
+	JNZ  backloop
+	VZEROUPPER
+	RET

@@ -6,3 +6,7 @@ package models
 var useTanhAVX2 = false
 
 func tanhAddFast(dst, a, b []float32) int { return 0 }
+
+func cellRowFast(z, cPrev, c, h []float32) int { return 0 }
+
+func cellBackRowFast(a, cPrev, c, dh, dc, d, dcPrev []float32) int { return 0 }

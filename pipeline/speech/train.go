@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"time"
 
@@ -236,6 +237,10 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	for ; st.Epoch <= o.Epochs; st.Epoch++ {
 		batches := planEpoch(train, o.BatchSize, o.Seed, st.Epoch)
 		epochStart, startBatch, tokens, lossSum, lossN := time.Now(), st.Batch, 0, 0.0, 0
+		// Audio trained on this epoch (this run's share of it, when
+		// resumed) and the time the batches took, dev scoring excluded:
+		// training throughput in hours of audio per wall-clock hour.
+		audioSeconds := 0.0
 		for bi := st.Batch; bi < len(batches); bi++ {
 			if err := ctx.Err(); err != nil {
 				st.Seconds = secondsBefore + time.Since(runStart).Seconds()
@@ -247,6 +252,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 				return sum, err
 			}
 			exs := batches[bi]
+			for _, e := range exs {
+				audioSeconds += float64(e.Frames) * FrameSeconds
+			}
 			rng := rand.New(rand.NewPCG(o.Seed^uint64(st.Epoch)<<20, uint64(bi)))
 			if augment != nil {
 				exs = specAugment(exs, model.Config.MelBins, augment, rng)
@@ -281,9 +289,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 				el := time.Since(epochStart)
 				perBatch := el / time.Duration(max(1, bi+1-startBatch))
 				eta := time.Duration(len(batches)-bi-1) * perBatch
-				logf("epoch %d batch %d/%d step %d loss %.4f lr %.2g %.0f tok/s %d graphs (%d builds) epoch ETA %v",
+				logf("epoch %d batch %d/%d step %d loss %.4f lr %.2g %.0f tok/s %.2f h audio/h %d graphs (%d builds) epoch ETA %v",
 					st.Epoch, bi+1, len(batches), st.Step, lossSum/float64(max(1, lossN)), opt.LR(),
-					float64(tokens)/el.Seconds(), buckets.Len(), buckets.Builds(), eta.Round(time.Second))
+					float64(tokens)/el.Seconds(), audioSeconds/el.Seconds(), buckets.Len(), buckets.Builds(), eta.Round(time.Second))
 				lossSum, lossN = 0, 0
 			}
 			if time.Since(lastSave) > o.CheckpointEvery {
@@ -296,6 +304,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 				break
 			}
 		}
+		trainTime := time.Since(epochStart)
+		logf("epoch %d trained on %.2f h of audio in %v: %.2f h of audio per hour (GOMAXPROCS %d)", st.Epoch,
+			audioSeconds/3600, trainTime.Round(time.Second), audioSeconds/trainTime.Seconds(), runtime.GOMAXPROCS(0))
 		// End of epoch: score dev, keep the best, decay or stop.
 		devUtts := dev
 		if o.MaxDev > 0 && len(devUtts) > o.MaxDev {

@@ -1,0 +1,66 @@
+package asr
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/attend-go/attend/models"
+)
+
+// BenchmarkTrainStep is one optimizer step of the default model (listener,
+// location-aware speller, joint CTC, dropout) on a batch shaped like the
+// middle of the real recipe's bucket grid: 16 utterances of 166–208
+// stacked frames (5–6 s) with 89–111 characters, in the graph of key
+// {16, 208, 112}. Forward, backward and Adam; the graph is built and run
+// once outside the timing.
+func BenchmarkTrainStep(b *testing.B) {
+	const B, T, S = 16, 208, 112
+	m, err := New(Config{}, nil, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 3))
+	exs := make([]Example, B)
+	for i := range exs {
+		n := T*4/5 + r.IntN(T/5+1)
+		frames := n * m.Config.Stack
+		e := Example{Frames: frames, Features: make([]float32, frames*m.Config.MelBins)}
+		for j := range e.Features {
+			e.Features[j] = float32(r.NormFloat64())
+		}
+		e.Tokens = make([]int, S*4/5+r.IntN(S/5))
+		for j := range e.Tokens {
+			e.Tokens[j] = 1 + r.IntN(m.Vocab.Size()-1)
+		}
+		exs[i] = e
+	}
+	key := BatchKey{B: B, T: T, S: S}
+	bt, err := m.MakeBatch(key, exs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	buckets := models.NewBuckets(m.Params, m.BuildFunc(rand.New(rand.NewPCG(1, 7))))
+	defer buckets.Close()
+	gr, err := buckets.Get(key)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := gr.Inputs.Bind(bt); err != nil {
+		b.Fatal(err)
+	}
+	opt := models.NewAdam(m.Params, nil)
+	step := func() {
+		if _, err := gr.Run(); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := opt.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	step() // the first run allocates the machine's registers
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		step()
+	}
+}
