@@ -41,7 +41,26 @@ var (
 	evalPauseNoise = flag.Float64("eval.pause-noise", 0, "RMS of white noise in the pauses of joined recordings (0: digital silence)")
 	evalVerbose    = flag.Bool("eval.verbose", false, "log every chunk and utterance")
 	evalBaselines  = flag.Bool("eval.baselines", true, "also decode one by one and without the VAD")
+	evalCTCBeam    = flag.Int("eval.ctc-beam", 0, "SearchOptions.CTCBeam of the joined-recording runs")
+	evalLM         = flag.String("eval.lm", "none", `language model of the joined-recording runs: "none", "default" (the embedded word LM) or an ARPA file`)
 )
+
+// evalSearch is the search of the joined-recording runs (-eval.ctc-beam,
+// -eval.lm).
+func evalSearch(t *testing.T, model *asr.Model) asr.SearchOptions {
+	t.Helper()
+	so := asr.SearchOptions{CTCBeam: *evalCTCBeam}
+	lm := speech.DefaultLanguageModel()
+	switch *evalLM {
+	case "default":
+	default:
+		lm.Path = *evalLM
+	}
+	if err := lm.Apply(model, &so); err != nil {
+		t.Fatal(err)
+	}
+	return so
+}
 
 type evalUtterance struct {
 	path, text string
@@ -179,11 +198,12 @@ func TestJoinedWER(t *testing.T) {
 		utts = append(utts, u...)
 	}
 	rng := rand.New(rand.NewPCG(*evalSeed, 3))
-	withVAD, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Segment: evalSegmentOptions()})
+	search := evalSearch(t, model)
+	withVAD, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Search: search, Segment: evalSegmentOptions()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	noVAD, err := speech.NewTranscriber(model, &speech.TranscribeOptions{NoVAD: true})
+	noVAD, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Search: search, NoVAD: true})
 	if err != nil {
 		t.Fatal(err)
 	}
