@@ -47,6 +47,10 @@ func (m *Model) ctcBeam(e *Encoded, o SearchOptions, width int) [][]int {
 // probabilities.
 func (m *Model) ctcBeamHyps(e *Encoded, o SearchOptions, width int) []*ctcHyp {
 	T, V := e.T, m.Vocab.Size()
+	space := -1
+	if id, ok := m.Vocab.ids[' ']; ok {
+		space = id
+	}
 	root := &ctcHyp{pb: 0, pnb: negInf}
 	if o.WordLM != nil {
 		root.word = o.WordLM.start()
@@ -101,6 +105,9 @@ func (m *Model) ctcBeamHyps(e *Encoded, o SearchOptions, width int) []*ctcHyp {
 				same.pnb = logAdd(same.pnb, h.pnb+float64(y[last]))
 			}
 			for _, c := range chars {
+				if c == space && (last == -1 || last == space) {
+					continue // no space first or twice: it would spell no word
+				}
 				ext := get(append(slices.Clip(h.tokens), c), h, c)
 				if c == last {
 					ext.pnb = logAdd(ext.pnb, h.pb+float64(y[c]))

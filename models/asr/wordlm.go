@@ -27,11 +27,19 @@ import (
 // of its words, while partial words are never charged more than the best
 // word they could become (so the beam keeps them).
 //
-// A prefix that leaves the lexicon spells an out-of-vocabulary word: it
-// is charged log p(<unk> | h) − OOVPenalty once, and the characters after
-// it are free until the word ends. Lexicon words that the language model
-// does not know (a -lexicon file, hotwords) are scored as <unk> without
-// the penalty.
+// A prefix that leaves the lexicon spells an out-of-vocabulary word,
+// scored as the unknown-word class times its spelling under a unigram
+// character model (the letter frequencies of the lexicon's words, with an
+// end-of-word symbol), less a penalty:
+//
+//	log p(<unk> | h) + Σ_i log p_char(c_i) + log p_char(end) − OOVPenalty
+//
+// charged as the characters come (the <unk> term and the penalty when
+// the prefix leaves the lexicon), so a long invented word costs what its
+// length makes it unlikely to be, and spaces between known words stay
+// cheaper than one run-on unknown word. Lexicon words that the language
+// model does not know (a -lexicon file, hotwords) are scored as <unk>,
+// without spelling cost or penalty.
 type WordLM struct {
 	Model   *ngram.Model
 	Lexicon *Lexicon
@@ -45,6 +53,10 @@ type WordLM struct {
 	// space is the vocabulary's token of the word separator.
 	space int
 	chars []string
+	// spell[tok] is log p_char of a word character; spellEnd that of the
+	// end of a word.
+	spell    []float32
+	spellEnd float32
 }
 
 // NewWordLM prepares the fusion of lm through lx for a recognizer's
@@ -54,8 +66,43 @@ func NewWordLM(lm *ngram.Model, lx *Lexicon, vocab *Vocab, oovPenalty float32) (
 	if !ok {
 		return nil, errNoSpace
 	}
-	return &WordLM{Model: lm, Lexicon: lx, OOVPenalty: oovPenalty, space: space, chars: vocab.List()}, nil
+	w := &WordLM{Model: lm, Lexicon: lx, OOVPenalty: oovPenalty, space: space, chars: vocab.List()}
+	w.spell, w.spellEnd = spellingModel(lx, vocab)
+	return w, nil
 }
+
+// spellingModel estimates the unigram character model of out-of-vocabulary
+// spelling from the lexicon's words: each character's share of all
+// characters and word ends (add-one smoothed over the vocabulary's word
+// characters), in nats.
+func spellingModel(lx *Lexicon, vocab *Vocab) ([]float32, float32) {
+	counts := make([]float64, vocab.Size())
+	ends := float64(lx.Len())
+	total := ends + 1
+	for tok, c := range vocab.List() {
+		if tok != EOS && c != " " {
+			counts[tok] = 1
+			total++
+		}
+	}
+	for _, w := range lx.words {
+		for _, r := range w {
+			if id, ok := vocab.ids[r]; ok {
+				counts[id]++
+				total++
+			}
+		}
+	}
+	spell := make([]float32, len(counts))
+	for tok, n := range counts {
+		spell[tok] = negInf32
+		if n > 0 {
+			spell[tok] = float32(math.Log(n / total))
+		}
+	}
+	return spell, float32(math.Log((ends + 1) / total))
+}
+
 
 // wordState is a hypothesis's place in the word LM: the n-gram context of
 // the words before, the lexicon range of the word being spelled, and the
@@ -66,6 +113,7 @@ type wordState struct {
 	depth  int32 // bytes spelled of the current word
 	oov    bool  // the prefix left the lexicon
 	la     float32
+	sp     float32 // Σ log p_char of the word's characters so far
 	words  int32 // completed words
 }
 
@@ -143,8 +191,9 @@ func (w *WordLM) closeWord(s wordState) (next ngram.State, delta float32, ok boo
 			return next, lp + lx.bonus[i] - s.la, true
 		}
 	}
+	// An unknown word, or a lexicon prefix that is no word: spelled.
 	lp, next := w.unknown(s.ctx)
-	return next, lp - w.OOVPenalty - s.la, true
+	return next, lp - w.OOVPenalty + s.sp + w.spellEnd - s.la, true
 }
 
 // extend returns the state after token tok and the change of the word
@@ -173,8 +222,13 @@ func (w *WordLM) extend(s wordState, tok int) (next wordState, delta float32, cl
 	}
 	next = s
 	next.depth += int32(len(w.chars[tok]))
+	next.sp += w.spell[tok]
 	if s.oov {
-		return next, 0, false
+		if w.NoLookAhead {
+			return next, 0, false
+		}
+		next.la += w.spell[tok]
+		return next, w.spell[tok], false
 	}
 	next.lo, next.hi = w.Lexicon.narrow(s.lo, s.hi, int(s.depth), w.chars[tok])
 	switch {
@@ -184,7 +238,7 @@ func (w *WordLM) extend(s wordState, tok int) (next wordState, delta float32, cl
 		next.oov = true
 	default:
 		u, _ := w.unknown(s.ctx)
-		next.oov, next.la = true, u-w.OOVPenalty
+		next.oov, next.la = true, u-w.OOVPenalty+next.sp
 	}
 	return next, next.la - s.la, false
 }

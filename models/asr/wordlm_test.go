@@ -133,6 +133,14 @@ func spell(t *testing.T, w *WordLM, text string) (float64, int32, []wordState) {
 func TestWordLMTelescopes(t *testing.T) {
 	w := tinyWordLM(t, []string{"cow"}, nil)
 	unk := func(ctx ngram.State) float64 { lp, _ := w.unknown(ctx); return float64(lp) }
+	spelled := func(word string) float64 { // the spelling of an unknown word, and its penalty
+		toks, _ := DefaultVocab().Encode(word)
+		c := float64(w.spellEnd) - 2
+		for _, tok := range toks {
+			c += float64(w.spell[tok])
+		}
+		return c
+	}
 	tests := []struct {
 		text  string
 		words []string
@@ -141,11 +149,11 @@ func TestWordLMTelescopes(t *testing.T) {
 		{"the cat", []string{"the", "cat"}, 0},
 		{"a dog", []string{"a", "dog"}, 0},
 		{"the cats", []string{"the", "cats"}, 0},
-		{"the  cat", []string{"the", "cat"}, 0},  // two spaces spell no word
+		{"the  cat", []string{"the", "cat"}, 0}, // two spaces spell no word
 		{"the cow", []string{"the", "<unk>"}, 0}, // in the lexicon, not the LM: no penalty
-		{"the zebra", []string{"the", "<unk>"}, -2},
-		{"the ca", []string{"the", "<unk>"}, -2}, // a prefix that is no word
-		{"zz zz", []string{"<unk>", "<unk>"}, -4},
+		{"the zebra", []string{"the", "<unk>"}, spelled("zebra")},
+		{"the ca", []string{"the", "<unk>"}, spelled("ca")}, // a prefix that is no word
+		{"zz zz", []string{"<unk>", "<unk>"}, 2 * spelled("zz")},
 	}
 	_ = unk
 	for _, noLookAhead := range []bool{false, true} {
@@ -194,11 +202,17 @@ func TestWordLMHotwordBonus(t *testing.T) {
 	if math.Abs((b-a)-3) > 1e-4 {
 		t.Errorf("hotword dog: score %.4f vs %.4f without, want +3", b, a)
 	}
-	// zorro is not in the LM: scored as <unk> plus its bonus, no OOV penalty.
+	// zorro is not in the LM: scored as <unk> plus its bonus, without the
+	// OOV penalty and spelling cost it pays as an unknown word.
 	c, _, _ := spell(t, hot, "the zorro")
 	d, _, _ := spell(t, plain, "the zorro")
-	if math.Abs((c-d)-(2+2)) > 1e-4 {
-		t.Errorf("hotword zorro: score %.4f vs %.4f as an OOV word, want +2 bonus +2 penalty", c, d)
+	toks, _ := DefaultVocab().Encode("zorro")
+	spelling := float64(plain.spellEnd)
+	for _, tok := range toks {
+		spelling += float64(plain.spell[tok])
+	}
+	if want := 2 + 2 - spelling; math.Abs((c-d)-want) > 1e-4 {
+		t.Errorf("hotword zorro: score %.4f vs %.4f as an OOV word, want %+.4f (bonus, penalty and spelling)", c, d, want)
 	}
 }
 
