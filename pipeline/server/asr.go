@@ -61,8 +61,8 @@ func NewASR(cfg ASRConfig, o Options) (*Server, error) {
 		}
 		a.transcriber <- tr
 	}
-	s.mux.HandleFunc("POST /v1/audio/transcriptions", a.openAI)
-	s.mux.HandleFunc("POST /inference", a.inference)
+	s.handlePost("/v1/audio/transcriptions", a.openAI)
+	s.handlePost("/inference", a.inference)
 	return s, nil
 }
 

@@ -54,7 +54,7 @@ func NewCaption(cfg CaptionConfig, o Options) (*Server, error) {
 	}
 	s := newServer("caption", []modelInfo{{ID: cfg.ModelID, Object: "model", OwnedBy: "attend"}}, o)
 	c := &captionService{s: s, cfg: cfg}
-	s.mux.HandleFunc("POST /v1/captions", c.caption)
+	s.handlePost("/v1/captions", c.caption)
 	return s, nil
 }
 

@@ -54,16 +54,22 @@ func sharedEncoder(t testing.TB) string {
 	return ""
 }
 
-// newCaptionServer returns a caption server over the embedded decoder and
-// the shared encoder.
-func newCaptionServer(t testing.TB, o Options) *Server {
+// newCaptioner returns a captioner over the embedded decoder and the
+// shared encoder, with the CLI's search (no <unk>).
+func newCaptioner(t testing.TB) *captioning.Captioner {
 	t.Helper()
 	c, err := captioning.NewCaptioner(context.Background(), captioning.CaptionerOptions{Encoder: sharedEncoder(t), Search: caption.SearchOptions{NoUnk: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	s, err := NewCaption(CaptionConfig{Captioner: c, ModelID: captioning.ModelID("")}, o)
+	return c
+}
+
+// newCaptionServer returns a caption server over newCaptioner.
+func newCaptionServer(t testing.TB, o Options) *Server {
+	t.Helper()
+	s, err := NewCaption(CaptionConfig{Captioner: newCaptioner(t), ModelID: captioning.ModelID("")}, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -77,8 +77,9 @@ type Server struct {
 	tool     string // "asr" or "caption": which page "/" serves
 	models   []modelInfo
 	mux      *http.ServeMux
-	admitted chan struct{} // a token per request admitted: working or waiting
-	working  chan struct{} // a token per request being worked on
+	posts    map[string]bool // the POST endpoints, to answer 405 to other methods
+	admitted chan struct{}   // a token per request admitted: working or waiting
+	working  chan struct{}   // a token per request being worked on
 	// loopback restricts the Host header to loopback names, against DNS
 	// rebinding, when the server listens on a loopback address only.
 	loopback atomic.Bool
@@ -88,13 +89,18 @@ type Server struct {
 func newServer(tool string, models []modelInfo, o Options) *Server {
 	o = o.withDefaults()
 	s := &Server{o: o, tool: tool, models: models, mux: http.NewServeMux(),
-		admitted: make(chan struct{}, o.Jobs+o.Queue), working: make(chan struct{}, o.Jobs)}
+		admitted: make(chan struct{}, o.Jobs+o.Queue), working: make(chan struct{}, o.Jobs), posts: map[string]bool{}}
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.HandleFunc("GET /v1/models", s.listModels)
 	s.mux.HandleFunc("GET /v1/colormaps", serveColormaps)
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", staticFiles()))
 	s.mux.HandleFunc("GET /{$}", s.page)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if s.posts[r.URL.Path] {
+			w.Header().Set("Allow", "POST")
+			writeError(w, &APIError{Status: http.StatusMethodNotAllowed, Type: typeInvalid, Message: r.URL.Path + " takes POST, not " + r.Method})
+			return
+		}
 		writeError(w, &APIError{Status: http.StatusNotFound, Type: typeNotFound, Message: r.Method + " " + r.URL.Path + ": no such endpoint"})
 	})
 	return s
@@ -275,4 +281,10 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 
 func (s *Server) listModels(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": s.models})
+}
+
+// handlePost routes POST path to h.
+func (s *Server) handlePost(path string, h http.HandlerFunc) {
+	s.posts[path] = true
+	s.mux.HandleFunc("POST "+path, h)
 }
