@@ -222,8 +222,18 @@ func (c *Captioner) Caption(path string, stdin io.Reader) (*Result, error) {
 
 // Describe captions one image's features (L×D).
 func (c *Captioner) Describe(features []float32) (*Result, error) {
+	return c.DescribeBeam(features, c.o.Beam)
+}
+
+// DescribeBeam captions one image's features (L×D) with a beam of width
+// beam (at least 1) instead of CaptionerOptions.Beam, for callers that
+// choose the width per image (the server's requests).
+func (c *Captioner) DescribeBeam(features []float32, beam int) (*Result, error) {
+	if beam < 1 {
+		return nil, fmt.Errorf("captioning: beam width %d, want at least 1", beam)
+	}
 	var ws caption.Workspace
-	hyps, err := c.Model.Beam(&ws, features, c.o.Beam, &c.o.Search)
+	hyps, err := c.Model.Beam(&ws, features, beam, &c.o.Search)
 	if err != nil {
 		return nil, fmt.Errorf("captioning: %w", err)
 	}

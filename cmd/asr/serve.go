@@ -1,0 +1,107 @@
+package main
+
+import (
+	"io"
+	"strings"
+
+	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/pipeline/server"
+	"github.com/attend-go/attend/pipeline/speech"
+)
+
+func init() {
+	commands.Add("serve", "serve an OpenAI-compatible transcription API and a page that shows where the model listened", runServe)
+}
+
+const serveUsage = `Usage: asr serve [flags]
+
+Serves speech recognition over HTTP on -addr (127.0.0.1:8080), with the
+model and decoding flags of "asr transcribe":
+
+	POST /v1/audio/transcriptions  OpenAI's API: multipart "file", response_format
+	                               json | text | srt | vtt | verbose_json,
+	                               timestamp_granularities[] word | segment
+	POST /inference                whisper.cpp's server endpoint, the same form
+	GET  /                         a page: upload or record audio, see the
+	                               transcript, the spectrogram and the attention
+	                               alignment; hover a word to see where the
+	                               model listened, click it to hear it
+	GET  /healthz, /v1/models
+
+verbose_json adds each word's confidence and, under "attend", each
+chunk's alignment and log-mel spectrogram as base64 bytes. Errors are
+OpenAI's {"error": {...}} with status 400, 413 (over -max-mb or
+-max-duration), 415, 429 (queue full) or 503 (timed out).
+
+-j requests are transcribed at once and -queue more may wait; uploads
+stay in memory and no request can name a file on the server. SIGINT or
+SIGTERM stops accepting, finishes the requests in flight and exits.
+Listening on a loopback address (the default), the server answers only
+requests addressed to localhost or a loopback IP.
+
+Flags:
+`
+
+const serveExamples = `
+Examples:
+
+	asr serve -check -addr 127.0.0.1:0 -j 1
+
+Recipes:
+
+	asr serve
+	asr serve -addr 127.0.0.1:9000 -j 2 -beam 8
+	curl -s http://127.0.0.1:8080/v1/audio/transcriptions -F file=@testdata/hello.wav
+	curl -s http://127.0.0.1:8080/v1/audio/transcriptions -F file=@testdata/hello.wav -F response_format=srt
+	curl -s http://127.0.0.1:8080/inference -F file=@testdata/hello.wav -F response_format=text
+`
+
+func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("serve", serveUsage, serveExamples, stderr)
+	var sf cli.Serve
+	sf.Register(fs, "127.0.0.1:8080")
+	modelPath := fs.String("model", "", "model `file` (default: the embedded model)")
+	maxDuration := fs.Duration("max-duration", server.DefaultMaxDuration, "longest audio a request may hold")
+	var so speech.SearchOptions
+	fs.IntVar(&so.Beam, "beam", 4, "beam width; 1 is greedy search")
+	fs.Float64Var(&so.CTCWeight, "ctc-weight", 0.3, "weight of the CTC prefix score in joint decoding; 0 for attention alone")
+	lmf := addLMFlags(fs)
+	if ok, err := cli.Parse(fs, args); !ok {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return cli.Usagef("serve takes no arguments (got %s)", strings.Join(fs.Args(), " "))
+	}
+	if so.Beam < 1 {
+		return cli.Usagef("-beam %d: want at least 1", so.Beam)
+	}
+	if so.CTCWeight < 0 || so.CTCWeight > 1 {
+		return cli.Usagef("-ctc-weight %v: want [0, 1]", so.CTCWeight)
+	}
+	if so.CTCWeight == 0 {
+		so.CTCWeight = speech.NoCTC
+	}
+	if *maxDuration <= 0 {
+		return cli.Usagef("-max-duration %v: want a positive duration", *maxDuration)
+	}
+	opts, err := sf.Options(stderr)
+	if err != nil {
+		return err
+	}
+	lm, err := lmf.finish(fs)
+	if err != nil {
+		return err
+	}
+	model, err := speech.OpenModel(*modelPath)
+	if err != nil {
+		return err
+	}
+	if err := lm.Apply(model, &so); err != nil {
+		return err
+	}
+	srv, err := server.NewASR(server.ASRConfig{Model: model, ModelID: speech.ModelID(*modelPath), Search: so, MaxDuration: *maxDuration}, opts)
+	if err != nil {
+		return err
+	}
+	return sf.Run("asr", srv, stdout, stderr)
+}

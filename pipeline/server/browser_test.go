@@ -1,0 +1,231 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"golang.org/x/image/draw"
+)
+
+var updateScreenshots = flag.Bool("update-screenshots", false, "write the page screenshots to docs/ for the README")
+
+// chromiumPath is Debian's chromium.
+const chromiumPath = "/usr/bin/chromium"
+
+// browser starts headless Chromium for a test, or skips it where there
+// is none.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skipf("skipping: no %s (apt-get install -y chromium)", chromiumPath)
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.Flag("force-color-profile", "srgb"),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1000, 900),
+	)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	// Start the browser without a timeout (see chromedp.Run). Headless,
+	// the page never has the window's focus, so focus events would not
+	// fire without focus emulation.
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+		return err
+	}))
+	if err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	return ctx
+}
+
+// within runs actions with a deadline.
+func within(t *testing.T, ctx context.Context, d time.Duration, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// eval evaluates a JavaScript expression in the page.
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("evaluating %s: %v", expr, err)
+	}
+	return v
+}
+
+// canvasInk is a JavaScript expression giving the fraction of a canvas's
+// pixels that are neither white nor transparent, and how many distinct
+// colors (of a sample) it holds.
+const canvasInk = `(sel => {
+  const c = document.querySelector(sel);
+  const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+  let ink = 0; const colors = new Set();
+  for (let i = 0; i < d.length; i += 4) {
+    if (d[i+3] > 0 && (d[i] < 245 || d[i+1] < 245 || d[i+2] < 245)) ink++;
+    if (i % 64 === 0) colors.add((d[i] << 16) | (d[i+1] << 8) | d[i+2]);
+  }
+  return {ink: ink / (d.length / 4), colors: colors.size, width: c.width, height: c.height};
+})`
+
+type ink struct {
+	Ink    float64 `json:"ink"`
+	Colors int     `json:"colors"`
+	Width  int     `json:"width"`
+	Height int     `json:"height"`
+}
+
+func TestBrowserASRPage(t *testing.T) {
+	ctx := browser(t)
+	ts := serve(t, newASRServer(t, Options{Jobs: 1}))
+	wav, err := filepath.Abs(filepath.Join(repoRoot, "testdata", "hello.wav"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, ctx, 60*time.Second, "upload hello.wav",
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitReady(chromedp.CSS("#file")),
+		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{wav}),
+		chromedp.WaitVisible(chromedp.CSS("#transcript .word")),
+		chromedp.WaitVisible(chromedp.CSS("#figures canvas")),
+	)
+	words := eval[[]string](t, ctx, `[...document.querySelectorAll("#transcript .word")].map(b => b.firstChild.textContent)`)
+	if len(words) == 0 {
+		t.Fatal("no words on the page")
+	}
+	// Focus is hover: focusing the second word highlights its frames and
+	// characters.
+	k := min(1, len(words)-1)
+	within(t, ctx, 10*time.Second, "focus a word", chromedp.Focus(chromedp.CSS("#transcript .word:nth-child("+itoa(k+1)+")")))
+	state := eval[map[string]string](t, ctx, `({
+	  active: document.querySelector("#transcript .word.active")?.firstChild.textContent ?? "",
+	  word: document.querySelector("#figures canvas").dataset.word ?? "",
+	  highlight: document.querySelector("#figures canvas").dataset.highlight ?? "",
+	  info: document.querySelector("#info").textContent,
+	  status: document.querySelector("#status").textContent,
+	})`)
+	t.Logf("page: %v", state)
+	if state["active"] != words[k] || state["word"] != itoa(k) {
+		t.Errorf("after focusing word %d %q: active %q, canvas word %q", k, words[k], state["active"], state["word"])
+	}
+	if state["highlight"] == "" {
+		t.Errorf("the alignment highlights no characters for word %q", words[k])
+	}
+	if !bytes.Contains([]byte(state["info"]), []byte(words[k])) {
+		t.Errorf("info %q does not name the word %q", state["info"], words[k])
+	}
+	c := eval[ink](t, ctx, canvasInk+`("#figures canvas")`)
+	if c.Ink < 0.3 || c.Colors < 20 {
+		t.Errorf("the alignment canvas looks blank: %+v", c)
+	}
+	screenshot(t, ctx, "serve-asr.png")
+}
+
+func TestBrowserCaptionPage(t *testing.T) {
+	ctx := browser(t)
+	ts := serve(t, newCaptionServer(t, Options{Jobs: 1}))
+	photo, err := filepath.Abs(filepath.Join(repoRoot, "testdata", "photos", "chelsea.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, ctx, 60*time.Second, "upload a photo",
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitReady(chromedp.CSS("#file")),
+		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{photo}),
+		chromedp.WaitVisible(chromedp.CSS("#caption .word")),
+	)
+	words := eval[[]string](t, ctx, `[...document.querySelectorAll("#caption .word")].map(b => b.firstChild.textContent)`)
+	alts := eval[int](t, ctx, `document.querySelectorAll("#alternatives li").length`)
+	if len(words) < 2 || alts < 1 {
+		t.Fatalf("caption %q with %d alternatives", words, alts)
+	}
+	before := eval[ink](t, ctx, canvasInk+`("#photo")`)
+	k := 1
+	within(t, ctx, 10*time.Second, "focus a word", chromedp.Focus(chromedp.CSS("#caption .word:nth-child(2)")))
+	state := eval[map[string]string](t, ctx, `({
+	  active: document.querySelector("#caption .word.active")?.firstChild.textContent ?? "",
+	  word: document.querySelector("#photo").dataset.word ?? "",
+	  info: document.querySelector("#info").textContent,
+	})`)
+	t.Logf("page: %v", state)
+	if state["active"] != words[k] || state["word"] != itoa(k) {
+		t.Errorf("after focusing word %d %q: active %q, canvas word %q", k, words[k], state["active"], state["word"])
+	}
+	if !bytes.Contains([]byte(state["info"]), []byte("β =")) {
+		t.Errorf("info %q shows no gate β", state["info"])
+	}
+	after := eval[ink](t, ctx, canvasInk+`("#photo")`)
+	if after.Ink < 0.5 || after.Colors < 50 || after.Width < 100 {
+		t.Errorf("the heatmap canvas looks blank: %+v (before focus: %+v)", after, before)
+	}
+	screenshot(t, ctx, "serve-caption.png")
+}
+
+// screenshot takes a screenshot of the page, checks it is not blank and,
+// with -update-screenshots, writes it to docs/name, scaled to 5/8, for the
+// README.
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	data, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	colors := map[[3]uint32]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			colors[[3]uint32{r >> 10, g >> 10, bl >> 10}] = true
+		}
+	}
+	if len(colors) < 100 {
+		t.Errorf("screenshot %s has %d colors: blank?", name, len(colors))
+	}
+	out := filepath.Join(t.TempDir(), name)
+	if *updateScreenshots {
+		out = filepath.Join(repoRoot, "docs", name)
+	}
+	small := image.NewRGBA(image.Rect(0, 0, b.Dx()*5/8, b.Dy()*5/8))
+	draw.CatmullRom.Scale(small, small.Bounds(), img, b, draw.Src, nil)
+	var buf bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, small); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s (%d×%d, %d KB)", out, small.Bounds().Dx(), small.Bounds().Dy(), buf.Len()>>10)
+}
+
+func itoa(i int) string { return string(rune('0' + i)) }

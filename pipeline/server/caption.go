@@ -1,0 +1,214 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/attend-go/attend/pipeline/captioning"
+	"github.com/attend-go/attend/vision"
+)
+
+// MaxBeam is the widest beam a caption request may ask for.
+const MaxBeam = 10
+
+// CaptionConfig configures NewCaption.
+type CaptionConfig struct {
+	// Captioner describes the images (safe for concurrent use).
+	Captioner *captioning.Captioner
+	// ModelID names the decoder in /v1/models and the answers.
+	ModelID string
+	// Beam is the width when a request names none (0: 3).
+	Beam int
+	// MaxPixels bounds an image's width × height (0: the CLI's limit,
+	// vision.DefaultMaxPixels); a larger image gets 413 before any pixel
+	// is decoded.
+	MaxPixels int64
+}
+
+// captionService answers POST /v1/captions.
+type captionService struct {
+	s   *Server
+	cfg CaptionConfig
+}
+
+// NewCaption returns the server of "caption serve": POST /v1/captions
+// and the page that shows each word's attention over the photo.
+func NewCaption(cfg CaptionConfig, o Options) (*Server, error) {
+	if cfg.Captioner == nil {
+		return nil, fmt.Errorf("server: no captioner")
+	}
+	if cfg.Beam == 0 {
+		cfg.Beam = 3
+	}
+	if cfg.Beam < 1 || cfg.Beam > MaxBeam {
+		return nil, fmt.Errorf("server: beam %d, want 1..%d", cfg.Beam, MaxBeam)
+	}
+	if cfg.MaxPixels <= 0 {
+		cfg.MaxPixels = vision.DefaultMaxPixels
+	}
+	s := newServer("caption", []modelInfo{{ID: cfg.ModelID, Object: "model", OwnedBy: "attend"}}, o)
+	c := &captionService{s: s, cfg: cfg}
+	s.handlePost("/v1/captions", c.caption)
+	return s, nil
+}
+
+// captionRequest is a caption request, parsed and checked.
+type captionRequest struct {
+	image        []byte
+	beam         int
+	alternatives int // how many of the beam's hypotheses to answer
+}
+
+// parseCaptionFields checks the parameters of an upload.
+func parseCaptionFields(u *upload, defaultBeam int) (*captionRequest, error) {
+	req := &captionRequest{image: u.data, beam: defaultBeam, alternatives: -1}
+	if v := u.get("beam"); v != "" {
+		b, err := strconv.Atoi(v)
+		if err != nil || b < 1 || b > MaxBeam {
+			return nil, badRequest("beam", "beam %q: want a width of 1..%d", v, MaxBeam)
+		}
+		req.beam = b
+	}
+	if v := u.get("alternatives"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > MaxBeam {
+			return nil, badRequest("alternatives", "alternatives %q: want 0..%d", v, MaxBeam)
+		}
+		req.alternatives = n
+	}
+	return req, nil
+}
+
+// CaptionAnswer is the answer of POST /v1/captions: the caption (as
+// "caption -json" prints it, less the path) with the model, the image's
+// size and the time taken.
+type CaptionAnswer struct {
+	Model    string   `json:"model"`
+	Caption  string   `json:"caption"`
+	Words    []string `json:"words"`
+	Tokens   []int    `json:"tokens"`
+	LogProb  float64  `json:"log_prob"`
+	Score    float64  `json:"score"`
+	Finished bool     `json:"finished"`
+	// Fit is how the photo became the encoder's square: "Squash" (the grid
+	// covers all of it) or "CenterCrop" (its central square).
+	Fit    string `json:"fit"`
+	Width  int    `json:"width"` // of the photo, upright
+	Height int    `json:"height"`
+	GridH  int    `json:"grid_h"`
+	GridW  int    `json:"grid_w"`
+	// Attention is per word grid_h rows of grid_w weights α (4 decimals).
+	Attention [][][]float32 `json:"attention"`
+	// Beta is per word the gate β (null where the model has none).
+	Beta         []jsonFloat              `json:"beta"`
+	Alternatives []captioning.Alternative `json:"alternatives"`
+	Beam         int                      `json:"beam"`
+	Seconds      float64                  `json:"seconds"`
+}
+
+// jsonFloat is a float32 rounded to 4 decimals whose NaN is null.
+type jsonFloat float32
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(round4(float32(f)))
+}
+
+func round4(v float32) float32 { return float32(math.Round(float64(v)*1e4) / 1e4) }
+
+func (c *captionService) caption(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), c.s.o.Timeout)
+	defer cancel()
+	release, err := c.s.admit()
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	defer release()
+	u, err := readUpload(w, r, c.s.o.MaxBytes, true)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	req, err := parseCaptionFields(u, c.cfg.Beam)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	var ans *CaptionAnswer
+	err = c.s.work(ctx, func(ctx context.Context) error {
+		ans, err = c.describe(ctx, req)
+		return err
+	})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, ans)
+}
+
+// describe decodes the image and captions it.
+func (c *captionService) describe(ctx context.Context, req *captionRequest) (*CaptionAnswer, error) {
+	start := time.Now()
+	img, _, err := vision.Decode(bytes.NewReader(req.image), &vision.DecodeOptions{MaxPixels: c.cfg.MaxPixels})
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	f, err := c.cfg.Captioner.ImageFeatures(img)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res, err := c.cfg.Captioner.DescribeBeam(f, req.beam)
+	if err != nil {
+		return nil, err
+	}
+	b := img.Bounds()
+	ans := &CaptionAnswer{
+		Model: c.cfg.ModelID, Caption: res.Caption, Words: res.Words, Tokens: res.Tokens,
+		LogProb: res.LogProb, Score: res.Score, Finished: res.Finished, Fit: res.Fit,
+		Width: b.Dx(), Height: b.Dy(), GridH: res.GridH, GridW: res.GridW,
+		Attention: make([][][]float32, len(res.Attention)), Beta: make([]jsonFloat, len(res.Words)),
+		Alternatives: res.Alternatives, Beam: req.beam,
+	}
+	for i, a := range res.Attention {
+		grid := make([][]float32, res.GridH)
+		for y := range grid {
+			grid[y] = make([]float32, res.GridW)
+			for x := range grid[y] {
+				grid[y][x] = round4(a[y*res.GridW+x])
+			}
+		}
+		ans.Attention[i] = grid
+	}
+	for i := range ans.Beta {
+		ans.Beta[i] = jsonFloat(math.NaN())
+		if i < len(res.Beta) {
+			ans.Beta[i] = jsonFloat(res.Beta[i])
+		}
+	}
+	if ans.Words == nil {
+		ans.Words, ans.Tokens = []string{}, []int{}
+	}
+	if req.alternatives >= 0 && req.alternatives < len(ans.Alternatives) {
+		ans.Alternatives = ans.Alternatives[:req.alternatives]
+	}
+	if ans.Alternatives == nil {
+		ans.Alternatives = []captioning.Alternative{}
+	}
+	ans.Seconds = math.Round(time.Since(start).Seconds()*1000) / 1000
+	return ans, nil
+}

@@ -1,0 +1,57 @@
+// Package server is the HTTP server of "asr serve" and "caption serve":
+// a JSON API that existing clients already speak, and a page, embedded in
+// the binary, that makes the attention figures interactive.
+//
+// # Speech (NewASR)
+//
+//	POST /v1/audio/transcriptions   OpenAI's transcription API
+//	POST /inference                 whisper.cpp's server endpoint
+//
+// Both take multipart/form-data with the audio (WAV, FLAC, OGG Vorbis or
+// MP3, recognized by content) in the part "file", and response_format:
+// json ({"text": …}, the default), text, srt, vtt or verbose_json.
+// verbose_json is OpenAI's (task, language, duration, text, segments,
+// and words when timestamp_granularities[] includes word), each word
+// with attend's confidence, plus "attend": per chunk the characters
+// spelled, the attention alignment (characters × encoder frames) and the
+// log-mel spectrogram, quantized to bytes and base64-encoded (see
+// VerboseAttend; include_attention=false leaves them out). model,
+// prompt and temperature are accepted and ignored; language must be
+// English if given.
+//
+// # Images (NewCaption)
+//
+//	POST /v1/captions
+//
+// takes an image (JPEG, PNG, GIF, WebP, BMP…) in the multipart part
+// "file" or as the whole body, beam (1..MaxBeam) and alternatives, and
+// answers CaptionAnswer: the caption, the beam's alternatives, and per
+// word the attention grid (7×7 for the default model) and the gate β.
+//
+// # Both
+//
+//	GET /                the page (web/: plain HTML, CSS and JavaScript)
+//	GET /healthz         {"status": "ok", …, "working", "waiting"}
+//	GET /v1/models       OpenAI's model list
+//	GET /v1/colormaps    vision's colormap tables, for the page
+//
+// Errors are OpenAI's JSON {"error": {"message", "type", "param",
+// "code"}} with the status that says whose fault it is: 400 a bad
+// parameter or undecodable media, 413 a body over Options.MaxBytes, audio
+// over ASRConfig.MaxDuration or an image over CaptionConfig.MaxPixels,
+// 415 a body that is no multipart form (or, for images, not an image),
+// 429 when the queue is full, 503 when a request waited or worked past
+// Options.Timeout.
+//
+// # Safety
+//
+// No request names a file on the server: uploads are read into memory,
+// bounded by Options.MaxBytes, and never written to disk. Options.Jobs
+// requests are worked on at once (a Transcriber each; captions share the
+// encoder, which encodes one image at a time), Options.Queue more wait,
+// and the rest are refused with 429 at once, before their body is read.
+// ListenAndServe shuts down gracefully when its context ends, finishing
+// the requests in flight; when it listens on a loopback address it
+// answers only requests whose Host is a loopback name, so that a web
+// page cannot reach it through DNS rebinding.
+package server

@@ -1,0 +1,85 @@
+package server
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/attend-go/attend/models/caption"
+	"github.com/attend-go/attend/pipeline/captioning"
+	"github.com/attend-go/attend/pipeline/speech"
+)
+
+// repoRoot is the module root, two levels up from this package.
+var repoRoot = filepath.Join("..", "..")
+
+var (
+	asrOnce  sync.Once
+	asrModel *speech.Model
+	asrErr   error
+)
+
+// newASRServer returns an asr server over the embedded model.
+func newASRServer(t testing.TB, o Options) *Server {
+	t.Helper()
+	asrOnce.Do(func() { asrModel, asrErr = speech.OpenModel("") })
+	if asrErr != nil {
+		t.Fatal(asrErr)
+	}
+	// Attention alone, no language model: the page then shows the
+	// speller's own alignment (with the LM, the default model falls back
+	// to CTC on hello.wav, whose alignment is one-hot).
+	so := speech.SearchOptions{Beam: 2}
+	s, err := NewASR(ASRConfig{Model: asrModel, ModelID: speech.ModelID(""), Search: so}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// sharedEncoder returns the MobileNetV2 encoder beside the module root
+// (../shared/data/mobilenet), skipping the test when it is absent.
+func sharedEncoder(t testing.TB) string {
+	t.Helper()
+	for _, dir := range []string{filepath.Join(repoRoot, "..", "shared"), "/work/shared"} {
+		p := filepath.Join(dir, "data", "mobilenet", "mobilenet_v2_1.0_224_quant.tflite")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	t.Skip("skipping: no encoder in ../shared/data/mobilenet/ beside the module root")
+	return ""
+}
+
+// newCaptioner returns a captioner over the embedded decoder and the
+// shared encoder, with the CLI's search (no <unk>).
+func newCaptioner(t testing.TB) *captioning.Captioner {
+	t.Helper()
+	c, err := captioning.NewCaptioner(context.Background(), captioning.CaptionerOptions{Encoder: sharedEncoder(t), Search: caption.SearchOptions{NoUnk: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// newCaptionServer returns a caption server over newCaptioner.
+func newCaptionServer(t testing.TB, o Options) *Server {
+	t.Helper()
+	s, err := NewCaption(CaptionConfig{Captioner: newCaptioner(t), ModelID: captioning.ModelID("")}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// serve starts s on a loopback port for the test.
+func serve(t testing.TB, s *Server) *httptest.Server {
+	t.Helper()
+	ts := httptest.NewServer(s.Handler())
+	t.Cleanup(ts.Close)
+	return ts
+}
