@@ -41,34 +41,26 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	modelPath := fs.String("model", "", "model `file` (default: the embedded model)")
 	asJSON := fs.Bool("json", false, "print one JSON object per utterance, then the summary object")
 	var o speech.EvalOptions
-	fs.IntVar(&o.Search.Beam, "beam", 4, "beam width; 1 is greedy search")
-	ctcWeight := fs.Float64("ctc-weight", 0.3, "weight of the CTC prefix score; 0 for attention alone")
-	fs.IntVar(&o.Search.CTCBeam, "ctc-beam", 0, "width of the CTC prefix beam search whose transcripts join the attention beam's for joint rescoring; 0 for none (attention with CTC fallback)")
-	fs.BoolVar(&o.Search.NoFallback, "no-fallback", false, "keep the attention output even where it looks broken (no CTC fallback)")
+	sf := addSearchFlags(fs)
+	noFallback := fs.Bool("no-fallback", false, "keep the attention output even where it looks broken (no CTC fallback)")
 	fs.IntVar(&o.Workers, "j", 1, "utterances decoded in parallel")
 	fs.IntVar(&o.Speakers, "dev-speakers", 0, "score only the dev split of this many held-out speakers (as asr train -dev-speakers)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the dev split (as asr train -seed)")
 	fs.IntVar(&o.Limit, "limit", 0, "score at most this many utterances")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the decoding to this `file` (go tool pprof)")
-	lmf := addLMFlags(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
 	if fs.NArg() != 1 {
 		return cli.Usagef("eval needs one manifest")
 	}
-	if o.Search.Beam < 1 {
-		return cli.Usagef("-beam %d: want at least 1", o.Search.Beam)
-	}
-	o.Search.CTCWeight = *ctcWeight
-	if *ctcWeight == 0 {
-		o.Search.CTCWeight = speech.NoCTC
-	}
-	model, err := speech.OpenModel(*modelPath)
+	search, lm, err := sf.finish(fs)
 	if err != nil {
 		return err
 	}
-	lm, err := lmf.finish(fs)
+	o.Search = search
+	o.Search.NoFallback = *noFallback
+	model, err := speech.OpenModel(*modelPath)
 	if err != nil {
 		return err
 	}

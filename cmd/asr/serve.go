@@ -62,33 +62,21 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	sf.Register(fs, "127.0.0.1:8080")
 	modelPath := fs.String("model", "", "model `file` (default: the embedded model)")
 	maxDuration := fs.Duration("max-duration", server.DefaultMaxDuration, "longest audio a request may hold")
-	var so speech.SearchOptions
-	fs.IntVar(&so.Beam, "beam", 4, "beam width; 1 is greedy search")
-	fs.Float64Var(&so.CTCWeight, "ctc-weight", 0.3, "weight of the CTC prefix score in joint decoding; 0 for attention alone")
-	lmf := addLMFlags(fs)
+	search := addSearchFlags(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return cli.Usagef("serve takes no arguments (got %s)", strings.Join(fs.Args(), " "))
 	}
-	if so.Beam < 1 {
-		return cli.Usagef("-beam %d: want at least 1", so.Beam)
-	}
-	if so.CTCWeight < 0 || so.CTCWeight > 1 {
-		return cli.Usagef("-ctc-weight %v: want [0, 1]", so.CTCWeight)
-	}
-	if so.CTCWeight == 0 {
-		so.CTCWeight = speech.NoCTC
+	so, lm, err := search.finish(fs)
+	if err != nil {
+		return err
 	}
 	if *maxDuration <= 0 {
 		return cli.Usagef("-max-duration %v: want a positive duration", *maxDuration)
 	}
 	opts, err := sf.Options(stderr)
-	if err != nil {
-		return err
-	}
-	lm, err := lmf.finish(fs)
 	if err != nil {
 		return err
 	}

@@ -86,16 +86,13 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	modelPath := fs.String("model", "", "model `file` (default: the embedded model)")
 	format := fs.String("format", "txt", "output format: "+strings.Join(speech.Formats, ", ")+"; for a batch, the format of a file per input")
 	asJSON := fs.Bool("json", false, "shorthand for -format json")
-	var so speech.SearchOptions
-	fs.IntVar(&so.Beam, "beam", 4, "beam width; 1 is greedy search")
-	fs.Float64Var(&so.CTCWeight, "ctc-weight", 0.3, "weight of the CTC prefix score in joint decoding; 0 for attention alone")
+	sf := addSearchFlags(fs)
+	so := &sf.so
 	fs.Float64Var(&so.LengthPenalty, "length-penalty", 1, "rank hypotheses by score / length^α; 0 for none")
 	fs.Float64Var(&so.EOSThreshold, "eos-threshold", 1.5, "end of sentence only when log p(end) ≥ γ · log p(best character); 0 for none")
 	align := fs.String("align", "", "draw the spectrogram and attention alignment of each chunk into this PNG `path` (a directory when there are several files)")
-	fs.IntVar(&so.CTCBeam, "ctc-beam", 0, "width of the CTC prefix beam search whose transcripts join the attention beam's for joint rescoring; 0 for none (attention with CTC fallback)")
 	vad := fs.Bool("vad", true, "skip non-speech (voice activity detection) and cut chunks in pauses; false decodes all audio")
 	noFallback := fs.Bool("no-fallback", false, "keep the attention output even where it looks broken (no CTC fallback)")
-	lmf := addLMFlags(fs)
 	bf := cli.Batch{Tool: "asr", Inputs: "audio files", Accept: batch.IsAudio, Formats: speech.Formats}
 	bf.Register(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
@@ -113,16 +110,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	if fs.NArg() == 0 && bf.List == "" {
 		return cli.Usagef("transcribe needs at least one audio file or directory")
 	}
-	if so.Beam < 1 {
-		return cli.Usagef("-beam %d: want at least 1", so.Beam)
-	}
-	if so.CTCWeight < 0 || so.CTCWeight > 1 {
-		return cli.Usagef("-ctc-weight %v: want [0, 1]", so.CTCWeight)
-	}
 	// The flags state true zeros; SearchOptions reads 0 as "default".
-	if so.CTCWeight == 0 {
-		so.CTCWeight = speech.NoCTC
-	}
 	if so.LengthPenalty == 0 {
 		so.LengthPenalty = speech.NoLengthNorm
 	}
@@ -130,6 +118,10 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 		so.EOSThreshold = -1
 	}
 	so.NoFallback = *noFallback
+	search, lm, err := sf.finish(fs)
+	if err != nil {
+		return err
+	}
 	tj := &transcription{paths: fs.Args(), modelPath: *modelPath, noVAD: !*vad, stdin: stdin, stdout: stdout, stderr: stderr}
 	var opts *batch.Options
 	alignDir := false
@@ -157,11 +149,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 			}
 		}
 	}
-	lm, err := lmf.finish(fs)
-	if err != nil {
-		return err
-	}
-	tj.search, tj.lm = so, lm
+	tj.search, tj.lm = search, lm
 	if isBatch {
 		return tj.batch(&bf, opts)
 	}

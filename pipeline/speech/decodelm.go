@@ -18,10 +18,14 @@ const NoLM = "none"
 // Default word-level decoding weights, tuned on the speechocean762 dev
 // speakers with the shipped acoustic model (README, model card).
 const (
-	DefaultWordLMWeight = 0.5
-	DefaultWordBonus    = 1.0
-	DefaultOOVPenalty   = 3.0
-	DefaultHotwordBonus = 5.0
+	DefaultWordLMWeight = 0.3
+	DefaultWordBonus    = 0
+	DefaultOOVPenalty   = 0
+	DefaultHotwordBonus = 10
+	// DefaultBeam and DefaultCTCBeam are the widths of the attention beam
+	// and the CTC prefix beam whose transcripts are rescored jointly.
+	DefaultBeam    = 8
+	DefaultCTCBeam = 8
 	// DefaultCharLMWeight is the weight of a character LM (asr train-lm -char).
 	DefaultCharLMWeight = 0.3
 )
@@ -43,7 +47,8 @@ type LanguageModel struct {
 	// transcripts), that the search may spell besides the LM's words.
 	Lexicon string
 	// Hotwords are words (proper names…) the user expects: added to the
-	// lexicon, each recognized one gains HotwordBonus (nats).
+	// lexicon, each recognized one gains HotwordBonus (nats, part of the
+	// word LM's score and so weighted by Weight).
 	Hotwords     []string
 	HotwordBonus float64
 	// NoLookAhead scores each word only when it ends (see

@@ -75,6 +75,7 @@ ngram 1=11
 		stderr string
 	}{
 		{"negative weight", []string{"-lm-weight", "-1"}, 2, "-lm-weight -1"},
+		{"negative CTC beam", []string{"-ctc-beam", "-1"}, 2, "-ctc-beam -1"},
 		{"NaN bonus", []string{"-word-bonus", "NaN"}, 2, "-word-bonus NaN"},
 		{"missing LM", []string{"-lm", filepath.Join(dir, "nope.arpa")}, 1, "nope.arpa"},
 		{"malformed LM", []string{"-lm", broken}, 1, "broken.arpa"},

@@ -10,15 +10,19 @@ import (
 	"github.com/attend-go/attend/pipeline/speech"
 )
 
-// lmFlags are the language-model flags of the commands that decode
-// (transcribe, eval).
-type lmFlags struct {
+// searchFlags are the search and language-model flags of the commands
+// that decode (transcribe, eval, serve).
+type searchFlags struct {
+	so       speech.SearchOptions
 	lm       speech.LanguageModel
 	hotwords string
 }
 
-func addLMFlags(fs *flag.FlagSet) *lmFlags {
-	l := &lmFlags{lm: speech.DefaultLanguageModel()}
+func addSearchFlags(fs *flag.FlagSet) *searchFlags {
+	l := &searchFlags{lm: speech.DefaultLanguageModel()}
+	fs.IntVar(&l.so.Beam, "beam", speech.DefaultBeam, "beam width; 1 is greedy search")
+	fs.Float64Var(&l.so.CTCWeight, "ctc-weight", 0.3, "weight μ of the CTC score in joint decoding; 0 for attention alone")
+	fs.IntVar(&l.so.CTCBeam, "ctc-beam", speech.DefaultCTCBeam, "width of the CTC prefix beam search whose transcripts join the attention beam's for joint rescoring; 0 for none (attention alone, with the CTC best path as fallback)")
 	fs.StringVar(&l.lm.Path, "lm", "", `language model `+"`file`"+`: a word n-gram model in ARPA format (.arpa or .arpa.gz, from asr train-lm, KenLM or SRILM) or a character LM (asr train-lm -char); "none" for none (default: the embedded word LM)`)
 	fs.Float64Var(&l.lm.Weight, "lm-weight", speech.DefaultWordLMWeight, fmt.Sprintf("weight β of the language model's log-probability (%g for a character LM unless set)", speech.DefaultCharLMWeight))
 	fs.Float64Var(&l.lm.WordBonus, "word-bonus", speech.DefaultWordBonus, "score added per recognized word (word LMs)")
@@ -26,13 +30,27 @@ func addLMFlags(fs *flag.FlagSet) *lmFlags {
 	fs.StringVar(&l.lm.Lexicon, "lexicon", "", "`file` of extra words the search may spell, one or more per line (word LMs)")
 	fs.StringVar(&l.hotwords, "hotwords", "", "comma-separated `words` to favour, such as names (word LMs)")
 	fs.BoolVar(&l.lm.NoLookAhead, "no-lookahead", false, "score each word only when it ends, without the look-ahead over the words a prefix can become (word LMs)")
-	fs.Float64Var(&l.lm.HotwordBonus, "hotword-bonus", speech.DefaultHotwordBonus, "score (nats) added per recognized hotword")
+	fs.Float64Var(&l.lm.HotwordBonus, "hotword-bonus", speech.DefaultHotwordBonus, "bonus per recognized hotword, in the word LM's nats (weighted by -lm-weight)")
 	return l
 }
 
-// finish checks the flags after parsing and returns the language model
-// configuration.
-func (l *lmFlags) finish(fs *flag.FlagSet) (speech.LanguageModel, error) {
+// finish checks the flags after parsing and returns the search options
+// (language model not yet loaded: LanguageModel.Apply does that for a
+// model) and the language model configuration.
+func (l *searchFlags) finish(fs *flag.FlagSet) (speech.SearchOptions, speech.LanguageModel, error) {
+	if l.so.Beam < 1 {
+		return l.so, l.lm, cli.Usagef("-beam %d: want at least 1", l.so.Beam)
+	}
+	if !(l.so.CTCWeight >= 0 && l.so.CTCWeight <= 1) {
+		return l.so, l.lm, cli.Usagef("-ctc-weight %v: want [0, 1]", l.so.CTCWeight)
+	}
+	if l.so.CTCBeam < 0 {
+		return l.so, l.lm, cli.Usagef("-ctc-beam %d: want 0 (none) or a width", l.so.CTCBeam)
+	}
+	// The flags state true zeros; SearchOptions reads 0 as "default".
+	if l.so.CTCWeight == 0 {
+		l.so.CTCWeight = speech.NoCTC
+	}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "lm-weight" {
 			l.lm.WeightSet = true
@@ -43,7 +61,7 @@ func (l *lmFlags) finish(fs *flag.FlagSet) (speech.LanguageModel, error) {
 		x    float64
 	}{{"lm-weight", l.lm.Weight}, {"word-bonus", l.lm.WordBonus}, {"oov-penalty", l.lm.OOVPenalty}, {"hotword-bonus", l.lm.HotwordBonus}} {
 		if math.IsNaN(v.x) || math.IsInf(v.x, 0) || (v.name != "word-bonus" && v.x < 0) {
-			return l.lm, cli.Usagef("-%s %v: want a finite number%s", v.name, v.x, map[bool]string{true: " ≥ 0"}[v.name != "word-bonus"])
+			return l.so, l.lm, cli.Usagef("-%s %v: want a finite number%s", v.name, v.x, map[bool]string{true: " ≥ 0"}[v.name != "word-bonus"])
 		}
 	}
 	for _, h := range strings.Split(l.hotwords, ",") {
@@ -51,5 +69,5 @@ func (l *lmFlags) finish(fs *flag.FlagSet) (speech.LanguageModel, error) {
 			l.lm.Hotwords = append(l.lm.Hotwords, h)
 		}
 	}
-	return l.lm, nil
+	return l.so, l.lm, nil
 }
