@@ -27,15 +27,40 @@ type ctcState struct {
 
 var negInf = math.Inf(-1)
 
+// logAdd returns log(e^a + e^b) = max + log1p(e^−|a−b|), the second term
+// read from a table at steps of 1/256 with linear interpolation (absolute
+// error below 5e-7; exact for |a−b| ≥ 32, where it is below 1.3e-14):
+// the CTC prefix scores call it O(T) times per candidate, and exp and
+// log1p were a quarter of the decoding time.
 func logAdd(a, b float64) float64 {
 	if a < b {
 		a, b = b, a
 	}
-	if b == negInf {
-		return a
+	d := (a - b) * logAddSteps
+	if !(d < logAddSteps*logAddRange) { // also b = −Inf and NaN
+		if b == negInf || d >= 0 {
+			return a
+		}
+		return math.NaN()
 	}
-	return a + math.Log1p(math.Exp(b-a))
+	i := int(d)
+	f := d - float64(i)
+	return a + logAddTable[i] + f*(logAddTable[i+1]-logAddTable[i])
 }
+
+const (
+	logAddSteps = 256 // table entries per nat
+	logAddRange = 32  // nats covered
+)
+
+// logAddTable[i] = log1p(exp(−i/logAddSteps)).
+var logAddTable = func() []float64 {
+	t := make([]float64, logAddSteps*logAddRange+2)
+	for i := range t {
+		t[i] = math.Log1p(math.Exp(-float64(i) / logAddSteps))
+	}
+	return t
+}()
 
 // initial is the state of the empty prefix: all blanks.
 func (c *ctcPrefix) initial() *ctcState {
