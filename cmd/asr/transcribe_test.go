@@ -67,3 +67,46 @@ func TestTranscribeFiles(t *testing.T) {
 		t.Errorf("several files: stdout %q; want PATH<TAB>text for %s and %s", several, hello, u01)
 	}
 }
+
+// TestTranscribeFlagsAfterFiles: flags may follow the files, as with the
+// tools people know (asr transcribe talk.wav -format json; asr
+// transcribe corpus/ -o out.jsonl), and "--" ends the flags.
+func TestTranscribeFlagsAfterFiles(t *testing.T) {
+	hello := filepath.Join("..", "..", "testdata", "hello.wav")
+	code, stdout, stderr := asrRun(t, "", "transcribe", hello, "-beam", "1", "-format", "json")
+	if code != 0 || !strings.HasPrefix(stdout, `{"path":`) {
+		t.Errorf("transcribe FILE -format json: exit %d, stdout %q\n%s", code, stdout, stderr)
+	}
+	dir := t.TempDir()
+	u01 := filepath.Join("..", "..", "testdata", "speech", "u01.flac")
+	data, err := os.ReadFile(u01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "u01.flac"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out.jsonl")
+	code, stdout, stderr = asrRun(t, "", "transcribe", dir, "-o", out, "-beam", "1", "--quiet")
+	if code != 0 || stdout != "" {
+		t.Fatalf("transcribe DIR -o out.jsonl: exit %d, stdout %q\n%s", code, stdout, stderr)
+	}
+	if recs, err := os.ReadFile(out); err != nil || strings.Count(string(recs), "\n") != 1 {
+		t.Errorf("transcribe DIR -o out.jsonl wrote %q (%v); want one record", recs, err)
+	}
+	code, _, stderr = asrRun(t, "", "transcribe", "-beam", "1", "--", "-o")
+	if code != 1 || !strings.Contains(stderr, "-o: no such file") {
+		t.Errorf("transcribe -- -o: exit %d, stderr %q; want the file -o reported missing", code, stderr)
+	}
+}
+
+// TestTranscribeHelp: help goes to standard output with exit status 0,
+// so that it can be paged.
+func TestTranscribeHelp(t *testing.T) {
+	for _, args := range [][]string{{"transcribe", "-h"}, {"transcribe", "talk.wav", "--help"}, {"help", "transcribe"}} {
+		code, stdout, stderr := asrRun(t, "", args...)
+		if code != 0 || !strings.HasPrefix(stdout, "Usage: asr transcribe") || stderr != "" {
+			t.Errorf("%q: exit %d, stdout %.40q…, stderr %q; want 0 and the usage on stdout", args, code, stdout, stderr)
+		}
+	}
+}

@@ -208,8 +208,8 @@ func TestDescribeDir(t *testing.T) {
 
 	t.Run("existing output refused", func(t *testing.T) {
 		code, _, stderr := runCase(batchArgs("-o", out, a.dir), nil)
-		if code != 1 || !strings.Contains(stderr, "--resume") {
-			t.Errorf("exit %d, stderr %q; want 1 and a hint to --resume", code, stderr)
+		if code != 2 || !strings.Contains(stderr, "--resume") {
+			t.Errorf("exit %d, stderr %q; want 2 (as the README documents) and a hint to --resume", code, stderr)
 		}
 		if recs := readCaptionRecords(t, out); len(recs) != len(first) {
 			t.Errorf("the refused run left %d records, want %d", len(recs), len(first))
@@ -426,6 +426,9 @@ func TestDescribeBatchErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCase(tc.args, nil)
+			if tc.code == 0 { // help: on standard output
+				stdout, stderr = stderr, stdout
+			}
 			if code != tc.code || stdout != "" || !strings.Contains(stderr, tc.stderr) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want %d and %q", code, stdout, stderr, tc.code, tc.stderr)
 			}

@@ -104,10 +104,10 @@ func runOverlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fs.BoolVar(&o.Peak, "peak", false, "outline each word's most attended cell")
 	fs.BoolVar(&o.NoLegend, "no-legend", false, "leave out the colorbar")
 	fs.IntVar(&o.Delay, "delay", overlay.DefaultDelay, "time each GIF frame shows, in hundredths of a second")
-	images, ok, err := parseInterspersed(fs, args)
-	if !ok {
+	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
+	images := fs.Args()
 	if err := f.check(fs, images); err != nil {
 		return err
 	}
@@ -289,27 +289,4 @@ func captionImage(c *captioning.Captioner, path string, stdin io.Reader) (image.
 	}
 	capt := overlay.FromResult(r, c.Model.Config)
 	return img, &capt, nil
-}
-
-// parseInterspersed parses flags that may come before, between or after
-// the positional arguments (caption overlay photo.jpg -o fig.png), where
-// the flag package alone stops at the first positional one. Everything
-// after "--" is positional.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, bool, error) {
-	var positional []string
-	for len(args) > 0 {
-		if ok, err := cli.Parse(fs, args); !ok {
-			return nil, false, err
-		}
-		rest := fs.Args()
-		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
-			return append(positional, rest...), true, nil
-		}
-		if len(rest) == 0 {
-			break
-		}
-		positional = append(positional, rest[0])
-		args = rest[1:]
-	}
-	return positional, true, nil
 }
