@@ -89,4 +89,3 @@ func TestDispatchHelp(t *testing.T) {
 		t.Errorf("help stop: exit %d, stderr %q", code, stderr.String())
 	}
 }
-
