@@ -110,3 +110,21 @@ func TestTranscribeHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestTranscribeWrongModel: a -model that is not a speech model says what
+// it is, naming the file, not what its first bytes decode to.
+func TestTranscribeWrongModel(t *testing.T) {
+	hello := filepath.Join("..", "..", "testdata", "hello.wav")
+	captionModel := filepath.Join("..", "..", "models", "caption", "default.safetensors")
+	tests := []struct{ model, want string }{
+		{captionModel, captionModel + " is an image captioning model (for caption), not a speech recognition model (for asr)"},
+		{"main.go", "main.go is not an attend model file: it is not a safetensors file"},
+		{hello, hello + " is not an attend model file"},
+	}
+	for _, tc := range tests {
+		code, _, stderr := asrRun(t, "", "transcribe", "-model", tc.model, hello)
+		if code != 1 || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "header length") {
+			t.Errorf("-model %s: exit %d, stderr %q; want 1 and %q", tc.model, code, stderr, tc.want)
+		}
+	}
+}

@@ -115,6 +115,7 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fit := fs.String("fit", "squash", "how a photo becomes square: squash (as the training images were) or crop (center)")
 	fs.StringVar(&d.format, "format", "txt", "output format: "+strings.Join(formats, ", ")+"; for a batch, the format of a file per image")
 	asJSON := fs.Bool("json", false, "shorthand for -format json (for files: words, tokens, attention grids, β, alternatives)")
+	maxPixelsFlag(fs, &o.MaxPixels)
 	fs.StringVar(&d.overlay, "overlay", "", "also draw each image's attention figure into `dir`")
 	bf := cli.Batch{Tool: "caption", Inputs: "images", Accept: overlay.AcceptImage, Formats: formats}
 	bf.Register(fs)
@@ -143,6 +144,9 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	if o.Beam < 1 {
 		return cli.Usagef("-beam %d: want at least 1", o.Beam)
+	}
+	if o.MaxPixels < 1 {
+		return cli.Usagef("-max-pixels %d: want at least 1", o.MaxPixels)
 	}
 	if o.Search.MaxLength < 1 {
 		return cli.Usagef("-max-words %d: want at least 1", o.Search.MaxLength)

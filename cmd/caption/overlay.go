@@ -90,6 +90,7 @@ func runOverlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fs.StringVar(&f.caption.Encoder, "encoder", "", "encoder model `file` (default $ATTEND_ENCODER, then the user cache, then a download)")
 	fs.StringVar(&f.caption.Cache, "cache", "", "feature cache `file`: images it holds need no encoder")
 	fs.IntVar(&f.caption.Beam, "beam", 3, "beam width (1: greedy search)")
+	maxPixelsFlag(fs, &f.caption.MaxPixels)
 	allowUnk := fs.Bool("unk", false, "allow <unk> (a word too rare to be learned) in captions; by default the search never says it")
 	fs.StringVar(&f.fit, "fit", "squash", "how a photo becomes the encoder's square: squash (all of it) or crop (the central square)")
 	fs.IntVar(&f.word, "word", 0, "draw only the `K`-th word (from 1)")
@@ -147,6 +148,8 @@ func (f *overlayFlags) check(fs *flag.FlagSet, images []string) error {
 		return cli.Usagef("-word %d: words are numbered from 1", f.word)
 	case f.caption.Beam < 1:
 		return cli.Usagef("-beam %d: want at least 1", f.caption.Beam)
+	case f.caption.MaxPixels < 1:
+		return cli.Usagef("-max-pixels %d: want at least 1", f.caption.MaxPixels)
 	case o.Columns < 1:
 		return cli.Usagef("-columns %d: want at least 1", o.Columns)
 	case o.Size < 16 || o.Size > overlay.MaxSize:

@@ -39,6 +39,10 @@ type CaptionerOptions struct {
 	Fit vision.Fit
 	// FitSet says Fit was chosen (vision.CenterCrop is Fit's zero value).
 	FitSet bool
+	// MaxPixels is the largest image, width×height, that is decoded (0:
+	// vision.DefaultMaxPixels); larger ones are refused from their
+	// header, before any work.
+	MaxPixels int64
 }
 
 // Captioner describes images: encoder, then decoder with beam search.
@@ -165,7 +169,7 @@ func (c *Captioner) Features(path string, stdin io.Reader) ([]float32, bool, err
 			return f, err == nil, err
 		}
 	}
-	img, _, err := pipeline.LoadImage(path, stdin)
+	img, _, err := c.LoadImage(path, stdin)
 	if err != nil {
 		return nil, false, err
 	}
@@ -238,4 +242,10 @@ func (c *Captioner) Describe(features []float32) (*Result, error) {
 		r.Alternatives = append(r.Alternatives, Alternative{Caption: joinWords(h.Words), LogProb: h.LogProb, Score: h.Score, Finished: h.Finished})
 	}
 	return r, nil
+}
+
+// LoadImage decodes the image at path ("-": stdin), refusing images over
+// CaptionerOptions.MaxPixels.
+func (c *Captioner) LoadImage(path string, stdin io.Reader) (image.Image, string, error) {
+	return pipeline.LoadImageLimit(path, stdin, c.o.MaxPixels)
 }
