@@ -105,6 +105,16 @@ func open(r io.ReadSeeker, opts *DecodeOptions) (*decodeStream, Format, error) {
 	return st, format, nil
 }
 
+// Length returns the length of the audio as the header declares it, and
+// false when the format or the file does not say (for progress reports:
+// a damaged file may hold less).
+func (s *decodeStream) Length() (time.Duration, bool) {
+	if s.declared < 0 {
+		return 0, false
+	}
+	return framesDuration(s.declared, s.Rate()), true
+}
+
 // Read reads from the format decoder, enforcing the duration limit and
 // telling I/O failures of the input apart from corrupt data.
 func (s *decodeStream) Read(dst []float32) (int, error) {
