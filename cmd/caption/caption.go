@@ -230,22 +230,20 @@ func (d *description) files() error {
 }
 
 // describe captions the image at path and, with figures, draws its
-// figure.
+// figure. A figure that cannot be drawn or written is a warning: the
+// caption stands.
 func (d *description) describe(c *captioning.Captioner, figures *figureDir, path string) (*captioning.Result, error) {
 	if figures == nil {
 		return c.Caption(path, d.stdin)
-	}
-	in := fileInput(path)
-	if _, err := figures.Path(in); err != nil {
-		return nil, err // refused before any work
 	}
 	img, r, err := overlay.CaptionFile(c, path, d.stdin)
 	if err != nil {
 		return nil, err
 	}
-	out, err := figures.Write(in, img, r)
+	out, err := figures.Write(fileInput(path), img, r)
 	if err != nil {
-		return nil, err
+		fmt.Fprintf(d.stderr, "caption: warning: no figure: %v\n", err)
+		return r, nil
 	}
 	fmt.Fprintln(d.stderr, "caption: wrote", out)
 	return r, nil
