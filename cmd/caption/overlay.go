@@ -85,7 +85,7 @@ func runOverlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	o := &f.draw
 	fs.StringVar(&f.out, "o", "", "write the figure of one image to this `file` (- for standard output)")
 	fs.StringVar(&f.dir, "dir", "", "write one figure per image into this `directory`, named after the image")
-	fs.StringVar(&f.format, "format", "", "png (one picture) or gif (one word per frame); default: from -o's name, else png")
+	fs.StringVar(&f.format, "format", "", "png (one picture), jpg (the same, smaller) or gif (one word per frame); default: from -o's extension, else png")
 	fs.StringVar(&f.caption.Model, "model", "", "caption model `file` (default: the embedded model)")
 	fs.StringVar(&f.caption.Encoder, "encoder", "", "encoder model `file` (default $ATTEND_ENCODER, then the user cache, then a download)")
 	fs.StringVar(&f.caption.Cache, "cache", "", "feature cache `file`: images it holds need no encoder")
@@ -163,16 +163,22 @@ func (f *overlayFlags) check(fs *flag.FlagSet, images []string) error {
 	if f.word > 0 {
 		o.Select = strconv.Itoa(f.word)
 	}
+	var outFormat overlay.Format
+	if f.out != "" && f.out != "-" {
+		if outFormat, err = overlay.FormatOf(f.out); err != nil {
+			return cli.Usagef("-o %s: a figure is .png, .gif (one word per frame) or .jpg; or say -format", f.out)
+		}
+	}
 	switch {
 	case f.format != "":
 		if o.Format, err = overlay.ParseFormat(f.format); err != nil {
-			return cli.Usagef("-format %q: want png or gif", f.format)
+			return cli.Usagef("-format %q: want png, gif or jpg", f.format)
 		}
-		if f.out != "" && f.out != "-" && overlay.FormatOf(f.out) != o.Format && filepath.Ext(f.out) != "" {
+		if outFormat != "" && outFormat != o.Format && filepath.Ext(f.out) != "" {
 			return cli.Usagef("-format %s, but -o %s names another format", o.Format, f.out)
 		}
-	case f.out != "":
-		o.Format = overlay.FormatOf(f.out)
+	case outFormat != "":
+		o.Format = outFormat
 	}
 	if o.Colormap, err = overlay.ParseColormap(f.colormap); err != nil {
 		return cli.Usagef("-colormap %q: want turbo, viridis, inferno or mask", f.colormap)
