@@ -35,14 +35,18 @@ bounded whatever the length. A file without speech prints an empty line
 -vad=false decodes everything, in chunks of at most 15 s cut at the
 quietest point.
 
-Files: the transcripts go to standard output in -format: txt prints the
+Files: the transcripts go to standard output in -format, the text and
+subtitles of each chunk as soon as it is decoded (in order): txt prints the
 text (PATH<TAB>text when there are several files); json one object per
 file with the text, the chunks and per-word start/end times (from the
 most likely monotonic path through the attention and the CTC head) and
 confidences, and per chunk "no_speech" and "no_speech_score" (1 − the
-detector's highest speech probability in it); srt and vtt subtitles. A file that fails is
-reported on stderr and the others are still transcribed; the exit status
-is then 1.
+detector's highest speech probability in it; times in seconds, to the
+millisecond); srt and vtt subtitles, of one file (several files need
+--out-dir). A file that fails is reported on stderr and the others are
+still transcribed; the exit status is then 1. On a terminal, stderr shows
+a progress line (percentage, speed, time left) unless --quiet. -t N
+decodes the chunks of a file on N cores, with the same output.
 
 Batches: when an argument is a directory, or -o, --list, --out-dir,
 --resume or --shard is given, the inputs are transcribed as a batch by -j
@@ -60,7 +64,8 @@ SIGTERM finishes the inputs in flight and exits with status 130 (a second
 one abandons them); resume to finish. --shard i/n keeps one of n disjoint
 parts of the inputs, so n machines can split a corpus; "asr merge" joins
 their outputs. -j, --ordered, --recursive, --output-format, --overwrite,
---fail-fast and --quiet apply to batches only.
+and --fail-fast apply to batches only. Flags may follow the files; "--"
+ends them.
 
 Flags:
 `
