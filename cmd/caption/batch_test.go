@@ -445,7 +445,7 @@ func TestDescribeBatchMissingEncoder(t *testing.T) {
 	a := newAlbum(t, true)
 	a.write(t, "new.png", mustRead(t, fixtureImage("red-circle")))
 	code, stdout, stderr := runCase(batchArgs("--quiet", a.dir), nil)
-	if code != 1 || !strings.Contains(stderr, filepath.Join(a.dir, "new.png")+": captioning: encoder:") {
+	if code != 1 || !strings.Contains(stderr, filepath.Join(a.dir, "new.png")+": captioning: no image encoder:") || strings.Count(stderr, "curl -L -o") != 1 {
 		t.Errorf("exit %d, stderr %q; want 1 and the encoder error for new.png", code, stderr)
 	}
 	if recs := parseRecords(t, stdout); len(recs) != 5 || recs[filepath.Join(a.dir, "new.png")].Error == "" {

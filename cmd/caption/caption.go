@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -194,6 +195,7 @@ func (d *description) files() error {
 		return err
 	}
 	defer c.Close()
+	defer encoderHelp(c, d.stderr)
 	var figures *figureDir
 	if d.overlay != "" {
 		if figures, err = openFigures(d.overlay, c); err != nil {
@@ -302,6 +304,15 @@ func jsonResult(r *captioning.Result) captionJSON {
 		out.Tokens, out.Words = []int{}, []string{}
 	}
 	return out
+}
+
+// encoderHelp says once, at the end of a run, how to provide the image
+// encoder when it could not be found or downloaded (each image that
+// needed it has failed saying why).
+func encoderHelp(c *captioning.Captioner, stderr io.Writer) {
+	if err := c.EncoderError(); errors.Is(err, captioning.ErrNoEncoder) {
+		fmt.Fprint(stderr, "caption: "+strings.ReplaceAll(strings.TrimSuffix(captioning.EncoderHelp(), "\n"), "\n", "\ncaption: ")+"\n")
+	}
 }
 
 func round4(v float32) float32 { return float32(math.Round(float64(v)*1e4) / 1e4) }

@@ -59,3 +59,24 @@ func TestActionableErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestNoEncoderHelp: without an encoder, each image fails saying why and
+// the run ends by saying once how to get one: the flag, the environment
+// variable, the cache path, the URL and its SHA-256.
+func TestNoEncoderHelp(t *testing.T) {
+	a, b := filepath.Join(t.TempDir(), "a.png"), filepath.Join(t.TempDir(), "b.png")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, mustRead(t, fixtureImage("red-square")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr := runCase([]string{"-model", fixtureModel, "-encoder", filepath.Join(t.TempDir(), "none.tflite"), a, b}, nil)
+	if code != 1 || strings.Count(stderr, "no image encoder") != 2 || strings.Count(stderr, "curl -L -o") != 1 {
+		t.Fatalf("exit %d, stderr %q; want each image failed and the help once", code, stderr)
+	}
+	for _, want := range []string{"-encoder FILE", "$ATTEND_ENCODER", "attend/mobilenet_v2_1.0_224_quant.tflite", "https://github.com/google-coral/test_data/raw/master/mobilenet_v2_1.0_224_quant.tflite", "7aad0c74c5e3c06e5eb3c827e13304fdd68a83da6087d92ee169c24ff9fd4776"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("the help lacks %q:\n%s", want, stderr)
+		}
+	}
+}

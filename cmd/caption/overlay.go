@@ -121,6 +121,7 @@ func runOverlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer c.Close()
+	defer encoderHelp(c, stderr)
 	if f.out != "" {
 		return overlayOne(c, &f, images[0], stdin, stdout, stderr)
 	}

@@ -87,7 +87,7 @@ func TestBatchFactory(t *testing.T) {
 		{name: "cached with a figure", figures: true, input: red, text: "a red square", overlay: "figures/red-square.png"},
 		{name: "figure refused, caption kept", figures: true, input: blue, text: "a blue circle", figErr: "blue-circle.png: refused"},
 		{name: "not an image", input: broken, err: broken},
-		{name: "no encoder for an image the cache lacks", input: uncached, err: uncached + ": captioning: encoder: "},
+		{name: "no encoder for an image the cache lacks", input: uncached, err: uncached + ": captioning: no image encoder: "},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
