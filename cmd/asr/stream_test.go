@@ -115,3 +115,23 @@ func TestTranscribeStreamsChunks(t *testing.T) {
 		t.Errorf("txt: -t 1 %q, -t 3 %q; want one line, the same", txt1, txt2)
 	}
 }
+
+// TestTranscribeTruncated: a WAV file cut short is transcribed as far as
+// it goes, with a warning and "truncated": true in JSON.
+func TestTranscribeTruncated(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "hello.wav"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.wav")
+	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := asrRun(t, "", "transcribe", "-beam", "1", "-format", "json", cut)
+	if code != 0 || !strings.Contains(stdout, `"truncated":true`) || !strings.Contains(stderr, "warning: "+cut+": the file is cut short") {
+		t.Errorf("exit %d, stdout %.80q…, stderr %q; want the transcript marked truncated and a warning", code, stdout, stderr)
+	}
+	if _, whole, _ := asrRun(t, "", "transcribe", "-beam", "1", "-format", "json", filepath.Join("..", "..", "testdata", "hello.wav")); strings.Contains(whole, "truncated") {
+		t.Errorf("a whole file is marked truncated: %.100q", whole)
+	}
+}

@@ -258,6 +258,9 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 			failed++
 			continue
 		}
+		if t.Truncated {
+			fmt.Fprintf(tj.stderr, "asr: warning: %s: the file is cut short: transcribed the %.1f s it holds\n", pipeline.DisplayName(path), t.Duration)
+		}
 		if align != "" {
 			dst := align
 			if alignDir {

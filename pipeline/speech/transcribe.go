@@ -64,6 +64,9 @@ type Transcript struct {
 	Text     string  `json:"text"`
 	Duration float64 `json:"duration"`
 	Chunks   []Chunk `json:"chunks"`
+	// Truncated says the file ended before its header said it would: the
+	// audio there was transcribed (commands warn).
+	Truncated bool `json:"truncated,omitempty"`
 	// Decode is the time spent featurizing, encoding and searching
 	// (model load and file decoding excluded), for real-time factors.
 	Decode float64 `json:"decode_seconds"`
@@ -211,6 +214,9 @@ func (t *Transcriber) Stream(path string, stream audio.Stream) (*Transcript, err
 		return nil, fmt.Errorf("%s: %w", name, audio.ErrNoAudio)
 	}
 	tr.Decode = roundMs(tr.Decode)
+	if t, ok := stream.(interface{ Truncated() bool }); ok {
+		tr.Truncated = t.Truncated()
+	}
 	var texts []string
 	for _, c := range tr.Chunks {
 		if c.Text != "" {
