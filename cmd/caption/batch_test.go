@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"image/png"
 	"maps"
@@ -387,9 +388,14 @@ func TestDescribeOverlayFiles(t *testing.T) {
 		t.Errorf("figures %q, want %q", got, want)
 	}
 	t.Run("never over an input", func(t *testing.T) {
-		code, _, stderr := runCase(batchArgs("--overlay", a.dir, red), nil)
-		if code != 1 || !strings.Contains(stderr, "written over it") {
-			t.Errorf("exit %d, stderr %q; want 1 and the input kept", code, stderr)
+		before := mustRead(t, red)
+		code, stdout, stderr := runCase(batchArgs("--overlay", a.dir, red), nil)
+		// The figure is refused; the caption stands (a warning, not a failure).
+		if code != 0 || stdout != "a red square\n" || !strings.Contains(stderr, "warning: no figure") || !strings.Contains(stderr, "written over it") {
+			t.Errorf("exit %d, stdout %q, stderr %q; want 0, the caption and a warning", code, stdout, stderr)
+		}
+		if !bytes.Equal(mustRead(t, red), before) {
+			t.Error("the input was replaced")
 		}
 	})
 }
