@@ -47,6 +47,8 @@ type decodeStream struct {
 	frames   int64 // frames read so far
 	max      time.Duration
 	maxFrm   int64 // frames allowed by max, -1 for no limit
+	eof      bool  // the decoder reported the end
+	cut      bool  // the file ended inside a frame or packet
 }
 
 func open(r io.ReadSeeker, opts *DecodeOptions) (*decodeStream, Format, error) {
@@ -105,6 +107,28 @@ func open(r io.ReadSeeker, opts *DecodeOptions) (*decodeStream, Format, error) {
 	return st, format, nil
 }
 
+// Length returns the length of the audio as the header declares it, and
+// false when the format or the file does not say (for progress reports:
+// a damaged file may hold less).
+func (s *decodeStream) Length() (time.Duration, bool) {
+	if s.declared < 0 {
+		return 0, false
+	}
+	return framesDuration(s.declared, s.Rate()), true
+}
+
+// Truncated reports whether the audio ended before its header said it
+// would: a file cut short (a copy or a download that stopped), decoded
+// as far as it goes. It is known once Read has returned io.EOF (for WAV,
+// from the start). The same policy holds for every format: the audio
+// there is decoded, and callers warn.
+func (s *decodeStream) Truncated() bool {
+	if t, ok := s.Stream.(interface{ Truncated() bool }); ok && t.Truncated() {
+		return true
+	}
+	return s.cut || (s.eof && s.declared > 0 && s.frames < s.declared)
+}
+
 // Read reads from the format decoder, enforcing the duration limit and
 // telling I/O failures of the input apart from corrupt data.
 func (s *decodeStream) Read(dst []float32) (int, error) {
@@ -112,12 +136,27 @@ func (s *decodeStream) Read(dst []float32) (int, error) {
 	if len(dst) < ch {
 		return 0, io.ErrShortBuffer
 	}
+	if s.cut {
+		s.eof = true
+		return 0, io.EOF
+	}
 	n, err := s.Stream.Read(dst[:len(dst)/ch*ch])
 	s.frames += int64(n / ch)
 	if s.maxFrm >= 0 && s.frames > s.maxFrm {
 		over := int(s.frames - s.maxFrm)
 		s.frames = s.maxFrm
 		return max(n-over*ch, 0), fmt.Errorf("%w: %s stream is longer than the %v maximum", ErrTooLong, s.format, s.max)
+	}
+	if err != nil && err != io.EOF && s.in.err == nil && errors.Is(err, io.ErrUnexpectedEOF) {
+		// The file ends inside a frame or packet: cut short. What was
+		// decoded stands (the end follows it), and Truncated says so.
+		s.cut, err = true, nil
+		if n == 0 {
+			s.eof, err = true, io.EOF
+		}
+	}
+	if err == io.EOF {
+		s.eof = true
 	}
 	if err != nil && err != io.EOF {
 		err = s.explain(err)

@@ -57,6 +57,7 @@ type wavHeader struct {
 	sampleSize int   // bytes per sample (the container: 1, 2, 3, 4 or 8)
 	dataStart  int64 // offset of the first sample
 	dataSize   int64 // bytes of sample data present in the file
+	truncated  bool  // the data chunk declares more bytes than the file holds
 }
 
 func (h *wavHeader) frameSize() int64 { return int64(h.channels) * int64(h.sampleSize) }
@@ -122,6 +123,7 @@ func readWAVHeader(r io.ReadSeeker, size int64) (wavHeader, error) {
 				n = ds64Data
 			}
 			h.dataStart = body
+			h.truncated = n != wavSizeUnknown && n > size-body
 			h.dataSize = max(min(n, size-body), 0)
 			h.dataSize -= h.dataSize % h.frameSize()
 			return h, nil

@@ -34,6 +34,9 @@ type wavStream struct {
 	convert func(dst []float32, src []byte)
 }
 
+// Truncated reports whether the file ends before its data chunk does.
+func (s *wavStream) Truncated() bool { return s.h.truncated }
+
 func (s *wavStream) Rate() int     { return s.h.rate }
 func (s *wavStream) Channels() int { return s.h.channels }
 

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"io"
@@ -22,26 +23,48 @@ type ImageReport struct {
 	ChannelMean [3]float32
 }
 
+// DefaultMaxPixels is the largest image, width × height, that LoadImage
+// decodes: vision.DefaultMaxPixels.
+const DefaultMaxPixels = vision.DefaultMaxPixels
+
 // LoadImage decodes an image file (any supported format, recognized by
-// content), upright. The path "-" reads standard input.
+// content), upright, refusing images over vision.DefaultMaxPixels. The
+// path "-" reads standard input.
 func LoadImage(path string, stdin io.Reader) (image.Image, string, error) {
-	if path == "-" {
-		data, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, "", fmt.Errorf("reading standard input: %w", err)
-		}
-		img, format, err := vision.Decode(bytes.NewReader(data), nil)
-		if err != nil {
-			return nil, "", fmt.Errorf("standard input: %w", err)
-		}
-		return img, format, nil
-	}
-	return vision.DecodeFile(path, nil)
+	return LoadImageLimit(path, stdin, 0)
 }
 
-// InspectImage loads an image and preprocesses it to the encoder's input.
-func InspectImage(path string, stdin io.Reader) (*ImageReport, error) {
-	img, format, err := LoadImage(path, stdin)
+// LoadImageLimit is LoadImage refusing images over maxPixels pixels (0:
+// vision.DefaultMaxPixels). The error of an image over the limit says
+// how to raise it: the tools' -max-pixels flag.
+func LoadImageLimit(path string, stdin io.Reader, maxPixels int64) (image.Image, string, error) {
+	opts := &vision.DecodeOptions{MaxPixels: maxPixels}
+	var (
+		img    image.Image
+		format string
+		err    error
+	)
+	if path == "-" {
+		data, rerr := io.ReadAll(stdin)
+		if rerr != nil {
+			return nil, "", fmt.Errorf("reading standard input: %w", rerr)
+		}
+		if img, format, err = vision.Decode(bytes.NewReader(data), opts); err != nil {
+			err = fmt.Errorf("standard input: %w", err)
+		}
+	} else {
+		img, format, err = vision.DecodeFile(path, opts)
+	}
+	if errors.Is(err, vision.ErrTooLarge) {
+		err = fmt.Errorf("%w (-max-pixels raises the limit)", err)
+	}
+	return img, format, err
+}
+
+// InspectImage loads an image (refused over maxPixels pixels; 0:
+// vision.DefaultMaxPixels) and preprocesses it to the encoder's input.
+func InspectImage(path string, stdin io.Reader, maxPixels int64) (*ImageReport, error) {
+	img, format, err := LoadImageLimit(path, stdin, maxPixels)
 	if err != nil {
 		return nil, err
 	}

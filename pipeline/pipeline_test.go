@@ -93,7 +93,7 @@ func TestSparkline(t *testing.T) {
 }
 
 func TestInspectImage(t *testing.T) {
-	rep, err := InspectImage(filepath.Join(testdata, "gradient.png"), nil)
+	rep, err := InspectImage(filepath.Join(testdata, "gradient.png"), nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestInspectImage(t *testing.T) {
 	if b := rep.ChannelMean[2]; b < 0.42 || b > 0.43 {
 		t.Errorf("blue mean %v, want ≈ 0.426", b)
 	}
-	if _, err := InspectImage(filepath.Join(testdata, "hello.txt"), nil); !errors.Is(err, vision.ErrFormat) {
+	if _, err := InspectImage(filepath.Join(testdata, "hello.txt"), nil, 0); !errors.Is(err, vision.ErrFormat) {
 		t.Errorf("text file: error %v, want vision.ErrFormat", err)
 	}
 }

@@ -142,7 +142,7 @@ func checkSize(format string, w, h int, limit int64) error {
 		return fmt.Errorf("%w: %s image is %dx%d, want at least 1x1", ErrDimensions, format, w, h)
 	}
 	if int64(h) > limit/int64(w) {
-		return fmt.Errorf("%w: %s image is %dx%d = %d pixels, over the limit of %d (DecodeOptions.MaxPixels)",
+		return fmt.Errorf("%w: %s image is %dx%d = %d pixels, over the limit of %d pixels",
 			ErrTooLarge, format, w, h, uint64(w)*uint64(h), limit)
 	}
 	return nil

@@ -46,7 +46,7 @@ func ExampleDecode_errors() {
 	// true
 	// vision: unknown image format: text markup (HTML, XML or SVG), not a raster image (supported: JPEG, PNG, GIF, BMP, TIFF, WebP)
 	// true
-	// vision: image too large: png image is 64x48 = 3072 pixels, over the limit of 1000 (DecodeOptions.MaxPixels)
+	// vision: image too large: png image is 64x48 = 3072 pixels, over the limit of 1000 pixels
 }
 
 func ExampleDecodeFile() {

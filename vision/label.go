@@ -200,6 +200,42 @@ func drawLabel(dst draw.Image, face font.Face, s string, x, y int, align labelAl
 // ellipsize shortens s with a trailing "…" so that it is at most width
 // pixels wide; it returns "" when not even the ellipsis fits.
 func ellipsize(face font.Face, s string, width int) string {
+	return ellipsizeMore(face, s, width, false)
+}
+
+// wrapWords breaks s at spaces into lines of at most width pixels, at
+// most maxLines of them: a word wider than a line is ellipsized, and the
+// last line is when words remain.
+func wrapWords(face font.Face, s string, width, maxLines int) []string {
+	var lines []string
+	words := strings.Fields(s)
+	for len(words) > 0 && len(lines) < maxLines {
+		n := 1
+		for n < len(words) && textWidth(face, strings.Join(words[:n+1], " ")) <= width {
+			n++
+		}
+		line := strings.Join(words[:n], " ")
+		words = words[n:]
+		if len(lines) == maxLines-1 && len(words) > 0 {
+			line = ellipsizeMore(face, line, width, true)
+			words = nil
+		}
+		lines = append(lines, ellipsize(face, line, width))
+	}
+	return lines
+}
+
+// ellipsizeMore is ellipsize, with the ellipsis even when s fits if more
+// is true (text follows that did not fit).
+func ellipsizeMore(face font.Face, s string, width int, more bool) string {
+	if more {
+		for runes := []rune(s); len(runes) > 0; runes = runes[:len(runes)-1] {
+			if t := string(runes) + "…"; textWidth(face, t) <= width {
+				return t
+			}
+		}
+		return ""
+	}
 	if textWidth(face, s) <= width {
 		return s
 	}

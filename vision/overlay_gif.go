@@ -84,9 +84,7 @@ func gifFrames(img image.Image, panels []Panel, rows, cols int, o *GIFOptions) (
 		}
 		dst := image.NewRGBA(image.Rect(0, 0, lay.width, lay.height))
 		fillRect(dst, dst.Rect, plotPaper)
-		if po.Title != "" {
-			drawLabel(dst, lay.bold, ellipsize(lay.bold, po.Title, lay.width-2*lay.margin), lay.margin, lay.margin+ascent(lay.bold), alignLeft, plotInk)
-		}
+		lay.drawTitle(dst)
 		if i < 0 {
 			lay.drawInput(dst, lay.origin(0), rows, cols)
 		} else {

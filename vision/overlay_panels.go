@@ -91,10 +91,7 @@ func OverlayPanels(img image.Image, panels []Panel, rows, cols int, opts *Panels
 	lay := newPanelLayout(ov, panels, heats, len(panels)+1, &o)
 	dst := image.NewRGBA(image.Rect(0, 0, lay.width, lay.height))
 	fillRect(dst, dst.Rect, plotPaper)
-	if o.Title != "" {
-		face := lay.bold
-		drawLabel(dst, face, ellipsize(face, o.Title, lay.width-2*lay.margin), lay.margin, lay.margin+ascent(face), alignLeft, plotInk)
-	}
+	lay.drawTitle(dst)
 	for i := 0; i <= len(panels); i++ {
 		at := lay.origin(i)
 		if i == 0 {
@@ -158,7 +155,8 @@ type panelLayout struct {
 	top           int // y of the first row
 	legendTop     int
 	legend        []*legendItem
-	scale         int // text magnification
+	title         []string // the title's lines, wrapped to the width
+	scale         int      // text magnification
 	width, height int
 }
 
@@ -179,7 +177,8 @@ func newPanelLayout(ov *overlayer, panels []Panel, heats []*Heat, tiles int, o *
 	l.width = 2*l.margin + l.columns*pw + (l.columns-1)*l.gap
 	l.top = l.margin
 	if o.Title != "" {
-		l.top += lineHeight(l.bold) + l.gap
+		l.title = wrapWords(l.bold, o.Title, l.width-2*l.margin, maxTitleLines)
+		l.top += len(l.title)*lineHeight(l.bold) + l.gap
 	}
 	l.legendTop = l.top + rowsOfTiles*(ph+l.labelH) + (rowsOfTiles-1)*l.gap + l.gap
 	l.height = l.legendTop + l.margin
@@ -189,6 +188,17 @@ func newPanelLayout(ov *overlayer, panels []Panel, heats []*Heat, tiles int, o *
 		l.height += (lines-1)*l.legendPitch() + l.legendLineH()
 	}
 	return l
+}
+
+// maxTitleLines is the most lines a title wraps to; the last is
+// ellipsized if the text goes on.
+const maxTitleLines = 4
+
+// drawTitle writes the title's lines above the tiles.
+func (l *panelLayout) drawTitle(dst *image.RGBA) {
+	for i, line := range l.title {
+		drawLabel(dst, l.bold, line, l.margin, l.margin+ascent(l.bold)+i*lineHeight(l.bold), alignLeft, plotInk)
+	}
 }
 
 // origin returns the top-left corner of tile i.

@@ -6,9 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/batch"
 	"github.com/attend-go/attend/pipeline/cli"
 	"github.com/attend-go/attend/pipeline/speech"
@@ -32,14 +35,18 @@ bounded whatever the length. A file without speech prints an empty line
 -vad=false decodes everything, in chunks of at most 15 s cut at the
 quietest point.
 
-Files: the transcripts go to standard output in -format: txt prints the
+Files: the transcripts go to standard output in -format, the text and
+subtitles of each chunk as soon as it is decoded (in order): txt prints the
 text (PATH<TAB>text when there are several files); json one object per
 file with the text, the chunks and per-word start/end times (from the
 most likely monotonic path through the attention and the CTC head) and
 confidences, and per chunk "no_speech" and "no_speech_score" (1 − the
-detector's highest speech probability in it); srt and vtt subtitles. A file that fails is
-reported on stderr and the others are still transcribed; the exit status
-is then 1.
+detector's highest speech probability in it; times in seconds, to the
+millisecond); srt and vtt subtitles, of one file (several files need
+--out-dir). A file that fails is reported on stderr and the others are
+still transcribed; the exit status is then 1. On a terminal, stderr shows
+a progress line (percentage, speed, time left) unless --quiet. -t N
+decodes the chunks of a file on N cores, with the same output.
 
 Batches: when an argument is a directory, or -o, --list, --out-dir,
 --resume or --shard is given, the inputs are transcribed as a batch by -j
@@ -57,7 +64,8 @@ SIGTERM finishes the inputs in flight and exits with status 130 (a second
 one abandons them); resume to finish. --shard i/n keeps one of n disjoint
 parts of the inputs, so n machines can split a corpus; "asr merge" joins
 their outputs. -j, --ordered, --recursive, --output-format, --overwrite,
---fail-fast and --quiet apply to batches only.
+and --fail-fast apply to batches only. Flags may follow the files; "--"
+ends them.
 
 Flags:
 `
@@ -93,6 +101,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	align := fs.String("align", "", "draw the spectrogram and attention alignment of each chunk into this PNG `path` (a directory when there are several files)")
 	vad := fs.Bool("vad", true, "skip non-speech (voice activity detection) and cut chunks in pauses; false decodes all audio")
 	noFallback := fs.Bool("no-fallback", false, "keep the attention output even where it looks broken (no CTC fallback)")
+	threads := fs.Int("t", 1, "decode the chunks of each file on `N` cores at once (0: one per core); the output is the same; files only (batches: -j)")
 	bf := cli.Batch{Tool: "asr", Inputs: "audio files", Accept: batch.IsAudio, Formats: speech.Formats}
 	bf.Register(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
@@ -122,12 +131,22 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	tj := &transcription{paths: fs.Args(), modelPath: *modelPath, noVAD: !*vad, stdin: stdin, stdout: stdout, stderr: stderr}
+	if *threads < 0 {
+		return cli.Usagef("-t %d: want at least 1 (0: one per core)", *threads)
+	}
+	if *threads == 0 {
+		*threads = runtime.GOMAXPROCS(0)
+	}
+	tj := &transcription{paths: fs.Args(), modelPath: *modelPath, noVAD: !*vad, threads: *threads, quiet: bf.Quiet,
+		stdin: stdin, stdout: stdout, stderr: stderr}
 	var opts *batch.Options
 	alignDir := false
 	if isBatch {
 		if *align != "" {
 			return cli.Usagef("-align draws single files; it does not apply to batches")
+		}
+		if set["t"] {
+			return cli.Usagef("-t decodes the chunks of single files; a batch runs -j files at once")
 		}
 		sidecar := ""
 		if set["format"] {
@@ -138,8 +157,11 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 			return err
 		}
 	} else {
-		if err := bf.Refuse(fs); err != nil {
+		if err := bf.Refuse(fs, "quiet"); err != nil {
 			return err
+		}
+		if (*format == "srt" || *format == "vtt") && fs.NArg() > 1 {
+			return cli.Usagef("-format %s with %d files would make one invalid subtitle file on standard output: add --out-dir DIR for DIR/NAME.%s per file, or transcribe one file at a time", *format, fs.NArg(), *format)
 		}
 		if *align != "" {
 			st, err := os.Stat(*align)
@@ -163,40 +185,80 @@ type transcription struct {
 	search         speech.SearchOptions
 	lm             speech.LanguageModel
 	noVAD          bool // decode all audio (-vad=false)
+	threads        int  // -t: workers decoding the chunks of a file
+	quiet          bool // no progress line
 	stdin          io.Reader
 	stdout, stderr io.Writer
 }
 
-// files transcribes files one after the other to stdout in format. With
-// align, it draws each file's alignment there (a directory when
-// alignDir).
+// files transcribes files one after the other to stdout in format,
+// printing each chunk's text or cues as soon as it is decoded, with a
+// progress line on stderr when it is a terminal. With align, it draws
+// each file's alignment there (a directory when alignDir).
 func (tj *transcription) files(format, align string, alignDir bool) error {
 	model, err := tj.openModel()
 	if err != nil {
 		return err
 	}
-	tr, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Search: tj.search, NoVAD: tj.noVAD, KeepAlignment: align != ""})
+	speech.SetFFTWorkers(tj.threads)
+	var (
+		out      *progressWriter
+		progress *cli.AudioProgress
+	)
+	opts := &speech.TranscribeOptions{Search: tj.search, NoVAD: tj.noVAD, KeepAlignment: align != "", Threads: tj.threads,
+		OnStart: func(length time.Duration) {
+			progress.Start(length)
+			progress.Draw()
+		},
+		OnChunk: func(c speech.Chunk) {
+			progress.Set(time.Duration(c.End * float64(time.Second)))
+			out.tw.Chunk(c) // redraws the progress line
+			if !out.midLine {
+				progress.Draw() // for chunks that print nothing
+			}
+		},
+	}
+	tr, err := speech.NewTranscriber(model, opts)
 	if err != nil {
 		return err
 	}
+	showProgress := !tj.quiet && cli.IsTerminal(tj.stderr)
+	stdoutTerminal := cli.IsTerminal(tj.stdout)
 	failed := 0
 	for _, path := range tj.paths {
+		prefix := ""
+		if format == "txt" && len(tj.paths) > 1 {
+			prefix = path + "\t"
+		}
+		progress = cli.NewAudioProgress(tj.stderr, "asr", pipeline.DisplayName(path), showProgress)
+		out = &progressWriter{w: tj.stdout, progress: progress, terminal: stdoutTerminal}
+		if out.tw, err = speech.NewTranscriptWriter(out, format, prefix); err != nil {
+			return err
+		}
 		t, err := tr.File(path, tj.stdin)
+		progress.Clear()
+		out.progress = nil // the file is done: no more progress
 		if err != nil {
+			if out.started() && format == "txt" {
+				fmt.Fprintln(tj.stdout) // end the line of the chunks printed
+			}
 			fmt.Fprintln(tj.stderr, "asr:", err)
 			failed++
 			continue
 		}
+		if t.Truncated {
+			fmt.Fprintf(tj.stderr, "asr: warning: %s: the file is cut short: transcribed the %.1f s it holds\n", pipeline.DisplayName(path), t.Duration)
+		}
 		if align != "" {
-			out := align
+			dst := align
 			if alignDir {
 				name := filepath.Base(path)
 				if path == "-" {
 					name = "stdin"
 				}
-				out = filepath.Join(align, strings.TrimSuffix(name, filepath.Ext(name))+".png")
+				dst = filepath.Join(align, strings.TrimSuffix(name, filepath.Ext(name))+".png")
 			}
-			files, err := speech.AlignmentPlots(t, out, model.Config.Reduction())
+			files, err := speech.AlignmentPlots(t, dst, model.Config.Reduction())
 			if err != nil {
 				fmt.Fprintln(tj.stderr, "asr:", err)
 				failed++
@@ -205,11 +267,7 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 				fmt.Fprintln(tj.stderr, "asr: wrote", f)
 			}
 		}
-		if format == "txt" && len(tj.paths) > 1 {
-			fmt.Fprintf(tj.stdout, "%s\t%s\n", path, t.Text)
-			continue
-		}
-		if err := speech.WriteTranscript(tj.stdout, t, format); err != nil {
+		if err := out.tw.Finish(t); err != nil {
 			return err
 		}
 	}
@@ -218,6 +276,33 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 	}
 	return nil
 }
+
+// progressWriter is standard output when a progress line may be on the
+// terminal: the line is blanked before each write, and drawn again after
+// unless the text written left the terminal's cursor inside a line.
+type progressWriter struct {
+	w        io.Writer
+	tw       *speech.TranscriptWriter
+	progress *cli.AudioProgress
+	terminal bool // stdout is the terminal the progress line is on
+	midLine  bool // the cursor is inside a line of stdout's text
+	n        int  // bytes written
+}
+
+func (p *progressWriter) Write(b []byte) (int, error) {
+	p.progress.Clear()
+	n, err := p.w.Write(b)
+	p.n += n
+	if len(b) > 0 {
+		p.midLine = p.terminal && b[len(b)-1] != '\n'
+	}
+	if !p.midLine {
+		p.progress.Draw()
+	}
+	return n, err
+}
+
+func (p *progressWriter) started() bool { return p.n > 0 }
 
 // batch finds the inputs and transcribes them with package batch, one
 // Transcriber per worker over one shared model, into the outputs of opts.

@@ -22,7 +22,9 @@ func TestTranscribeUsage(t *testing.T) {
 		{"bad format", []string{"-format", "doc", hello}, `-format "doc"`},
 		{"bad beam", []string{"-beam", "0", hello}, "-beam 0"},
 		{"batch flag for files", []string{"-j", "2", hello}, "-j applies to batches"},
-		{"quiet for files", []string{"--quiet", hello}, "-quiet applies to batches"},
+		{"threads for a batch", []string{"-t", "2", dir}, "-t decodes the chunks of single files"},
+		{"negative threads", []string{"-t", "-1", hello}, "-t -1"},
+		{"subtitles of several files", []string{"-format", "srt", hello, hello}, "add --out-dir DIR"},
 		{"negative workers", []string{"-j", "-1", dir}, "-j -1"},
 		{"resume and overwrite", []string{"--resume", "--overwrite", "-o", out, dir}, "exclude each other"},
 		{"resume without output", []string{"--resume", dir}, "--resume needs outputs"},
@@ -65,5 +67,66 @@ func TestTranscribeFiles(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(several, "\n"), "\n")
 	if len(lines) != 2 || lines[0] != hello+"\t"+strings.TrimSuffix(one, "\n") || !strings.HasPrefix(lines[1], u01+"\t") {
 		t.Errorf("several files: stdout %q; want PATH<TAB>text for %s and %s", several, hello, u01)
+	}
+}
+
+// TestTranscribeFlagsAfterFiles: flags may follow the files, as with the
+// tools people know (asr transcribe talk.wav -format json; asr
+// transcribe corpus/ -o out.jsonl), and "--" ends the flags.
+func TestTranscribeFlagsAfterFiles(t *testing.T) {
+	hello := filepath.Join("..", "..", "testdata", "hello.wav")
+	code, stdout, stderr := asrRun(t, "", "transcribe", hello, "-beam", "1", "-format", "json")
+	if code != 0 || !strings.HasPrefix(stdout, `{"path":`) {
+		t.Errorf("transcribe FILE -format json: exit %d, stdout %q\n%s", code, stdout, stderr)
+	}
+	dir := t.TempDir()
+	u01 := filepath.Join("..", "..", "testdata", "speech", "u01.flac")
+	data, err := os.ReadFile(u01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "u01.flac"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out.jsonl")
+	code, stdout, stderr = asrRun(t, "", "transcribe", dir, "-o", out, "-beam", "1", "--quiet")
+	if code != 0 || stdout != "" {
+		t.Fatalf("transcribe DIR -o out.jsonl: exit %d, stdout %q\n%s", code, stdout, stderr)
+	}
+	if recs, err := os.ReadFile(out); err != nil || strings.Count(string(recs), "\n") != 1 {
+		t.Errorf("transcribe DIR -o out.jsonl wrote %q (%v); want one record", recs, err)
+	}
+	code, _, stderr = asrRun(t, "", "transcribe", "-beam", "1", "--", "-o")
+	if code != 1 || !strings.Contains(stderr, "-o: no such file") {
+		t.Errorf("transcribe -- -o: exit %d, stderr %q; want the file -o reported missing", code, stderr)
+	}
+}
+
+// TestTranscribeHelp: help goes to standard output with exit status 0,
+// so that it can be paged.
+func TestTranscribeHelp(t *testing.T) {
+	for _, args := range [][]string{{"transcribe", "-h"}, {"transcribe", "talk.wav", "--help"}, {"help", "transcribe"}} {
+		code, stdout, stderr := asrRun(t, "", args...)
+		if code != 0 || !strings.HasPrefix(stdout, "Usage: asr transcribe") || stderr != "" {
+			t.Errorf("%q: exit %d, stdout %.40q…, stderr %q; want 0 and the usage on stdout", args, code, stdout, stderr)
+		}
+	}
+}
+
+// TestTranscribeWrongModel: a -model that is not a speech model says what
+// it is, naming the file, not what its first bytes decode to.
+func TestTranscribeWrongModel(t *testing.T) {
+	hello := filepath.Join("..", "..", "testdata", "hello.wav")
+	captionModel := filepath.Join("..", "..", "models", "caption", "default.safetensors")
+	tests := []struct{ model, want string }{
+		{captionModel, captionModel + " is an image captioning model (for caption), not a speech recognition model (for asr)"},
+		{"main.go", "main.go is not an attend model file: it is not a safetensors file"},
+		{hello, hello + " is not an attend model file"},
+	}
+	for _, tc := range tests {
+		code, _, stderr := asrRun(t, "", "transcribe", "-model", tc.model, hello)
+		if code != 1 || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "header length") {
+			t.Errorf("-model %s: exit %d, stderr %q; want 1 and %q", tc.model, code, stderr, tc.want)
+		}
 	}
 }

@@ -27,6 +27,7 @@ func (d *description) batch(b *cli.Batch, opts *batch.Options) error {
 		return err
 	}
 	defer c.Close()
+	defer encoderHelp(c, d.stderr)
 	var bo captioning.BatchOptions
 	if d.overlay != "" {
 		figures, err := openFigures(d.overlay, c)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -115,6 +116,7 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fit := fs.String("fit", "squash", "how a photo becomes square: squash (as the training images were) or crop (center)")
 	fs.StringVar(&d.format, "format", "txt", "output format: "+strings.Join(formats, ", ")+"; for a batch, the format of a file per image")
 	asJSON := fs.Bool("json", false, "shorthand for -format json (for files: words, tokens, attention grids, β, alternatives)")
+	maxPixelsFlag(fs, &o.MaxPixels)
 	fs.StringVar(&d.overlay, "overlay", "", "also draw each image's attention figure into `dir`")
 	bf := cli.Batch{Tool: "caption", Inputs: "images", Accept: overlay.AcceptImage, Formats: formats}
 	bf.Register(fs)
@@ -143,6 +145,9 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	if o.Beam < 1 {
 		return cli.Usagef("-beam %d: want at least 1", o.Beam)
+	}
+	if o.MaxPixels < 1 {
+		return cli.Usagef("-max-pixels %d: want at least 1", o.MaxPixels)
 	}
 	if o.Search.MaxLength < 1 {
 		return cli.Usagef("-max-words %d: want at least 1", o.Search.MaxLength)
@@ -190,6 +195,7 @@ func (d *description) files() error {
 		return err
 	}
 	defer c.Close()
+	defer encoderHelp(c, d.stderr)
 	var figures *figureDir
 	if d.overlay != "" {
 		if figures, err = openFigures(d.overlay, c); err != nil {
@@ -226,22 +232,20 @@ func (d *description) files() error {
 }
 
 // describe captions the image at path and, with figures, draws its
-// figure.
+// figure. A figure that cannot be drawn or written is a warning: the
+// caption stands.
 func (d *description) describe(c *captioning.Captioner, figures *figureDir, path string) (*captioning.Result, error) {
 	if figures == nil {
 		return c.Caption(path, d.stdin)
-	}
-	in := fileInput(path)
-	if _, err := figures.Path(in); err != nil {
-		return nil, err // refused before any work
 	}
 	img, r, err := overlay.CaptionFile(c, path, d.stdin)
 	if err != nil {
 		return nil, err
 	}
-	out, err := figures.Write(in, img, r)
+	out, err := figures.Write(fileInput(path), img, r)
 	if err != nil {
-		return nil, err
+		fmt.Fprintf(d.stderr, "caption: warning: no figure: %v\n", err)
+		return r, nil
 	}
 	fmt.Fprintln(d.stderr, "caption: wrote", out)
 	return r, nil
@@ -300,6 +304,15 @@ func jsonResult(r *captioning.Result) captionJSON {
 		out.Tokens, out.Words = []int{}, []string{}
 	}
 	return out
+}
+
+// encoderHelp says once, at the end of a run, how to provide the image
+// encoder when it could not be found or downloaded (each image that
+// needed it has failed saying why).
+func encoderHelp(c *captioning.Captioner, stderr io.Writer) {
+	if err := c.EncoderError(); errors.Is(err, captioning.ErrNoEncoder) {
+		fmt.Fprint(stderr, "caption: "+strings.ReplaceAll(strings.TrimSuffix(captioning.EncoderHelp(), "\n"), "\n", "\ncaption: ")+"\n")
+	}
 }
 
 func round4(v float32) float32 { return float32(math.Round(float64(v)*1e4) / 1e4) }

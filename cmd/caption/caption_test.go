@@ -46,7 +46,8 @@ func TestDescribe(t *testing.T) {
 		{name: "bad beam", args: append(cached, "-beam", "0", fixtureImage("red-square")), code: 2, stderr: "-beam 0"},
 		{name: "bad fit", args: append(cached, "-fit", "fill", fixtureImage("red-square")), code: 2, stderr: `-fit "fill"`},
 		{name: "bad model", args: []string{"-model", "nope.safetensors", fixtureImage("red-square")}, code: 1, stderr: "nope.safetensors"},
-		{name: "help", args: []string{"describe", "-h"}, stderr: "Examples:"},
+		{name: "help", args: []string{"describe", "-h"}, stdout: "Examples:"},
+		{name: "flags after the image", args: []string{fixtureImage("green-triangle"), "-beam", "1", "-model", fixtureModel, "-cache", fixtureCache}, stdout: "a green triangle\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 
@@ -11,7 +12,7 @@ import (
 const inspectUsage = `Usage: caption inspect [-json] IMAGE...
 
 Decodes each image (JPEG, PNG, GIF, BMP, TIFF or WebP, recognized by content;
-JPEG EXIF orientation applied; images over 50 megapixels refused before
+JPEG EXIF orientation applied; images over -max-pixels refused before
 decoding), center-crops and resizes it to 224×224 and normalizes it for the
 encoder. Prints the format, the upright size and the input's channel means;
 -json prints them as one object per image (path, format, width, height,
@@ -34,6 +35,7 @@ func init() {
 func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("inspect", inspectUsage, inspectExamples, stderr)
 	asJSON := cli.JSONFlag(fs)
+	maxPixels := maxPixelsFlag(fs, new(int64))
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
@@ -43,7 +45,7 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	failed := 0
 	for _, path := range fs.Args() {
-		rep, err := pipeline.InspectImage(path, stdin)
+		rep, err := pipeline.InspectImage(path, stdin, *maxPixels)
 		if err != nil {
 			fmt.Fprintln(stderr, "caption:", err)
 			failed++
@@ -77,4 +79,10 @@ type imageSummary struct {
 	Height      int        `json:"height"`
 	Input       [3]int     `json:"input"`        // the encoder input's shape: channels, height, width
 	ChannelMean [3]float32 `json:"channel_mean"` // of each normalized input channel: R, G, B
+}
+
+// maxPixelsFlag defines -max-pixels, the largest image decoded, in v.
+func maxPixelsFlag(fs *flag.FlagSet, v *int64) *int64 {
+	fs.Int64Var(v, "max-pixels", pipeline.DefaultMaxPixels, "refuse images larger than this many `pixels` (width × height), before decoding them")
+	return v
 }

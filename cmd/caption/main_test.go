@@ -24,7 +24,10 @@ func TestRun(t *testing.T) {
 		{name: "version names the models", args: []string{"version"}, stdout: "model attend-caption-default@sha256:"},
 		{name: "version names the encoder", args: []string{"version"}, stdout: "encoder mobilenet_v2_1.0_224_quant.tflite sha256:7aad0c74c5e3 ("},
 		{name: "inspect", args: []string{"inspect", png}, stdout: "png 64×48 → input 3×224×224"},
-		{name: "inspect help", args: []string{"inspect", "-h"}, stderr: "Examples:"},
+		{name: "inspect help", args: []string{"inspect", "-h"}, stdout: "Examples:"},
+		{name: "help inspect", args: []string{"help", "inspect"}, stdout: "Examples:"},
+		{name: "help overlay", args: []string{"help", "overlay"}, stdout: "caption overlay [flags]"},
+		{name: "help of an image", args: []string{"photo.jpg", "--help"}, stdout: "caption [describe] [flags] IMAGE..."},
 		{name: "inspect nothing", args: []string{"inspect"}, code: 2, stderr: "needs at least one image"},
 		{name: "not an image", args: []string{"inspect", "main.go", png}, code: 1, stdout: "png 64×48", stderr: "caption: vision: main.go"},
 	}

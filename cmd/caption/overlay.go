@@ -85,11 +85,12 @@ func runOverlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	o := &f.draw
 	fs.StringVar(&f.out, "o", "", "write the figure of one image to this `file` (- for standard output)")
 	fs.StringVar(&f.dir, "dir", "", "write one figure per image into this `directory`, named after the image")
-	fs.StringVar(&f.format, "format", "", "png (one picture) or gif (one word per frame); default: from -o's name, else png")
+	fs.StringVar(&f.format, "format", "", "png (one picture), jpg (the same, smaller) or gif (one word per frame); default: from -o's extension, else png")
 	fs.StringVar(&f.caption.Model, "model", "", "caption model `file` (default: the embedded model)")
 	fs.StringVar(&f.caption.Encoder, "encoder", "", "encoder model `file` (default $ATTEND_ENCODER, then the user cache, then a download)")
 	fs.StringVar(&f.caption.Cache, "cache", "", "feature cache `file`: images it holds need no encoder")
 	fs.IntVar(&f.caption.Beam, "beam", 3, "beam width (1: greedy search)")
+	maxPixelsFlag(fs, &f.caption.MaxPixels)
 	allowUnk := fs.Bool("unk", false, "allow <unk> (a word too rare to be learned) in captions; by default the search never says it")
 	fs.StringVar(&f.fit, "fit", "squash", "how a photo becomes the encoder's square: squash (all of it) or crop (the central square)")
 	fs.IntVar(&f.word, "word", 0, "draw only the `K`-th word (from 1)")
@@ -104,10 +105,10 @@ func runOverlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fs.BoolVar(&o.Peak, "peak", false, "outline each word's most attended cell")
 	fs.BoolVar(&o.NoLegend, "no-legend", false, "leave out the colorbar")
 	fs.IntVar(&o.Delay, "delay", overlay.DefaultDelay, "time each GIF frame shows, in hundredths of a second")
-	images, ok, err := parseInterspersed(fs, args)
-	if !ok {
+	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
+	images := fs.Args()
 	if err := f.check(fs, images); err != nil {
 		return err
 	}
@@ -120,6 +121,7 @@ func runOverlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer c.Close()
+	defer encoderHelp(c, stderr)
 	if f.out != "" {
 		return overlayOne(c, &f, images[0], stdin, stdout, stderr)
 	}
@@ -147,6 +149,8 @@ func (f *overlayFlags) check(fs *flag.FlagSet, images []string) error {
 		return cli.Usagef("-word %d: words are numbered from 1", f.word)
 	case f.caption.Beam < 1:
 		return cli.Usagef("-beam %d: want at least 1", f.caption.Beam)
+	case f.caption.MaxPixels < 1:
+		return cli.Usagef("-max-pixels %d: want at least 1", f.caption.MaxPixels)
 	case o.Columns < 1:
 		return cli.Usagef("-columns %d: want at least 1", o.Columns)
 	case o.Size < 16 || o.Size > overlay.MaxSize:
@@ -160,16 +164,22 @@ func (f *overlayFlags) check(fs *flag.FlagSet, images []string) error {
 	if f.word > 0 {
 		o.Select = strconv.Itoa(f.word)
 	}
+	var outFormat overlay.Format
+	if f.out != "" && f.out != "-" {
+		if outFormat, err = overlay.FormatOf(f.out); err != nil {
+			return cli.Usagef("-o %s: a figure is .png, .gif (one word per frame) or .jpg; or say -format", f.out)
+		}
+	}
 	switch {
 	case f.format != "":
 		if o.Format, err = overlay.ParseFormat(f.format); err != nil {
-			return cli.Usagef("-format %q: want png or gif", f.format)
+			return cli.Usagef("-format %q: want png, gif or jpg", f.format)
 		}
-		if f.out != "" && f.out != "-" && overlay.FormatOf(f.out) != o.Format && filepath.Ext(f.out) != "" {
+		if outFormat != "" && outFormat != o.Format && filepath.Ext(f.out) != "" {
 			return cli.Usagef("-format %s, but -o %s names another format", o.Format, f.out)
 		}
-	case f.out != "":
-		o.Format = overlay.FormatOf(f.out)
+	case outFormat != "":
+		o.Format = outFormat
 	}
 	if o.Colormap, err = overlay.ParseColormap(f.colormap); err != nil {
 		return cli.Usagef("-colormap %q: want turbo, viridis, inferno or mask", f.colormap)
@@ -289,27 +299,4 @@ func captionImage(c *captioning.Captioner, path string, stdin io.Reader) (image.
 	}
 	capt := overlay.FromResult(r, c.Model.Config)
 	return img, &capt, nil
-}
-
-// parseInterspersed parses flags that may come before, between or after
-// the positional arguments (caption overlay photo.jpg -o fig.png), where
-// the flag package alone stops at the first positional one. Everything
-// after "--" is positional.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, bool, error) {
-	var positional []string
-	for len(args) > 0 {
-		if ok, err := cli.Parse(fs, args); !ok {
-			return nil, false, err
-		}
-		rest := fs.Args()
-		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
-			return append(positional, rest...), true, nil
-		}
-		if len(rest) == 0 {
-			break
-		}
-		positional = append(positional, rest[0])
-		args = rest[1:]
-	}
-	return positional, true, nil
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"image"
 	"image/gif"
+	_ "image/jpeg"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -190,7 +192,7 @@ func TestOverlayErrors(t *testing.T) {
 		{name: "both outputs", args: []string{"-o", "x.png", "-dir", "d", red}, code: 2, stderr: "-o and -dir exclude each other"},
 		{name: "-o for two", args: []string{"-o", "x.png", red, red}, code: 2, stderr: "with 2 images use -dir DIR"},
 		{name: "format clash", args: []string{"-format", "png", "-o", "x.gif", red}, code: 2, stderr: "-format png, but -o x.gif"},
-		{name: "bad format", args: []string{"-format", "bmp", "-o", "x", red}, code: 2, stderr: `-format "bmp": want png or gif`},
+		{name: "bad format", args: []string{"-format", "bmp", "-o", "x", red}, code: 2, stderr: `-format "bmp": want png, gif or jpg`},
 		{name: "word zero", args: []string{"-word", "-1", "-o", "x.png", red}, code: 2, stderr: "numbered from 1"},
 		{name: "tiny tiles", args: []string{"-size", "5", "-o", "x.png", red}, code: 2, stderr: "-size 5"},
 		{name: "bad smoothing", args: []string{"-smoothing", "cubic", "-o", "x.png", red}, code: 2, stderr: `-smoothing "cubic"`},
@@ -251,4 +253,32 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestOverlayFormatFromExtension: -o x.jpg writes a JPEG, .gif a GIF and
+// .png a PNG; an extension of no figure format is a usage error.
+func TestOverlayFormatFromExtension(t *testing.T) {
+	out := t.TempDir()
+	for ext, format := range map[string]string{".jpg": "jpeg", ".JPEG": "jpeg", ".gif": "gif", ".png": "png"} {
+		fig := filepath.Join(out, "red"+ext)
+		if code, _, stderr := runOverlayArgs(t, nil, redSquare, "-o", fig); code != 0 {
+			t.Fatalf("-o %s: exit %d\n%s", fig, code, stderr)
+		}
+		f, err := os.Open(fig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, got, err := image.DecodeConfig(f)
+		f.Close()
+		if err != nil || got != format {
+			t.Errorf("-o %s wrote %q (%v), want %s", fig, got, err, format)
+		}
+	}
+	code, _, stderr := runOverlayArgs(t, nil, redSquare, "-o", filepath.Join(out, "red.tif"))
+	if code != 2 || !strings.Contains(stderr, ".png, .gif (one word per frame) or .jpg") {
+		t.Errorf("-o red.tif: exit %d, stderr %q; want a usage error naming the formats", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "red.tif")); err == nil {
+		t.Error("red.tif written")
+	}
 }

@@ -55,8 +55,12 @@ func (p *progress) finish() {
 	}
 }
 
-// isTerminal reports whether w is a terminal; the bar is drawn only there.
+// isTerminal reports whether w is a terminal, or says it is one with an
+// IsTerminal() bool method (as tests do); the bar is drawn only there.
 func isTerminal(w io.Writer) bool {
+	if t, ok := w.(interface{ IsTerminal() bool }); ok {
+		return t.IsTerminal()
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }

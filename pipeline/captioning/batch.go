@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/attend-go/attend/models/caption"
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/batch"
 	"github.com/attend-go/attend/vision"
 )
@@ -46,6 +45,9 @@ type BatchRecord struct {
 	// Overlay is the path of the image's attention figure, when the
 	// batch draws them (BatchOptions.Figures).
 	Overlay string `json:"overlay,omitempty"`
+	// OverlayError says why the figure could not be drawn or written; the
+	// caption stands all the same.
+	OverlayError string `json:"overlay_error,omitempty"`
 }
 
 // BatchResult is a caption as a batch result: the caption (the record's
@@ -80,8 +82,9 @@ type Figures interface {
 // value, means defaults.
 type BatchOptions struct {
 	// Figures, when set, draws each captioned image; the path of its
-	// figure goes into its record (BatchRecord.Overlay), and an image
-	// whose figure fails is a failed input. Default: none.
+	// figure goes into its record (BatchRecord.Overlay); a figure that
+	// cannot be drawn or written leaves the caption standing, its reason
+	// in BatchRecord.OverlayError. Default: none.
 	Figures Figures
 }
 
@@ -125,22 +128,22 @@ func (w *batchWorker) process(ctx context.Context, in batch.Input) (batch.Result
 	if err := ctx.Err(); err != nil {
 		return batch.Result{}, err // abandoned before it started
 	}
-	if w.figures != nil {
-		if _, err := w.figures.Path(in); err != nil {
-			return batch.Result{}, err
-		}
-	}
 	img, r, err := w.caption(in.Path)
 	if err != nil {
 		return batch.Result{}, err
 	}
 	var overlay string
+	var figErr error
 	if w.figures != nil {
-		if overlay, err = w.figures.Write(in, img, r); err != nil {
-			return batch.Result{}, err
-		}
+		overlay, figErr = w.figures.Write(in, img, r)
 	}
-	return BatchResult(r, overlay), nil
+	res := BatchResult(r, overlay)
+	if figErr != nil {
+		rec := res.Value.(BatchRecord)
+		rec.OverlayError = figErr.Error()
+		res.Value = rec
+	}
+	return res, nil
 }
 
 // caption describes the image at path, and returns it decoded when it
@@ -151,7 +154,7 @@ func (w *batchWorker) caption(path string) (image.Image, *Result, error) {
 	var img image.Image
 	if w.figures != nil || !cached {
 		var err error
-		if img, _, err = pipeline.LoadImage(path, nil); err != nil {
+		if img, _, err = w.c.LoadImage(path, nil); err != nil {
 			return nil, nil, err // names the file
 		}
 	}

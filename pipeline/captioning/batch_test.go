@@ -37,6 +37,9 @@ func (f *fakeFigures) Path(in batch.Input) (string, error) {
 func (f *fakeFigures) Write(in batch.Input, img image.Image, r *Result) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if _, err := f.Path(in); err != nil {
+		return "", err
+	}
 	f.drawn = append(f.drawn, fmt.Sprintf("%s: %s (%d×%d)", filepath.Base(in.Path), r.Caption, img.Bounds().Dx(), img.Bounds().Dy()))
 	return f.Path(in)
 }
@@ -77,13 +80,14 @@ func TestBatchFactory(t *testing.T) {
 		input   string
 		text    string // the caption, or "" when it fails
 		overlay string
+		figErr  string // why the figure is missing
 		err     string // what the error says
 	}{
 		{name: "cached", input: red, text: "a red square"},
 		{name: "cached with a figure", figures: true, input: red, text: "a red square", overlay: "figures/red-square.png"},
-		{name: "figure refused before captioning", figures: true, input: blue, err: "blue-circle.png: refused"},
+		{name: "figure refused, caption kept", figures: true, input: blue, text: "a blue circle", figErr: "blue-circle.png: refused"},
 		{name: "not an image", input: broken, err: broken},
-		{name: "no encoder for an image the cache lacks", input: uncached, err: uncached + ": captioning: encoder: "},
+		{name: "no encoder for an image the cache lacks", input: uncached, err: uncached + ": captioning: no image encoder: "},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,10 +114,11 @@ func TestBatchFactory(t *testing.T) {
 				t.Fatal(err)
 			}
 			rec, ok := res.Value.(BatchRecord)
-			if !ok || res.Text != tc.text || rec.Caption != tc.text || strings.Join(rec.Words, " ") != tc.text || !rec.Cached || rec.Overlay != tc.overlay {
-				t.Errorf("result %+v; want %q from the cache, figure %q", res, tc.text, tc.overlay)
+			if !ok || res.Text != tc.text || rec.Caption != tc.text || strings.Join(rec.Words, " ") != tc.text || !rec.Cached || rec.Overlay != tc.overlay ||
+				!strings.Contains(rec.OverlayError, tc.figErr) || (tc.figErr == "") != (rec.OverlayError == "") {
+				t.Errorf("result %+v; want %q from the cache, figure %q (error %q)", res, tc.text, tc.overlay, tc.figErr)
 			}
-			if want := []string{"red-square.png: a red square (64×64)"}; tc.figures && !slices.Equal(figures.drawn, want) {
+			if want := []string{"red-square.png: a red square (64×64)"}; tc.figures && tc.figErr == "" && !slices.Equal(figures.drawn, want) {
 				t.Errorf("drawn %q, want %q", figures.drawn, want)
 			}
 		})

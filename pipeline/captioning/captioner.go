@@ -2,9 +2,11 @@ package captioning
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"io"
+	"os"
 	"path/filepath"
 	"sync"
 
@@ -39,6 +41,10 @@ type CaptionerOptions struct {
 	Fit vision.Fit
 	// FitSet says Fit was chosen (vision.CenterCrop is Fit's zero value).
 	FitSet bool
+	// MaxPixels is the largest image, width×height, that is decoded (0:
+	// vision.DefaultMaxPixels); larger ones are refused from their
+	// header, before any work.
+	MaxPixels int64
 }
 
 // Captioner describes images: encoder, then decoder with beam search.
@@ -129,6 +135,32 @@ func NewCaptioner(ctx context.Context, o CaptionerOptions) (*Captioner, error) {
 	return c, nil
 }
 
+// ErrNoEncoder means the image encoder could not be found or
+// downloaded; EncoderHelp says how to provide it.
+var ErrNoEncoder = errors.New("captioning: no image encoder")
+
+// EncoderError returns why the encoder could not be loaded, or nil (also
+// when no image needed it). Call it after the captioning is done, not
+// while other goroutines caption.
+func (c *Captioner) EncoderError() error { return c.encErr }
+
+// EncoderHelp says how to provide the image encoder: the flag, the
+// environment variable, the cache path and the file to download by hand
+// with its SHA-256.
+func EncoderHelp() string {
+	cache := "the user cache directory's attend/" + vision.EncoderFile
+	if base, err := os.UserCacheDir(); err == nil {
+		cache = filepath.Join(base, "attend", vision.EncoderFile)
+	}
+	return fmt.Sprintf(`captioning needs one file that is not shipped: the image encoder, MobileNetV2
+(%s, 3.6 MB, Apache-2.0). Give it with -encoder FILE or $%s=FILE, or
+put it at %s. It is downloaded there on first use; to fetch it by hand:
+  curl -L -o %s \
+    %s
+and check that its SHA-256 is %s (sha256sum).
+`, vision.EncoderFile, vision.EncoderEnv, cache, cache, vision.EncoderURL, vision.EncoderSHA256)
+}
+
 // Close releases the feature cache.
 func (c *Captioner) Close() error {
 	if c.cache != nil {
@@ -142,7 +174,7 @@ func (c *Captioner) loadEncoder() error {
 	c.encOnce.Do(func() {
 		path, err := captiondata.LocateEncoder(c.ctx, c.o.Encoder, c.o.Progress)
 		if err != nil {
-			c.encErr = fmt.Errorf("captioning: encoder: %w", err)
+			c.encErr = fmt.Errorf("%w: %w", ErrNoEncoder, err)
 			return
 		}
 		if c.enc, err = vision.LoadEncoder(path, &vision.EncoderOptions{Grid: c.grid.Grid}); err != nil {
@@ -165,7 +197,7 @@ func (c *Captioner) Features(path string, stdin io.Reader) ([]float32, bool, err
 			return f, err == nil, err
 		}
 	}
-	img, _, err := pipeline.LoadImage(path, stdin)
+	img, _, err := c.LoadImage(path, stdin)
 	if err != nil {
 		return nil, false, err
 	}
@@ -248,4 +280,10 @@ func (c *Captioner) DescribeBeam(features []float32, beam int) (*Result, error) 
 		r.Alternatives = append(r.Alternatives, Alternative{Caption: joinWords(h.Words), LogProb: h.LogProb, Score: h.Score, Finished: h.Finished})
 	}
 	return r, nil
+}
+
+// LoadImage decodes the image at path ("-": stdin), refusing images over
+// CaptionerOptions.MaxPixels.
+func (c *Captioner) LoadImage(path string, stdin io.Reader) (image.Image, string, error) {
+	return pipeline.LoadImageLimit(path, stdin, c.o.MaxPixels)
 }

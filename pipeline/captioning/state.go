@@ -8,6 +8,7 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/caption"
+	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/metrics"
 )
 
@@ -138,7 +139,7 @@ func modelFromTensors(f *models.File) (*caption.Model, error) {
 // LoadModel reads a caption model file: a shipped model, a
 // best.safetensors or a training checkpoint.
 func LoadModel(path string) (*caption.Model, error) {
-	f, err := models.ReadFile(path)
+	f, err := pipeline.ReadModelFile(path, caption.Kind)
 	if err != nil {
 		return nil, fmt.Errorf("captioning: %w", err)
 	}

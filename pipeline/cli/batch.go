@@ -80,11 +80,12 @@ func (b *Batch) Wanted(args []string) bool {
 }
 
 // Refuse returns a usage error naming the first flag set in fs that only
-// batches have a use for, for arguments that do not ask for one.
-func (b *Batch) Refuse(fs *flag.FlagSet) error {
+// batches have a use for, for arguments that do not ask for one; the
+// command may have a use for some of them with files too (allowed).
+func (b *Batch) Refuse(fs *flag.FlagSet, allowed ...string) error {
 	var err error
 	fs.Visit(func(f *flag.Flag) {
-		if err == nil && slices.Contains(batchOnly, f.Name) {
+		if err == nil && slices.Contains(batchOnly, f.Name) && !slices.Contains(allowed, f.Name) {
 			err = Usagef("-%s applies to batches: give a directory, -o, --list, --out-dir, --resume or --shard", f.Name)
 		}
 	})

@@ -6,7 +6,8 @@
 //
 //	0    success
 //	1    failure: an error, or some inputs failed (each already reported)
-//	2    usage error (as with the flag package)
+//	2    usage error (as with the flag package), including an output
+//	     that exists when neither --resume nor --overwrite was given
 //	130  a batch interrupted by SIGINT or SIGTERM (128 + SIGINT, as shells
 //	     report it): the inputs in flight were finished and written, and a
 //	     rerun with --resume does the rest
@@ -47,10 +48,16 @@ const ExitInterrupted = batch.ExitInterrupted
 // Of package batch's errors, ErrInterrupted exits with ExitInterrupted;
 // ErrFailed (the failures were printed by batch.Run) with 1 and nothing
 // more printed; ErrOptions, ErrShard, ErrFormat and ErrStdinInput, which
-// come from the command line, with 2.
+// come from the command line, and ErrExists (an output is in the way:
+// the command line must say --resume or --overwrite), with 2.
 func ExitCode(tool string, err error, stderr io.Writer) int {
+	var help *Help
 	switch {
 	case err == nil:
+		return 0
+	case errors.As(err, &help):
+		// A command run without Dispatch: its usage still gets printed.
+		fmt.Fprint(stderr, help.Text)
 		return 0
 	case errors.Is(err, ErrUsage):
 		if msg := strings.TrimPrefix(err.Error(), ErrUsage.Error()+": "); msg != ErrUsage.Error() {
@@ -63,7 +70,8 @@ func ExitCode(tool string, err error, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: %v\n", tool, err)
 		return ExitInterrupted
 	case errors.Is(err, batch.ErrOptions), errors.Is(err, batch.ErrShard),
-		errors.Is(err, batch.ErrFormat), errors.Is(err, batch.ErrStdinInput):
+		errors.Is(err, batch.ErrFormat), errors.Is(err, batch.ErrStdinInput),
+		errors.Is(err, batch.ErrExists):
 		fmt.Fprintf(stderr, "%s: %v\n", tool, err)
 		return 2
 	default:
@@ -85,17 +93,84 @@ func NewFlagSet(name, head, examples string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// Parse parses args. It returns (false, nil) after -h (help was printed, the
-// command should stop and succeed) and a usage error for a bad flag.
+// Parse parses args, flags and positional arguments interleaved as GNU
+// tools take them: "asr transcribe talk.wav -format json" sets -format,
+// and "--" ends the flags, so that "asr transcribe -- -x.wav" names a
+// file "-x.wav". Afterwards fs.Args() are the positional arguments in
+// their order. "-" is positional (standard input).
+//
+// -h, -help or --help stop the command: Parse returns false and a *Help
+// error carrying the usage text, which Dispatch prints to standard output
+// (the command then succeeds), so that "asr transcribe -h | less" works.
+// A bad flag is a usage error, the flag package's message and the usage
+// going to the flag set's output (stderr).
 func Parse(fs *flag.FlagSet, args []string) (ok bool, err error) {
-	if err := fs.Parse(args); err != nil {
+	out := fs.Output()
+	var buf strings.Builder
+	fs.SetOutput(&buf)
+	positional, err := parseInterleaved(fs, args)
+	fs.SetOutput(out)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return false, nil
+			return false, &Help{Text: buf.String()}
 		}
-		return false, ErrUsage // the flag package already printed why
+		fmt.Fprint(out, buf.String())
+		return false, ErrUsage // the flag package said why
+	}
+	// Leave the positional arguments in fs.Args(); "--" keeps any that
+	// look like flags from being parsed again.
+	if err := fs.Parse(append([]string{"--"}, positional...)); err != nil {
+		return false, ErrUsage
 	}
 	return true, nil
 }
+
+// parseInterleaved parses the flags before, between and after the
+// positional arguments, which it returns; everything after "--" is
+// positional.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	positional := []string{}
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" && !isFlagValue(fs, args[:used-1]) {
+			return append(positional, rest...), nil
+		}
+		if len(rest) == 0 {
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+	return positional, nil
+}
+
+// isFlagValue reports whether the argument after args is the value of
+// the flag args end with ("-o --" writes to a file named "--"), rather
+// than the end of the flags.
+func isFlagValue(fs *flag.FlagSet, args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	name := strings.TrimLeft(args[len(args)-1], "-")
+	if !strings.HasPrefix(args[len(args)-1], "-") || strings.Contains(name, "=") {
+		return false
+	}
+	f := fs.Lookup(name)
+	if f == nil {
+		return false
+	}
+	b, isBool := f.Value.(interface{ IsBoolFlag() bool })
+	return !isBool || !b.IsBoolFlag()
+}
+
+// Help is the "error" of -h: the command's usage, which belongs on
+// standard output with exit status 0 (Dispatch prints it so).
+type Help struct{ Text string }
+
+func (h *Help) Error() string { return "help requested" }
 
 // Examples returns the example command lines of a help text: the indented
 // lines under its "Example" heading that start with the tool's name, up to
@@ -152,6 +227,15 @@ func Dispatch(tool, usage string, version func() string, commands map[string]Com
 	}
 	switch name := args[0]; name {
 	case "-h", "-help", "--help", "help":
+		if len(args) > 1 && name == "help" {
+			// "asr help transcribe" is "asr transcribe -h".
+			cmd, ok := commands[args[1]]
+			if !ok {
+				fmt.Fprint(stderr, usage)
+				return Usagef("help: unknown command %q", args[1])
+			}
+			return printHelp(cmd([]string{"-h"}, stdin, stdout, stderr), stdout)
+		}
 		fmt.Fprint(stdout, usage)
 		return nil
 	case "version", "-version", "--version":
@@ -163,6 +247,17 @@ func Dispatch(tool, usage string, version func() string, commands map[string]Com
 			fmt.Fprint(stderr, usage)
 			return Usagef("unknown command %q", name)
 		}
-		return cmd(args[1:], stdin, stdout, stderr)
+		return printHelp(cmd(args[1:], stdin, stdout, stderr), stdout)
 	}
+}
+
+// printHelp prints the usage a command returned as its *Help error to
+// stdout, and returns the other errors.
+func printHelp(err error, stdout io.Writer) error {
+	var h *Help
+	if errors.As(err, &h) {
+		_, err := fmt.Fprint(stdout, h.Text)
+		return err
+	}
+	return err
 }

@@ -32,7 +32,7 @@ func TestExitCode(t *testing.T) {
 		{"shard", fmt.Errorf("%w \"2/2\"", batch.ErrShard), 2, "tool: batch: bad shard \"2/2\"\n"},
 		{"output format", fmt.Errorf("%w \"xml\"", batch.ErrFormat), 2, "tool: batch: unknown format \"xml\"\n"},
 		{"stdin as batch input", batch.ErrStdinInput, 2, "tool: " + batch.ErrStdinInput.Error() + "\n"},
-		{"batch output exists", fmt.Errorf("%w: out.jsonl", batch.ErrExists), 1, "tool: batch: output exists: out.jsonl\n"},
+		{"batch output exists", fmt.Errorf("%w: out.jsonl", batch.ErrExists), 2, "tool: batch: output exists: out.jsonl\n"},
 	}
 	for _, tc := range tests {
 		var buf bytes.Buffer

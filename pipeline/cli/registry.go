@@ -71,12 +71,12 @@ func (r *Registry) Names() []string {
 	return names
 }
 
-// Help returns a command's help text, as its "-h" flag prints it to stderr
-// (tests extract the examples from it).
+// Help returns a command's help text, as "-h" prints it (tests extract
+// the examples from it).
 func (r *Registry) Help(name string) string {
 	var stdout, stderr strings.Builder
 	if c, ok := r.commands[name]; ok {
-		_ = c([]string{"-h"}, strings.NewReader(""), &stdout, &stderr)
+		_ = printHelp(c([]string{"-h"}, strings.NewReader(""), &stdout, &stderr), &stdout)
 	}
 	return stdout.String() + stderr.String()
 }

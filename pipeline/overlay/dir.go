@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/attend-go/attend/pipeline"
@@ -28,7 +29,8 @@ var (
 
 // Dir writes the figures of a batch of images into one directory, one
 // file per image, named after it with its extension replaced (".png" or
-// ".gif"): the image root/a/b.jpg goes to DIR/a/b.png, mirroring the tree
+// ".gif"), or added when another image beside it shares its name (b.gif
+// and b.tiff → b.gif.png and b.tiff.png): the image root/a/b.jpg goes to DIR/a/b.png, mirroring the tree
 // below root as batch sidecars do (batch.SidecarPath), and standard input
 // to DIR/stdin.png. Root is the directory argument an image was found
 // under, or a file argument's own directory (batch.Input.Root).
@@ -99,6 +101,10 @@ func (d *Dir) rel(root, input string) (string, error) {
 		return "", named(input, fmt.Errorf("%w: its figure would be written over it", ErrOverwriteInput))
 	case err != nil:
 		return "", named(input, err)
+	}
+	if sharesStem(input) {
+		// b.gif beside b.tiff: b.gif.png and b.tiff.png, not one b.png.
+		out = filepath.Join(filepath.Dir(out), filepath.Base(input)+"."+string(format))
 	}
 	rel, err := filepath.Rel(d.path, out)
 	if err != nil || !filepath.IsLocal(rel) {
@@ -194,4 +200,29 @@ func writeFile(root *os.Root, rel string, data []byte) error {
 		_, err := w.Write(data)
 		return err
 	})
+}
+
+// stemExts are the extensions of images that may share a name but for
+// it (photo.jpg and photo.png; b.gif and b.tiff).
+var stemExts = []string{".jpg", ".jpeg", ".png", ".gif", ".bmp", ".tif", ".tiff", ".webp"}
+
+// sharesStem reports whether another image file beside input has its
+// name but for the extension. The figures of such images keep the whole
+// name (b.gif → b.gif.png), so that each gets its own whatever the order
+// they are drawn in; a lone image's figure replaces the extension
+// (a.jpg → a.png).
+func sharesStem(input string) bool {
+	ext := filepath.Ext(input)
+	stem := strings.TrimSuffix(input, ext)
+	for _, e := range stemExts {
+		for _, e := range []string{e, strings.ToUpper(e)} {
+			if e == ext {
+				continue
+			}
+			if st, err := os.Stat(stem + e); err == nil && st.Mode().IsRegular() {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -93,11 +93,11 @@ func TestDirRefuses(t *testing.T) {
 			is: ErrOverwriteInput,
 		},
 		{
-			name: "output is another image", files: []string{"x.jpg", "x.png"},
+			name: "output is another file", files: []string{"x.jpg", "x.png", "x.jpg.png"},
 			setup: func(t *testing.T, photos string) (string, string, string) {
 				return photos, photos, filepath.Join(photos, "x.jpg")
 			},
-			is: ErrExists, want: "x.png exists and was not written by caption overlay",
+			is: ErrExists, want: "x.jpg.png exists and was not written by caption overlay",
 		},
 		{
 			name: "input outside its root", files: []string{"a/x.jpg", "b/y.jpg"},

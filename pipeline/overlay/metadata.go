@@ -80,11 +80,27 @@ func withGIFComment(file []byte, text string) ([]byte, error) {
 	return append(out, file[end:]...), nil
 }
 
+// withJPEGComment inserts a comment segment (COM) right after the start
+// of image, cut to the 65,533 bytes a segment holds.
+func withJPEGComment(file []byte, text string) ([]byte, error) {
+	if len(file) < 2 || file[0] != 0xff || file[1] != 0xd8 {
+		return nil, errEncoded
+	}
+	text = text[:min(len(text), 65533)]
+	out := make([]byte, 0, len(file)+len(text)+4)
+	out = append(out, 0xff, 0xd8, 0xff, 0xfe, byte((len(text)+2)>>8), byte(len(text)+2))
+	out = append(out, text...)
+	return append(out, file[2:]...), nil
+}
+
 // IsFigure reports whether a file starting with head (its first 1 KB
 // suffice) is a figure this package wrote: a PNG whose first chunk after
 // IHDR is the "Software" iTXt with the marker, or a GIF whose first block
-// is a comment starting with it.
+// or a JPEG whose first segment is a comment starting with it.
 func IsFigure(head []byte) bool {
+	if len(head) >= 6+len(marker) && head[0] == 0xff && head[1] == 0xd8 && head[2] == 0xff && head[3] == 0xfe {
+		return string(head[6:6+len(marker)]) == marker
+	}
 	if bytes.HasPrefix(head, pngSignature) {
 		want := appendPNGChunk(nil, "iTXt", append([]byte("Software\x00\x00\x00\x00\x00"), marker...))
 		return len(head) >= pngIHDREnd+len(want) && bytes.Equal(head[pngIHDREnd:pngIHDREnd+len(want)], want)

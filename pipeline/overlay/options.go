@@ -22,27 +22,39 @@ const (
 	PNG Format = "png"
 	// GIF is an animation: the input image, then one frame per word.
 	GIF Format = "gif"
+	// JPEG is the picture of PNG, compressed with losses (quality 90):
+	// smaller files for photos, blurrier labels.
+	JPEG Format = "jpg"
 )
 
 // Formats lists the formats, for flag help.
-var Formats = []Format{PNG, GIF}
+var Formats = []Format{PNG, GIF, JPEG}
 
-// ParseFormat returns the format called name ("png" or "gif").
+// ParseFormat returns the format called name: "png", "gif", or "jpg"
+// (also "jpeg").
 func ParseFormat(name string) (Format, error) {
 	switch f := Format(strings.ToLower(name)); f {
-	case PNG, GIF:
+	case PNG, GIF, JPEG:
 		return f, nil
+	case "jpeg":
+		return JPEG, nil
 	}
-	return "", fmt.Errorf("%w: unknown format %q, want png or gif", ErrOptions, name)
+	return "", fmt.Errorf("%w: unknown format %q, want png, gif or jpg", ErrOptions, name)
 }
 
-// FormatOf returns the format a file name's extension asks for: GIF for
-// ".gif" (in any case), else PNG.
-func FormatOf(path string) Format {
-	if strings.EqualFold(filepath.Ext(path), ".gif") {
-		return GIF
+// FormatOf returns the format a file name's extension asks for (in any
+// case): .png, .gif, .jpg or .jpeg; PNG for a name without an extension.
+// Another extension is an error wrapping ErrOptions.
+func FormatOf(path string) (Format, error) {
+	ext := filepath.Ext(path)
+	if ext == "" {
+		return PNG, nil
 	}
-	return PNG
+	f, err := ParseFormat(ext[1:])
+	if err != nil {
+		return "", fmt.Errorf("%w: %s: the figure's format follows its extension: .png, .gif or .jpg", ErrOptions, path)
+	}
+	return f, nil
 }
 
 // ParseColormap returns the colormap called name: viridis, inferno,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"image/gif"
+	"image/jpeg"
 	"image/png"
 	"io"
 
@@ -81,6 +82,15 @@ func encode(img image.Image, c *Caption, opts *Options) ([]byte, error) {
 			return nil, fmt.Errorf("overlay: encoding the GIF: %w", err)
 		}
 		return withGIFComment(b.Bytes(), marker+": "+c.Text())
+	case JPEG:
+		m, err := Render(img, c, &o)
+		if err != nil {
+			return nil, err
+		}
+		if err := jpeg.Encode(&b, m, &jpeg.Options{Quality: 90}); err != nil {
+			return nil, fmt.Errorf("overlay: encoding the JPEG: %w", err)
+		}
+		return withJPEGComment(b.Bytes(), marker+": "+c.Text())
 	default:
 		m, err := Render(img, c, &o)
 		if err != nil {

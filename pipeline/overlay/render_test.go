@@ -204,7 +204,7 @@ func TestRenderErrors(t *testing.T) {
 		{name: "no such word by selection", modify: func(c *Caption, o *Options) { o.Select = "ball,cat" }, is: ErrWord, want: `"cat" is not in the 4-word caption`},
 		{name: "selection and indexes", modify: func(c *Caption, o *Options) { o.Select, o.Words = "1", []int{0} }, is: ErrOptions, want: "both Words and Select"},
 		{name: "bad weights", modify: func(c *Caption, o *Options) { c.Attention[3][0] = -1 }, is: ErrCaption, want: `word 4 ("flies")`},
-		{name: "bad format", modify: func(c *Caption, o *Options) { o.Format = "jpeg" }, is: ErrOptions, want: `unknown format "jpeg"`},
+		{name: "bad format", modify: func(c *Caption, o *Options) { o.Format = "tiff" }, is: ErrOptions, want: `unknown format "tiff"`},
 		{name: "bad size", modify: func(c *Caption, o *Options) { o.Size = -3 }, is: vision.ErrOptions, want: "Size -3"},
 		{name: "bad alpha", modify: func(c *Caption, o *Options) { o.Alpha = 2 }, is: vision.ErrOptions, want: "Alpha 2"},
 	}

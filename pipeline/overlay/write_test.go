@@ -3,6 +3,7 @@ package overlay
 import (
 	"errors"
 	"image/gif"
+	"image/jpeg"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -25,9 +26,12 @@ func TestWrite(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f == PNG {
+		switch f {
+		case PNG:
 			_, err = png.Decode(file)
-		} else {
+		case JPEG:
+			_, err = jpeg.Decode(file)
+		default:
 			_, err = gif.DecodeAll(file)
 		}
 		file.Close()
@@ -43,7 +47,7 @@ func TestWrite(t *testing.T) {
 	}
 	after, _ := os.ReadFile(path)
 	entries, _ := os.ReadDir(dir)
-	if string(before) != string(after) || len(entries) != 2 {
+	if string(before) != string(after) || len(entries) != len(Formats) {
 		t.Errorf("failed write changed the directory: %d entries", len(entries))
 	}
 	if err := Write(filepath.Join(dir, "missing", "fig.png"), scene(40, 30), c, nil); err == nil || !strings.HasPrefix(err.Error(), "overlay: ") {

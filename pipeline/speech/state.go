@@ -8,6 +8,7 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/pipeline"
 )
 
 // A training checkpoint (OutDir/last.safetensors) is an ASR model file
@@ -87,7 +88,7 @@ func modelFromTensors(f *models.File) (*asr.Model, error) {
 // LoadModel reads an ASR model file: a shipped model, a best.safetensors
 // or a training checkpoint.
 func LoadModel(path string) (*asr.Model, error) {
-	f, err := models.ReadFile(path)
+	f, err := pipeline.ReadModelFile(path, asr.Kind)
 	if err != nil {
 		return nil, err
 	}

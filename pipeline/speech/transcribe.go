@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/attend-go/attend/audio"
@@ -63,6 +64,9 @@ type Transcript struct {
 	Text     string  `json:"text"`
 	Duration float64 `json:"duration"`
 	Chunks   []Chunk `json:"chunks"`
+	// Truncated says the file ended before its header said it would: the
+	// audio there was transcribed (commands warn).
+	Truncated bool `json:"truncated,omitempty"`
 	// Decode is the time spent featurizing, encoding and searching
 	// (model load and file decoding excluded), for real-time factors.
 	Decode float64 `json:"decode_seconds"`
@@ -82,6 +86,23 @@ type TranscribeOptions struct {
 	// KeepAlignment keeps each chunk's alignment and features (for
 	// plots).
 	KeepAlignment bool
+	// Threads is how many chunks of one recording are decoded at once,
+	// each by a worker with its own front end and workspace over the
+	// shared model (0 or 1: one after the other). The chunks are still
+	// cut one after the other, reported in order, and the transcript is
+	// the same whatever the number.
+	Threads int
+	// OnChunk, if set, is called with each chunk as soon as it and every
+	// chunk before it are decoded, in order, before Stream returns:
+	// what a command needs to print text and subtitles while a long
+	// recording is still being decoded. Times are final (from the start
+	// of the recording). A chunk without speech (NoSpeech) is reported
+	// too.
+	OnChunk func(Chunk)
+	// OnStart, if set, is called once the audio is open with its length
+	// as the file's header declares it, or 0 when the format does not say
+	// (for progress reports).
+	OnStart func(length time.Duration)
 }
 
 // DefaultChunkLength is the longest chunk the Transcriber decodes with
@@ -137,7 +158,10 @@ func withAudioFile(path string, stdin io.Reader, use func(audio.Stream) (*Transc
 }
 
 // Stream transcribes decoded audio (any rate and channel count), chunk by
-// chunk; path names it in the transcript and in errors.
+// chunk; path names it in the transcript and in errors. With
+// TranscribeOptions.Threads above 1, chunks are decoded by that many
+// workers at once while the next ones are cut, at most twice as many in
+// flight, and put back in order.
 func (t *Transcriber) Stream(path string, stream audio.Stream) (*Transcript, error) {
 	name := pipeline.DisplayName(path)
 	so := t.opts.Segment
@@ -149,40 +173,49 @@ func (t *Transcriber) Stream(path string, stream audio.Stream) (*Transcript, err
 			so.MaxLength = DefaultChunkLength
 		}
 	}
+	if t.opts.OnStart != nil {
+		length := time.Duration(0)
+		if l, ok := stream.(interface{ Length() (time.Duration, bool) }); ok {
+			length, _ = l.Length()
+		}
+		t.opts.OnStart(length)
+	}
 	seg, err := audio.NewSegmenter(stream, &so)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	tr := &Transcript{Path: path, Chunks: []Chunk{}}
-	for {
-		s, err := seg.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		c := &timedChunk{Chunk: Chunk{Words: []Word{}, NoSpeech: true}}
-		if !s.NoSpeech {
-			if c, err = t.Samples(s.Samples, s.Rate); err != nil {
-				return nil, fmt.Errorf("%s at %v: %w", name, s.StartTime().Round(time.Millisecond), err)
-			}
-		}
+	emit := func(s audio.Segment, c *timedChunk) {
 		if !t.opts.NoVAD {
 			c.NoSpeechScore = 1 - s.SpeechProbability
 		}
 		off := s.StartTime().Seconds()
-		c.Start, c.End = off, s.EndTime().Seconds()
+		c.Start, c.End = roundMs(off), roundMs(s.EndTime().Seconds())
 		for i := range c.Words {
-			c.Words[i].Start += off
-			c.Words[i].End += off
+			c.Words[i].Start = roundMs(c.Words[i].Start + off)
+			c.Words[i].End = roundMs(c.Words[i].End + off)
 		}
 		tr.Decode += c.decode
 		tr.Duration = c.End
 		tr.Chunks = append(tr.Chunks, c.Chunk)
+		if t.opts.OnChunk != nil {
+			t.opts.OnChunk(c.Chunk)
+		}
+	}
+	if t.opts.Threads > 1 {
+		err = t.parallel(seg, emit)
+	} else {
+		err = t.serial(seg, emit)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s%w", name, err)
 	}
 	if len(tr.Chunks) == 0 {
 		return nil, fmt.Errorf("%s: %w", name, audio.ErrNoAudio)
+	}
+	tr.Decode = roundMs(tr.Decode)
+	if t, ok := stream.(interface{ Truncated() bool }); ok {
+		tr.Truncated = t.Truncated()
 	}
 	var texts []string
 	for _, c := range tr.Chunks {
@@ -193,6 +226,116 @@ func (t *Transcriber) Stream(path string, stream audio.Stream) (*Transcript, err
 	tr.Text = strings.Join(texts, " ")
 	return tr, nil
 }
+
+// serial cuts and decodes the chunks one after the other. Errors start
+// with what follows the file's name.
+func (t *Transcriber) serial(seg *audio.Segmenter, emit func(audio.Segment, *timedChunk)) error {
+	for {
+		s, err := seg.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf(": %w", err)
+		}
+		c, err := t.segment(s)
+		if err != nil {
+			return err
+		}
+		emit(s, c)
+	}
+}
+
+// parallel cuts the chunks in this goroutine and decodes them on
+// Threads workers, emitting them in order.
+func (t *Transcriber) parallel(seg *audio.Segmenter, emit func(audio.Segment, *timedChunk)) error {
+	workers := []*Transcriber{t}
+	for len(workers) < t.opts.Threads {
+		w, err := NewTranscriber(t.Model, &t.opts)
+		if err != nil {
+			return fmt.Errorf(": %w", err)
+		}
+		workers = append(workers, w)
+	}
+	type job struct {
+		i int
+		s audio.Segment
+	}
+	type result struct {
+		job
+		c   *timedChunk
+		err error
+	}
+	window := 2 * len(workers) // chunks in flight, decoded or not yet emitted
+	jobs, results := make(chan job, window), make(chan result, window)
+	var wg sync.WaitGroup
+	for _, w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				c, err := w.segment(j.s)
+				results <- result{j, c, err}
+			}
+		}()
+	}
+	defer wg.Wait()
+	defer close(jobs)
+	var (
+		firstErr   error
+		sent, next int
+		eof        bool
+		pending    = map[int]result{}
+	)
+	for {
+		for !eof && firstErr == nil && sent-next < window {
+			s, err := seg.Next()
+			if errors.Is(err, io.EOF) {
+				eof = true
+				break
+			}
+			if err != nil {
+				firstErr = fmt.Errorf(": %w", err)
+				break
+			}
+			jobs <- job{sent, s}
+			sent++
+		}
+		if next == sent {
+			return firstErr
+		}
+		r := <-results
+		pending[r.i] = r
+		for r, ok := pending[next]; ok; r, ok = pending[next] {
+			delete(pending, next)
+			next++
+			switch {
+			case firstErr != nil: // drain
+			case r.err != nil:
+				firstErr = r.err
+			default:
+				emit(r.s, r.c)
+			}
+		}
+	}
+}
+
+// segment decodes one segment of the segmenter, unless it holds no
+// speech. Errors start with what follows the file's name.
+func (t *Transcriber) segment(s audio.Segment) (*timedChunk, error) {
+	if s.NoSpeech {
+		return &timedChunk{Chunk: Chunk{Words: []Word{}, NoSpeech: true}}, nil
+	}
+	c, err := t.Samples(s.Samples, s.Rate)
+	if err != nil {
+		return nil, fmt.Errorf(" at %v: %w", s.StartTime().Round(time.Millisecond), err)
+	}
+	return c, nil
+}
+
+// roundMs rounds seconds to milliseconds, the precision of subtitles and
+// of the JSON transcript.
+func roundMs(sec float64) float64 { return math.Round(sec*1000) / 1000 }
 
 type timedChunk struct {
 	Chunk
@@ -226,7 +369,7 @@ func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) 
 	if err != nil {
 		return nil, err
 	}
-	c.Text, c.Fallback = strings.TrimSpace(r.Text), r.Fallback
+	c.Text, c.Fallback = strings.Join(strings.Fields(r.Text), " "), r.Fallback
 	if c.Words, err = t.timeWords(e, r.Tokens, r.Alignment, r.LogProbs); err != nil {
 		return nil, err
 	}

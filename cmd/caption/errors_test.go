@@ -1,0 +1,82 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestActionableErrors: the mistakes people make get messages that say
+// what to do, naming the file.
+func TestActionableErrors(t *testing.T) {
+	png := filepath.Join("..", "..", "testdata", "gradient.png")
+	asrModel := filepath.Join("..", "..", "models", "asr", "default.safetensors")
+	encoder := filepath.Join("..", "..", "..", "..", "shared", "data", "mobilenet", "mobilenet_v2_1.0_224_quant.tflite")
+	other := filepath.Join(t.TempDir(), "other.png")
+	if err := os.WriteFile(other, mustRead(t, fixtureImage("red-square")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr []string
+	}{
+		{"the speech model", []string{"-model", asrModel, png}, 1,
+			[]string{asrModel + " is a speech recognition model (for asr), not an image captioning model"}},
+		{"not a model", []string{"-model", "main.go", png}, 1,
+			[]string{"main.go is not an attend model file", "not a safetensors file"}},
+		{"image over the limit", []string{"inspect", "-max-pixels", "1000", png}, 1,
+			[]string{"64x48 = 3072 pixels, over the limit of 1000 pixels (-max-pixels raises the limit)"}},
+		{"image over the limit, described", []string{other, "-max-pixels", "100", "-model", fixtureModel, "-cache", fixtureCache}, 1,
+			[]string{"over the limit of 100 pixels (-max-pixels raises the limit)"}},
+		{"bad limit", []string{"-max-pixels", "0", png}, 2, []string{"-max-pixels 0"}},
+	}
+	if _, err := os.Stat(encoder); err == nil {
+		tests = append(tests, struct {
+			name   string
+			args   []string
+			code   int
+			stderr []string
+		}{"the encoder as the model", []string{"-model", encoder, png}, 1,
+			[]string{"is not an attend model file", "TensorFlow Lite model: the image encoder is -encoder"}})
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCase(tc.args, nil)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr %q", code, tc.code, stderr)
+			}
+			for _, want := range tc.stderr {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("stderr %q lacks %q", stderr, want)
+				}
+			}
+			if strings.Contains(stderr, "header length") || strings.Contains(stderr, "DecodeOptions") {
+				t.Errorf("stderr %q speaks of internals", stderr)
+			}
+		})
+	}
+}
+
+// TestNoEncoderHelp: without an encoder, each image fails saying why and
+// the run ends by saying once how to get one: the flag, the environment
+// variable, the cache path, the URL and its SHA-256.
+func TestNoEncoderHelp(t *testing.T) {
+	a, b := filepath.Join(t.TempDir(), "a.png"), filepath.Join(t.TempDir(), "b.png")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, mustRead(t, fixtureImage("red-square")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr := runCase([]string{"-model", fixtureModel, "-encoder", filepath.Join(t.TempDir(), "none.tflite"), a, b}, nil)
+	if code != 1 || strings.Count(stderr, "no image encoder") != 2 || strings.Count(stderr, "curl -L -o") != 1 {
+		t.Fatalf("exit %d, stderr %q; want each image failed and the help once", code, stderr)
+	}
+	for _, want := range []string{"-encoder FILE", "$ATTEND_ENCODER", "attend/mobilenet_v2_1.0_224_quant.tflite", "https://github.com/google-coral/test_data/raw/master/mobilenet_v2_1.0_224_quant.tflite", "7aad0c74c5e3c06e5eb3c827e13304fdd68a83da6087d92ee169c24ff9fd4776"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("the help lacks %q:\n%s", want, stderr)
+		}
+	}
+}
