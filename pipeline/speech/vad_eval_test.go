@@ -49,7 +49,7 @@ var (
 // -eval.lm).
 func evalSearch(t *testing.T, model *asr.Model) asr.SearchOptions {
 	t.Helper()
-	so := asr.SearchOptions{CTCBeam: *evalCTCBeam}
+	so := asr.SearchOptions{Beam: speech.DefaultBeam, CTCBeam: *evalCTCBeam}
 	lm := speech.DefaultLanguageModel()
 	switch *evalLM {
 	case "default":
