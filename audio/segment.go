@@ -41,6 +41,14 @@ type SegmentOptions struct {
 	// a NoSpeech segment (0 means 300 ms); shorter gaps stay inside
 	// speech segments.
 	MinNoSpeech time.Duration
+	// Margin is the audio of a gap kept on each side of it, beyond
+	// SpeechPad, by the speech segments it separates: at most half the
+	// gap each, the rest a NoSpeech segment (0 means 300 ms; negative is
+	// an error). A small SpeechPad and MinNoSpeech then cut at every
+	// real pause between sentences, while each segment still starts and
+	// ends in the silence the recognizer heard around its training
+	// utterances.
+	Margin time.Duration
 }
 
 // Segment is a piece of a longer recording.
@@ -110,7 +118,11 @@ type Segmenter struct {
 	padFrames  int  // SpeechPad in VAD frames
 	gapFrames  int  // MinNoSpeech in VAD frames
 	cutInPause bool // the last speech segment ended inside a short gap
-	mask       []bool
+	// marginFrames is Margin in VAD frames; inLead says that the buffer
+	// starts with the margin kept before the next speech segment.
+	marginFrames int
+	inLead       bool
+	mask         []bool
 }
 
 // NewSegmenter returns a Segmenter reading s, which may have any rate and
@@ -145,8 +157,11 @@ func NewSegmenter(s Stream, opts *SegmentOptions) (*Segmenter, error) {
 		return nil, fmt.Errorf("audio: segment: pause threshold %g dB must not be negative", o.PauseDB)
 	case o.VAD != nil && o.Rate != VADRate:
 		return nil, fmt.Errorf("audio: segment: voice activity detection needs rate %d, not %d", VADRate, o.Rate)
-	case o.SpeechPad < 0 || o.MinNoSpeech < 0:
-		return nil, fmt.Errorf("audio: segment: speech pad %v and minimum gap %v must not be negative", o.SpeechPad, o.MinNoSpeech)
+	case o.SpeechPad < 0 || o.MinNoSpeech < 0 || o.Margin < 0:
+		return nil, fmt.Errorf("audio: segment: speech pad %v, minimum gap %v and margin %v must not be negative", o.SpeechPad, o.MinNoSpeech, o.Margin)
+	}
+	if o.Margin == 0 {
+		o.Margin = 300 * time.Millisecond
 	}
 	if o.SpeechPad == 0 {
 		o.SpeechPad = 200 * time.Millisecond
@@ -172,16 +187,17 @@ func NewSegmenter(s Stream, opts *SegmentOptions) (*Segmenter, error) {
 	maxSamples := durationSamples(o.MaxLength, o.Rate)
 	read := 8 * frame * segmentSmooth
 	return &Segmenter{
-		vad:       vad,
-		padFrames: durationSamples(o.SpeechPad, o.Rate) / VADHop,
-		gapFrames: max(1, durationSamples(o.MinNoSpeech, o.Rate)/VADHop),
-		src:       s,
-		rate:      o.Rate,
-		max:       maxSamples,
-		search:    durationSamples(o.SearchWindow, o.Rate),
-		frame:     frame,
-		pause:     math.Pow(10, -o.PauseDB/10),
-		read:      make([]float32, read),
+		vad:          vad,
+		padFrames:    durationSamples(o.SpeechPad, o.Rate) / VADHop,
+		gapFrames:    max(1, durationSamples(o.MinNoSpeech, o.Rate)/VADHop),
+		marginFrames: durationSamples(o.Margin, o.Rate) / VADHop,
+		src:          s,
+		rate:         o.Rate,
+		max:          maxSamples,
+		search:       durationSamples(o.SearchWindow, o.Rate),
+		frame:        frame,
+		pause:        math.Pow(10, -o.PauseDB/10),
+		read:         make([]float32, read),
 		// Next never holds more than a segment, the look-ahead and one read.
 		buf: make([]float32, 0, maxSamples+frame*segmentSmooth+read),
 	}, nil

@@ -42,7 +42,7 @@ func (sg *Segmenter) nextVAD() (Segment, error) {
 		done := sg.eof || sg.err != nil
 		f0 := sg.offset / hop
 		known := sg.maskFrames(f0, done) // mask[k] is frame f0+k
-		if quiet != nil || (!sg.cutInPause && !sg.mask[0]) {
+		if quiet != nil || (!sg.cutInPause && !sg.inLead && !sg.mask[0]) {
 			run := 0
 			for run < known && !sg.mask[run] {
 				run++
@@ -50,26 +50,36 @@ func (sg *Segmenter) nextVAD() (Segment, error) {
 			startOfRecording := sg.offset == 0 && quiet == nil
 			switch {
 			case run == known && !done:
-				// Non-speech to the end of what is known: drop it, read on.
+				// Non-speech to the end of what is known: drop it but the
+				// margin the next speech segment may start with, read on.
 				if quiet == nil {
 					quiet = &Segment{Rate: sg.rate, Start: sg.offset, NoSpeech: true}
 				}
-				sg.extendQuiet(quiet, run*hop)
+				sg.extendQuiet(quiet, max(0, run-sg.marginFrames)*hop)
 				continue
 			case run < known && run < sg.gapFrames && startOfRecording:
 				// A short lead-in belongs to the speech after it.
 			default:
+				n := min(run*hop, len(sg.buf))
+				if run < known {
+					// Speech follows: it keeps a margin of the gap.
+					n = max(0, run-sg.marginFrames) * hop
+					sg.inLead = true
+				}
+				if n == 0 && quiet == nil {
+					break // the whole gap is the margin
+				}
 				if quiet == nil {
 					quiet = &Segment{Rate: sg.rate, Start: sg.offset, NoSpeech: true}
 				}
-				sg.extendQuiet(quiet, min(run*hop, len(sg.buf)))
+				sg.extendQuiet(quiet, n)
 				return *quiet, nil
 			}
 		}
 		if quiet != nil {
 			return *quiet, nil
 		}
-		sg.cutInPause = false
+		sg.cutInPause, sg.inLead = false, false
 		cut, ok := sg.speechEnd(known, done)
 		if !ok {
 			cut = sg.pauseCut()
@@ -136,7 +146,11 @@ func (sg *Segmenter) maskFrames(f0 int, done bool) int {
 func (sg *Segmenter) speechEnd(known int, done bool) (cut int, ok bool) {
 	hop := VADHop
 	limit := sg.max / hop // frames
-	for k := 0; k < known; k++ {
+	first := 0            // the margin before the speech is no gap
+	for first < known && !sg.mask[first] {
+		first++
+	}
+	for k := first; k < known; k++ {
 		if sg.mask[k] {
 			continue
 		}
@@ -149,7 +163,9 @@ func (sg *Segmenter) speechEnd(known int, done bool) (cut int, ok bool) {
 		}
 		if run-k >= sg.gapFrames || (run == known && done) {
 			if k <= limit {
-				return k * hop, true
+				// End in the gap: a margin of it, at most half.
+				tail := min(sg.marginFrames, (run-k)/2)
+				return min(k+tail, limit) * hop, true
 			}
 			return 0, false
 		}
