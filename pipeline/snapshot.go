@@ -9,14 +9,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // Snapshots keeps the weights of a training run after each dev
 // evaluation, the Keep most recent of them, as
 // Dir/snapshot-STEP.safetensors (STEP the optimizer steps so far): the
 // model alone, float32. Averaging them ("asr average", "caption
-// average"; models.Averager) often gives a better model than any one of
+// average"; safetensors.Averager) often gives a better model than any one of
 // them (Vaswani et al. 2017; Izmailov et al. 2018, stochastic weight
 // averaging), though not always: score the average on dev. asr train and caption train share it.
 type Snapshots struct {
@@ -64,12 +64,12 @@ func (s Snapshots) Prepare(resume, overwrite bool) (removed int, err error) {
 }
 
 // Save writes the model file that file returns (the model alone) as the
-// snapshot at step, float32 and atomically (models.WriteFile), then
+// snapshot at step, float32 and atomically (safetensors.WriteFile), then
 // removes all but the Keep most recent snapshots up to step, and those
 // after it: they come from the part of a run that a resumed run is
 // replaying. When Keep is 0 it does nothing, and file is not called, so
 // that a run without snapshots does not copy its weights.
-func (s Snapshots) Save(step int, file func() (*models.File, error)) error {
+func (s Snapshots) Save(step int, file func() (*safetensors.File, error)) error {
 	if s.Keep <= 0 {
 		return nil
 	}
@@ -77,7 +77,7 @@ func (s Snapshots) Save(step int, file func() (*models.File, error)) error {
 	if err != nil {
 		return err
 	}
-	if err := models.WriteFile(s.Path(step), f, models.F32); err != nil {
+	if err := safetensors.WriteFile(s.Path(step), f, safetensors.F32); err != nil {
 		return err
 	}
 	steps, err := s.steps()

@@ -8,14 +8,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // weights returns a function that returns a one-tensor model file whose
 // weight is v.
-func weights(v float32) func() (*models.File, error) {
-	return func() (*models.File, error) {
-		return &models.File{Kind: "k", Tensors: []models.Tensor{{Name: "w", Shape: []int{1}, Data: []float32{v}}}}, nil
+func weights(v float32) func() (*safetensors.File, error) {
+	return func() (*safetensors.File, error) {
+		return &safetensors.File{Kind: "k", Tensors: []safetensors.Tensor{{Name: "w", Shape: []int{1}, Data: []float32{v}}}}, nil
 	}
 }
 
@@ -80,7 +80,7 @@ func TestSnapshotsSave(t *testing.T) {
 				return
 			}
 			last := tc.steps[len(tc.steps)-1]
-			f, err := models.ReadFile(s.Path(last))
+			f, err := safetensors.ReadFile(s.Path(last))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +95,7 @@ func TestSnapshotsSave(t *testing.T) {
 // keeps snapshots, and passes on the error of building it.
 func TestSnapshotsSaveFile(t *testing.T) {
 	called := false
-	file := func() (*models.File, error) { called = true; return nil, errors.New("no weights") }
+	file := func() (*safetensors.File, error) { called = true; return nil, errors.New("no weights") }
 	if err := (Snapshots{Dir: t.TempDir()}).Save(1, file); err != nil || called {
 		t.Errorf("without snapshots: error %v, file built %v; want neither", err, called)
 	}

@@ -8,6 +8,8 @@ import (
 	"github.com/attend-go/attend/models"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
+
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // LMKind is the model kind of character language model files.
@@ -68,12 +70,12 @@ func NewLM(cfg LMConfig, vocab *Vocab, seed uint64) *CharLM {
 }
 
 // File returns the language model as a model file.
-func (lm *CharLM) File() (*models.File, error) {
+func (lm *CharLM) File() (*safetensors.File, error) {
 	return lm.Params.NewFile(LMKind, lm.Config, lm.Vocab.List())
 }
 
 // LoadLM rebuilds a language model from its file.
-func LoadLM(f *models.File) (*CharLM, error) {
+func LoadLM(f *safetensors.File) (*CharLM, error) {
 	if err := f.CheckKind(LMKind); err != nil {
 		return nil, err
 	}

@@ -9,6 +9,8 @@ import (
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/caption"
 	"github.com/attend-go/attend/pipeline/metrics"
+
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // A training checkpoint (OutDir/last.safetensors) is a caption model file
@@ -70,7 +72,7 @@ type evalRecord struct {
 }
 
 // modelFile returns m's file with the features note.
-func modelFile(m *caption.Model, features string) (*models.File, error) {
+func modelFile(m *caption.Model, features string) (*safetensors.File, error) {
 	f, err := m.File()
 	if err != nil {
 		return nil, err
@@ -96,14 +98,14 @@ func saveCheckpoint(path string, m *caption.Model, opt *models.Adam, st trainSta
 		f.Extra = map[string]string{}
 	}
 	f.Extra[stateKey] = string(js)
-	return models.WriteFile(path, f, models.F32)
+	return safetensors.WriteFile(path, f, safetensors.F32)
 }
 
 // loadCheckpoint restores a training checkpoint into a fresh model and
 // optimizer built from its config.
 func loadCheckpoint(path string, adam *models.AdamOptions) (*caption.Model, *models.Adam, trainState, error) {
 	var st trainState
-	f, err := models.ReadFile(path)
+	f, err := safetensors.ReadFile(path)
 	if err != nil {
 		return nil, nil, st, fmt.Errorf("captioning: %w", err)
 	}
@@ -127,7 +129,7 @@ func loadCheckpoint(path string, adam *models.AdamOptions) (*caption.Model, *mod
 
 // modelFromTensors loads the model part of a file that may carry
 // optimizer tensors.
-func modelFromTensors(f *models.File) (*caption.Model, error) {
+func modelFromTensors(f *safetensors.File) (*caption.Model, error) {
 	m, err := caption.Load(models.WithoutOptimizer(f))
 	if err != nil {
 		return nil, fmt.Errorf("captioning: %w", err)
@@ -138,7 +140,7 @@ func modelFromTensors(f *models.File) (*caption.Model, error) {
 // LoadModel reads a caption model file: a shipped model, a
 // best.safetensors or a training checkpoint.
 func LoadModel(path string) (*caption.Model, error) {
-	f, err := models.ReadFile(path)
+	f, err := safetensors.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("captioning: %w", err)
 	}
@@ -164,14 +166,14 @@ func saveModel(path string, m *caption.Model, features string) error {
 	if err != nil {
 		return err
 	}
-	return models.WriteFile(path, f, models.F32)
+	return safetensors.WriteFile(path, f, safetensors.F32)
 }
 
 // ExportModel writes the model part of a caption model file or training
 // checkpoint to dst, in float16 (half the size; what the embedded default
 // ships as) or float32, keeping its features note.
 func ExportModel(src, dst string, half bool) (*caption.Model, error) {
-	f, err := models.ReadFile(src)
+	f, err := safetensors.ReadFile(src)
 	if err != nil {
 		return nil, fmt.Errorf("captioning: %w", err)
 	}
@@ -183,11 +185,11 @@ func ExportModel(src, dst string, half bool) (*caption.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	dtype := models.F32
+	dtype := safetensors.F32
 	if half {
-		dtype = models.F16
+		dtype = safetensors.F16
 	}
-	if err := models.WriteFile(dst, out, dtype); err != nil {
+	if err := safetensors.WriteFile(dst, out, dtype); err != nil {
 		return nil, fmt.Errorf("captioning: %w", err)
 	}
 	return m, nil

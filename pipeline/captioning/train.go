@@ -14,6 +14,8 @@ import (
 	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/captiondata"
 	"github.com/attend-go/attend/pipeline/metrics"
+
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // The metrics that TrainOptions.Select may name.
@@ -377,7 +379,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 			}
 			mark = fmt.Sprintf(" (best %s %.4f at epoch %d step %d)", o.Select, st.BestValue, st.BestEpoch, st.BestStep)
 		}
-		if err := snapshots.Save(st.Step, func() (*models.File, error) { return modelFile(model, note) }); err != nil {
+		if err := snapshots.Save(st.Step, func() (*safetensors.File, error) { return modelFile(model, note) }); err != nil {
 			return false, fmt.Errorf("captioning: train: snapshot: %w", err)
 		}
 		example := ""

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/attend-go/attend/models"
+
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 const averageUsage = `Usage: %[1]s average -o OUT [-dtype float32|float16] MODEL...
@@ -44,13 +46,13 @@ Recipes:
 
 // AverageCommand returns the average command of tool ("asr average",
 // "caption average"), which writes the element-wise mean of the weights
-// of model files or checkpoints of one run (models.Averager). what names
+// of model files or checkpoints of one run (safetensors.Averager). what names
 // the model kind in the help ("an ASR"); example is a model file for the
 // help's example, relative to the repository root. check returns why a
 // model file does not load as a model of tool, or nil; it vets the first
 // input (so a model of another tool fails before the others are read)
 // and the average before it is written.
-func AverageCommand(tool, what, example string, check func(*models.File) error) Command {
+func AverageCommand(tool, what, example string, check func(*safetensors.File) error) Command {
 	usage := fmt.Sprintf(averageUsage, tool, what)
 	examples := fmt.Sprintf(averageExamples, tool, example)
 	return func(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -68,7 +70,7 @@ func AverageCommand(tool, what, example string, check func(*models.File) error) 
 		case len(inputs) < 2:
 			return Usagef("average needs two or more model files, got %d", len(inputs))
 		}
-		dtype, ok := map[string]models.DType{"float32": models.F32, "float16": models.F16}[*dtypeName]
+		dtype, ok := map[string]safetensors.DType{"float32": safetensors.F32, "float16": safetensors.F16}[*dtypeName]
 		if !ok {
 			return Usagef("-dtype %q: want float32 or float16", *dtypeName)
 		}
@@ -83,14 +85,14 @@ func AverageCommand(tool, what, example string, check func(*models.File) error) 
 		if err := check(avg); err != nil {
 			return fmt.Errorf("the average does not load: %w", err)
 		}
-		if err := models.WriteFile(*out, avg, dtype); err != nil {
+		if err := safetensors.WriteFile(*out, avg, dtype); err != nil {
 			return err
 		}
 		data, err := os.ReadFile(*out)
 		if err != nil {
 			return err
 		}
-		id := models.ModelID(filepath.Base(*out), data)
+		id := safetensors.ModelID(filepath.Base(*out), data)
 		if *asJSON {
 			params := 0
 			for _, t := range avg.Tensors {
@@ -112,10 +114,10 @@ func AverageCommand(tool, what, example string, check func(*models.File) error) 
 // averageFiles reads the model files at paths one at a time into an
 // Averager, so that only one is in memory at once, and returns the
 // average.
-func averageFiles(paths []string, check func(*models.File) error) (*models.File, error) {
-	var a models.Averager
+func averageFiles(paths []string, check func(*safetensors.File) error) (*safetensors.File, error) {
+	var a safetensors.Averager
 	for i, path := range paths {
-		f, err := models.ReadFile(path)
+		f, err := safetensors.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}

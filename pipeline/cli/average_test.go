@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // writeModel writes a small model file of kind with weights w to dir/name
@@ -18,13 +18,13 @@ import (
 func writeModel(t *testing.T, dir, name, kind, config string, w ...float32) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
-	f := &models.File{
+	f := &safetensors.File{
 		Kind:    kind,
 		Config:  json.RawMessage(config),
 		Vocab:   []string{"<eos>", "a"},
-		Tensors: []models.Tensor{{Name: "w", Shape: []int{len(w)}, Data: w}},
+		Tensors: []safetensors.Tensor{{Name: "w", Shape: []int{len(w)}, Data: w}},
 	}
-	if err := models.WriteFile(path, f, models.F32); err != nil {
+	if err := safetensors.WriteFile(path, f, safetensors.F32); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -32,7 +32,7 @@ func writeModel(t *testing.T, dir, name, kind, config string, w ...float32) stri
 
 // checkKind is the check of the tests' tool, "tool", whose models are of
 // kind "tool".
-func checkKind(f *models.File) error { return f.CheckKind("tool") }
+func checkKind(f *safetensors.File) error { return f.CheckKind("tool") }
 
 func TestAverageCommand(t *testing.T) {
 	dir := t.TempDir()
@@ -42,12 +42,12 @@ func TestAverageCommand(t *testing.T) {
 	tests := []struct {
 		name  string
 		args  []string
-		dtype models.DType
+		dtype safetensors.DType
 		line  string // the start of stdout
 	}{
-		{"float32", []string{"-o", filepath.Join(dir, "avg.safetensors"), a, b, c}, models.F32, "averaged 3 models → " + filepath.Join(dir, "avg.safetensors") + " (id avg.safetensors@sha256:"},
-		{"float16", []string{"-dtype", "float16", "-o", filepath.Join(dir, "half.safetensors"), a, b, c}, models.F16, "averaged 3 models → "},
-		{"json", []string{"-json", "-o", filepath.Join(dir, "avg.json.safetensors"), a, b, c}, models.F32, `{"model":"` + filepath.Join(dir, "avg.json.safetensors") + `","id":"avg.json.safetensors@sha256:`},
+		{"float32", []string{"-o", filepath.Join(dir, "avg.safetensors"), a, b, c}, safetensors.F32, "averaged 3 models → " + filepath.Join(dir, "avg.safetensors") + " (id avg.safetensors@sha256:"},
+		{"float16", []string{"-dtype", "float16", "-o", filepath.Join(dir, "half.safetensors"), a, b, c}, safetensors.F16, "averaged 3 models → "},
+		{"json", []string{"-json", "-o", filepath.Join(dir, "avg.json.safetensors"), a, b, c}, safetensors.F32, `{"model":"` + filepath.Join(dir, "avg.json.safetensors") + `","id":"avg.json.safetensors@sha256:`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -64,22 +64,22 @@ func TestAverageCommand(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := models.ReadSafetensors(bytes.NewReader(data), int64(len(data)))
+			s, err := safetensors.NewReader(bytes.NewReader(data), int64(len(data)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if info, _ := s.Info("w"); info.DType != tc.dtype {
 				t.Errorf("dtype %s, want %s", info.DType, tc.dtype)
 			}
-			f, err := models.Parse(data)
+			f, err := safetensors.Parse(data)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if w, want := f.Tensors[0].Data, []float32{3, -2, 1}; !slices.Equal(w, want) {
 				t.Errorf("average %v, want %v", w, want)
 			}
-			if from, want := f.Extra[models.AveragedFromKey], `["`+a+`","`+b+`","`+c+`"]`; from != want {
-				t.Errorf("%s = %s, want %s", models.AveragedFromKey, from, want)
+			if from, want := f.Extra[safetensors.AveragedFromKey], `["`+a+`","`+b+`","`+c+`"]`; from != want {
+				t.Errorf("%s = %s, want %s", safetensors.AveragedFromKey, from, want)
 			}
 			if tc.name != "json" {
 				return
@@ -93,7 +93,7 @@ func TestAverageCommand(t *testing.T) {
 			if err := json.Unmarshal(stdout.Bytes(), &obj); err != nil {
 				t.Fatal(err)
 			}
-			if obj.ID != models.ModelID("avg.json.safetensors", data) || !slices.Equal(obj.Models, []string{a, b, c}) || obj.Params != 3 || obj.Bytes != len(data) {
+			if obj.ID != safetensors.ModelID("avg.json.safetensors", data) || !slices.Equal(obj.Models, []string{a, b, c}) || obj.Params != 3 || obj.Bytes != len(data) {
 				t.Errorf("JSON %+v, want the id, the inputs, 3 params and %d bytes", obj, len(data))
 			}
 		})
@@ -121,9 +121,9 @@ func TestAverageCommandErrors(t *testing.T) {
 		{"output is a directory", []string{"-o", dir, a, b}, true, nil, "-o " + dir + " is a directory"},
 		{"no output directory", []string{"-o", filepath.Join(dir, "none", "out.safetensors"), a, b}, false, os.ErrNotExist, filepath.Join(dir, "none")},
 		{"missing input", []string{"-o", out, a, filepath.Join(dir, "none.safetensors")}, false, os.ErrNotExist, filepath.Join(dir, "none.safetensors")},
-		{"first of another tool", []string{"-o", out, other, a}, false, models.ErrKind, other + `: kind "other", want "tool"`},
-		{"second of another kind", []string{"-o", out, a, other}, false, models.ErrKind, other + `: kind "other", but ` + a + ` is "tool"`},
-		{"another config", []string{"-o", out, a, bigger}, false, models.ErrMismatch, bigger + `: config differs from ` + a + `: "n" is 3 (2 there)`},
+		{"first of another tool", []string{"-o", out, other, a}, false, safetensors.ErrKind, other + `: kind "other", want "tool"`},
+		{"second of another kind", []string{"-o", out, a, other}, false, safetensors.ErrKind, other + `: kind "other", but ` + a + ` is "tool"`},
+		{"another config", []string{"-o", out, a, bigger}, false, safetensors.ErrMismatch, bigger + `: config differs from ` + a + `: "n" is 3 (2 there)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -146,7 +146,7 @@ func TestAverageCommandErrors(t *testing.T) {
 			}
 		})
 	}
-	if f, err := models.ReadFile(b); err != nil || !slices.Equal(f.Tensors[0].Data, []float32{3, 4}) {
+	if f, err := safetensors.ReadFile(b); err != nil || !slices.Equal(f.Tensors[0].Data, []float32{3, 4}) {
 		t.Errorf("input %s after the errors: %v, %v; want it untouched", b, f, err)
 	}
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
+
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // A training checkpoint (OutDir/last.safetensors) is an ASR model file
@@ -49,14 +51,14 @@ func saveCheckpoint(path string, m *asr.Model, opt *models.Adam, st trainState) 
 		return err
 	}
 	f.Extra = map[string]string{stateKey: string(js)}
-	return models.WriteFile(path, f, models.F32)
+	return safetensors.WriteFile(path, f, safetensors.F32)
 }
 
 // loadCheckpoint restores a training checkpoint into a fresh model and
 // optimizer built from its config.
 func loadCheckpoint(path string, adam *models.AdamOptions) (*asr.Model, *models.Adam, trainState, error) {
 	var st trainState
-	f, err := models.ReadFile(path)
+	f, err := safetensors.ReadFile(path)
 	if err != nil {
 		return nil, nil, st, err
 	}
@@ -80,14 +82,14 @@ func loadCheckpoint(path string, adam *models.AdamOptions) (*asr.Model, *models.
 
 // modelFromTensors loads the model part of a file that may carry extra
 // (optimizer) tensors.
-func modelFromTensors(f *models.File) (*asr.Model, error) {
+func modelFromTensors(f *safetensors.File) (*asr.Model, error) {
 	return asr.Load(models.WithoutOptimizer(f))
 }
 
 // LoadModel reads an ASR model file: a shipped model, a best.safetensors
 // or a training checkpoint.
 func LoadModel(path string) (*asr.Model, error) {
-	f, err := models.ReadFile(path)
+	f, err := safetensors.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +102,7 @@ func saveModel(path string, m *asr.Model) error {
 	if err != nil {
 		return err
 	}
-	return models.WriteFile(path, f, models.F32)
+	return safetensors.WriteFile(path, f, safetensors.F32)
 }
 
 func fileExists(dir, name string) bool {
@@ -120,11 +122,11 @@ func ExportModel(src, dst string, half bool) (*asr.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	dtype := models.F32
+	dtype := safetensors.F32
 	if half {
-		dtype = models.F16
+		dtype = safetensors.F16
 	}
-	return m, models.WriteFile(dst, f, dtype)
+	return m, safetensors.WriteFile(dst, f, dtype)
 }
 
 // OpenModel loads an ASR model file, or the embedded default model for

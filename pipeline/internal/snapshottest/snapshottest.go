@@ -14,21 +14,23 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/pipeline"
+
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // Check checks that dir holds the snapshots of steps and no others, and
 // that the newest holds the weights of the training checkpoint last
 // without its optimizer state and loads with check. It returns the
 // newest snapshot.
-func Check(t testing.TB, dir, last string, check func(*models.File) error, steps ...int) *models.File {
+func Check(t testing.TB, dir, last string, check func(*safetensors.File) error, steps ...int) *safetensors.File {
 	t.Helper()
 	CheckSteps(t, dir, steps...)
-	ckpt, err := models.ReadFile(last)
+	ckpt, err := safetensors.ReadFile(last)
 	if err != nil {
 		t.Fatal(err)
 	}
 	newest := pipeline.Snapshots{Dir: dir}.Path(steps[len(steps)-1])
-	snap, err := models.ReadFile(newest)
+	snap, err := safetensors.ReadFile(newest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +38,7 @@ func Check(t testing.TB, dir, last string, check func(*models.File) error, steps
 		t.Errorf("%s does not load: %v", newest, err)
 	}
 	want := models.WithoutOptimizer(ckpt).Tensors
-	if !slices.EqualFunc(snap.Tensors, want, func(a, b models.Tensor) bool { return a.Name == b.Name && slices.Equal(a.Data, b.Data) }) {
+	if !slices.EqualFunc(snap.Tensors, want, func(a, b safetensors.Tensor) bool { return a.Name == b.Name && slices.Equal(a.Data, b.Data) }) {
 		t.Errorf("%s does not hold the weights of %s without its optimizer state", newest, last)
 	}
 	return snap
