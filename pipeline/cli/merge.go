@@ -5,8 +5,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/batch"
+
+	"github.com/attend-go/attend/internal/atomicfile"
 )
 
 const mergeUsage = `Usage: %[1]s merge [flags] OUTPUT...
@@ -68,11 +69,11 @@ func MergeCommand(tool, command, results string) Command {
 			return err
 		}
 		var st *batch.MergeStats
-		err := pipeline.WriteFileAtomic(*out, func(w io.Writer) error {
+		err := atomicfile.WriteFile(*out, func(w io.Writer) error {
 			var err error
 			st, err = batch.Merge(inputs, w, opts)
 			return err
-		})
+		}, &atomicfile.Options{Perm: 0o644})
 		if err != nil {
 			return err
 		}

@@ -10,8 +10,9 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/batch"
+
+	"github.com/attend-go/attend/internal/atomicfile"
 )
 
 var (
@@ -187,11 +188,10 @@ func (d *Dir) holdsFigure(rel string) bool {
 }
 
 // writeFile writes data to rel through root atomically
-// (pipeline.WriteFileInRoot): a reader sees the old file or the whole new
-// one.
+// (atomicfile.WriteIn): a reader sees the old file or the whole new one.
 func writeFile(root *os.Root, rel string, data []byte) error {
-	return pipeline.WriteFileInRoot(root, rel, func(w io.Writer) error {
+	return atomicfile.WriteIn(root, rel, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
-	})
+	}, nil)
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/vision"
+
+	"github.com/attend-go/attend/internal/atomicfile"
 )
 
 // AlignmentPlots draws, for each chunk of a transcript made with
@@ -48,7 +50,7 @@ func AlignmentPlots(t *Transcript, path string, reduction int) ([]string, error)
 		if err != nil {
 			return written, fmt.Errorf("alignment plot of chunk %d: %w", i+1, err)
 		}
-		if err := pipeline.WriteFileAtomic(out, func(w io.Writer) error { return png.Encode(w, img) }); err != nil {
+		if err := atomicfile.WriteFile(out, func(w io.Writer) error { return png.Encode(w, img) }, &atomicfile.Options{Perm: 0o644}); err != nil {
 			return written, err
 		}
 		written = append(written, out)
