@@ -11,6 +11,8 @@ import (
 	"github.com/attend-go/attend/pipeline/metrics"
 
 	"github.com/attend-go/attend/models/safetensors"
+
+	"github.com/attend-go/attend/pipeline/trainloop"
 )
 
 // A training checkpoint (OutDir/last.safetensors) is a caption model file
@@ -22,26 +24,21 @@ import (
 // features it was trained on ("attend.features": the cache's grid,
 // encoder SHA-256 and preprocessing), for people and for Captioner.
 const (
-	lastName    = "last.safetensors"
-	bestName    = "best.safetensors"
-	stateKey    = "attend.train"
+	lastName    = trainloop.LastName
+	bestName    = trainloop.BestName
+	stateKey    = trainloop.StateKey
 	featuresKey = "attend.features"
 )
 
-// trainState is where a training run stands.
+// trainState is where a training run stands: the loop's state (its best
+// value is the selection metric, −1 before any evaluation) and the
+// caption trainer's own. Its JSON, the checkpoint's "attend.train", has
+// the names it always had.
 type trainState struct {
-	Epoch     int                   `json:"epoch"`      // current epoch, from 1
-	Batch     int                   `json:"batch"`      // batches of the epoch already done
-	Step      int                   `json:"step"`       // optimizer steps so far
-	Best      metrics.CaptionScores `json:"best"`       // dev scores of the best model so far
-	BestValue float64               `json:"best_value"` // its selection metric (−1 before any evaluation)
-	BestEpoch int                   `json:"best_epoch"` // the epoch that reached it
-	BestStep  int                   `json:"best_step"`  // and the step
-	BadEvals  int                   `json:"bad_evals"`  // evaluations since the last improvement
-	LRScale   float64               `json:"lr_scale"`   // plateau decay factor so far
-	Seconds   float64               `json:"seconds"`    // training time so far
-	Baseline  float64               `json:"baseline"`   // hard attention's reward baseline r̄
-	History   []evalRecord          `json:"history"`    // every dev evaluation
+	trainloop.State
+	Best     metrics.CaptionScores `json:"best"`     // dev scores of the best model so far
+	Baseline float64               `json:"baseline"` // hard attention's reward baseline r̄
+	History  []evalRecord          `json:"history"`  // every dev evaluation
 	// Objective is what the run minimizes, objectiveXent or objectiveSCST:
 	// their batches differ, so a run resumes only with its own (empty in
 	// checkpoints older than the field: not checked).
@@ -81,24 +78,6 @@ func modelFile(m *caption.Model, features string) (*safetensors.File, error) {
 		f.Extra = map[string]string{featuresKey: features}
 	}
 	return f, nil
-}
-
-// saveCheckpoint writes model, optimizer and loop state atomically.
-func saveCheckpoint(path string, m *caption.Model, opt *models.Adam, st trainState, features string) error {
-	f, err := modelFile(m, features)
-	if err != nil {
-		return err
-	}
-	opt.AppendTensors(f)
-	js, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	if f.Extra == nil {
-		f.Extra = map[string]string{}
-	}
-	f.Extra[stateKey] = string(js)
-	return safetensors.WriteFile(path, f, safetensors.F32)
 }
 
 // loadCheckpoint restores a training checkpoint into a fresh model and
@@ -158,15 +137,6 @@ func OpenModel(path string) (*caption.Model, error) {
 		return m, nil
 	}
 	return LoadModel(path)
-}
-
-// saveModel writes the model alone (float32) atomically.
-func saveModel(path string, m *caption.Model, features string) error {
-	f, err := modelFile(m, features)
-	if err != nil {
-		return err
-	}
-	return safetensors.WriteFile(path, f, safetensors.F32)
 }
 
 // ExportModel writes the model part of a caption model file or training

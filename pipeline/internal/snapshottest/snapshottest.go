@@ -1,5 +1,5 @@
 // Package snapshottest checks the snapshots that the trainers (asr train,
-// caption train) keep with pipeline.Snapshots, so that both are held to
+// caption train) keep with trainloop.Snapshots, so that both are held to
 // the same contract: after each dev evaluation, the model alone, the
 // newest the weights of the training checkpoint written with it.
 package snapshottest
@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/models"
-	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/pipeline/trainloop"
 
 	"github.com/attend-go/attend/models/safetensors"
 )
@@ -29,7 +29,7 @@ func Check(t testing.TB, dir, last string, check func(*safetensors.File) error, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	newest := pipeline.Snapshots{Dir: dir}.Path(steps[len(steps)-1])
+	newest := trainloop.Snapshots{Dir: dir}.Path(steps[len(steps)-1])
 	snap, err := safetensors.ReadFile(newest)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func Check(t testing.TB, dir, last string, check func(*safetensors.File) error, 
 // CheckSteps checks that dir holds the snapshots of steps and no others.
 func CheckSteps(t testing.TB, dir string, steps ...int) {
 	t.Helper()
-	s := pipeline.Snapshots{Dir: dir}
+	s := trainloop.Snapshots{Dir: dir}
 	var want []string
 	for _, step := range steps {
 		want = append(want, s.Path(step))

@@ -1,4 +1,4 @@
-package pipeline
+package trainloop
 
 import (
 	"fmt"
@@ -8,11 +8,11 @@ import (
 	"time"
 )
 
-// OpenTrainLog creates dir and opens dir/train.log for appending (a resumed
+// OpenLog creates dir and opens dir/train.log for appending (a resumed
 // run continues the log), and returns logf, which writes a line prefixed
 // with the time of day ("15:04:05 ") to the log and to also when it is not
 // nil, and the function that closes the log.
-func OpenTrainLog(dir string, also io.Writer) (logf func(format string, args ...any), closeLog func() error, err error) {
+func OpenLog(dir string, also io.Writer) (logf func(format string, args ...any), closeLog func() error, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
 	}

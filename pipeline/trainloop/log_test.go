@@ -1,4 +1,4 @@
-package pipeline
+package trainloop
 
 import (
 	"bytes"
@@ -10,10 +10,10 @@ import (
 	"testing"
 )
 
-// TestOpenTrainLog checks that a second opening appends (a resumed run
+// TestOpenLog checks that a second opening appends (a resumed run
 // continues the log) and that each line goes to the log and to also with
 // its time of day.
-func TestOpenTrainLog(t *testing.T) {
+func TestOpenLog(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	var also bytes.Buffer
 	for i := range 2 {
@@ -21,7 +21,7 @@ func TestOpenTrainLog(t *testing.T) {
 		if i == 0 {
 			extra = &also
 		}
-		logf, closeLog, err := OpenTrainLog(dir, extra)
+		logf, closeLog, err := OpenLog(dir, extra)
 		if err != nil {
 			t.Fatal(err)
 		}
