@@ -7,9 +7,8 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/models"
-	"gorgonia.org/tensor"
-
 	"github.com/attend-go/attend/models/safetensors"
+	"gorgonia.org/tensor"
 )
 
 // TestAdamTensorsRoundTrip saves an optimizer's moments into a file's

@@ -18,11 +18,12 @@ const module = "github.com/attend-go/attend"
 // directories its non-test code may import (DESIGN.md "Layout"). A package
 // belongs to the longest listed prefix of its path; the import direction is
 // one-way: cmd → pipeline → models/asr, models/caption → attention → models.
-// audio and vision are leaves. internal holds gorgonia-free kernels (the
-// SGEMM, CPU detection) that any layer may use; models/safetensors, the
-// model file format, sits below everything that reads or writes a model.
+// audio and vision are leaves. internal holds gorgonia-free code (the SGEMM,
+// CPU detection, the atomic writer, input naming, the version) that any
+// layer may use; models/safetensors, the model file format, sits below
+// everything that reads or writes a model.
 var layers = map[string][]string{
-	"cmd":                {"pipeline"},
+	"cmd":                {"pipeline", "internal"},
 	"pipeline":           {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/caption", "models/ngram", "internal"},
 	"models/asr":         {"models", "models/safetensors", "attention", "models/asr", "models/ngram"},
 	"models/caption":     {"models", "models/safetensors", "attention", "models/caption"},
@@ -43,8 +44,9 @@ var layers = map[string][]string{
 // indirectly: audio and vision do no autodiff (DESIGN.md "Compute strategy" 5),
 // the word n-gram model is plain counting and lookup, the shared kernels
 // are plain arithmetic, and reading a model file or a feature cache must
-// not link the training core (pipeline/captiondata reads feature caches).
-var gorgoniaFree = []string{"audio", "vision", "models/ngram", "models/safetensors", "internal", "pipeline/captiondata"}
+// not link the training core (pipeline/captiondata reads feature caches),
+// nor does running a batch over a directory (pipeline/batch).
+var gorgoniaFree = []string{"audio", "vision", "models/ngram", "models/safetensors", "internal", "pipeline/captiondata", "pipeline/batch"}
 
 // layerOf returns the layer of a module-relative package path: the longest
 // key of layers that is the path or a parent of it.

@@ -7,9 +7,8 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/models"
-	"gorgonia.org/tensor"
-
 	"github.com/attend-go/attend/models/safetensors"
+	"gorgonia.org/tensor"
 )
 
 type toyConfig struct {

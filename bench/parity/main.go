@@ -39,10 +39,9 @@ import (
 
 	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
-
-	"github.com/attend-go/attend/models/safetensors"
 )
 
 func main() {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/pipeline/captioning"
 	"github.com/attend-go/attend/pipeline/cli"
 )
 
@@ -43,7 +43,7 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	failed := 0
 	for _, path := range fs.Args() {
-		rep, err := pipeline.InspectImage(path, stdin)
+		rep, err := captioning.InspectImage(path, stdin)
 		if err != nil {
 			fmt.Fprintln(stderr, "caption:", err)
 			failed++
@@ -68,7 +68,7 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 }
 
 // imageSummary is what caption inspect prints of an image. It is not
-// pipeline.ImageReport, which holds the input tensor itself and the
+// captioning.ImageReport, which holds the input tensor itself and the
 // bounds as an image.Rectangle.
 type imageSummary struct {
 	Path        string     `json:"path"`

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/attend-go/attend/models/ngram"
-
 	"github.com/attend-go/attend/models/safetensors"
 )
 

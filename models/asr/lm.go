@@ -6,10 +6,9 @@ import (
 	"sync"
 
 	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
-
-	"github.com/attend-go/attend/models/safetensors"
 )
 
 // LMKind is the model kind of character language model files.

@@ -6,9 +6,8 @@ import (
 
 	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/models"
-	"gorgonia.org/tensor"
-
 	"github.com/attend-go/attend/models/safetensors"
+	"gorgonia.org/tensor"
 )
 
 // Kind is the model kind stored in ASR checkpoints.

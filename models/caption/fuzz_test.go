@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/models/caption"
-
 	"github.com/attend-go/attend/models/safetensors"
 )
 

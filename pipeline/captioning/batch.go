@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/attend-go/attend/models/caption"
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/batch"
 	"github.com/attend-go/attend/vision"
 )
@@ -151,7 +150,7 @@ func (w *batchWorker) caption(path string) (image.Image, *Result, error) {
 	var img image.Image
 	if w.figures != nil || !cached {
 		var err error
-		if img, _, err = pipeline.LoadImage(path, nil); err != nil {
+		if img, _, err = LoadImage(path, nil); err != nil {
 			return nil, nil, err // names the file
 		}
 	}

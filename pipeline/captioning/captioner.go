@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/attend-go/attend/internal/input"
 	"github.com/attend-go/attend/models/caption"
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/captiondata"
 	"github.com/attend-go/attend/vision"
 )
@@ -165,13 +165,13 @@ func (c *Captioner) Features(path string, stdin io.Reader) ([]float32, bool, err
 			return f, err == nil, err
 		}
 	}
-	img, _, err := pipeline.LoadImage(path, stdin)
+	img, _, err := LoadImage(path, stdin)
 	if err != nil {
 		return nil, false, err
 	}
 	f, err := c.ImageFeatures(img)
 	if err != nil {
-		return nil, false, fmt.Errorf("%s: %w", pipeline.DisplayName(path), err)
+		return nil, false, fmt.Errorf("%s: %w", input.DisplayName(path), err)
 	}
 	return f, false, nil
 }
@@ -214,7 +214,7 @@ func (c *Captioner) Caption(path string, stdin io.Reader) (*Result, error) {
 	}
 	r, err := c.Describe(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", pipeline.DisplayName(path), err)
+		return nil, fmt.Errorf("%s: %w", input.DisplayName(path), err)
 	}
 	r.Path, r.Cached = path, cached
 	return r, nil

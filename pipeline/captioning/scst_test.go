@@ -12,9 +12,8 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/caption"
-	"github.com/attend-go/attend/pipeline/captiondata"
-
 	"github.com/attend-go/attend/models/safetensors"
+	"github.com/attend-go/attend/pipeline/captiondata"
 )
 
 func TestLeaveOneOut(t *testing.T) {

@@ -8,10 +8,8 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/caption"
-	"github.com/attend-go/attend/pipeline/metrics"
-
 	"github.com/attend-go/attend/models/safetensors"
-
+	"github.com/attend-go/attend/pipeline/metrics"
 	"github.com/attend-go/attend/pipeline/trainloop"
 )
 

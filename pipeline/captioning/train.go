@@ -11,11 +11,10 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/caption"
+	"github.com/attend-go/attend/models/safetensors"
 	"github.com/attend-go/attend/pipeline/captiondata"
 	"github.com/attend-go/attend/pipeline/metrics"
 	"github.com/attend-go/attend/pipeline/trainloop"
-
-	"github.com/attend-go/attend/models/safetensors"
 )
 
 // The metrics that TrainOptions.Select may name.

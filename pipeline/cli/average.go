@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/attend-go/attend/models"
-
 	"github.com/attend-go/attend/models/safetensors"
 )
 

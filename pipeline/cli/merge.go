@@ -5,9 +5,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/attend-go/attend/pipeline/batch"
-
 	"github.com/attend-go/attend/internal/atomicfile"
+	"github.com/attend-go/attend/pipeline/batch"
 )
 
 const mergeUsage = `Usage: %[1]s merge [flags] OUTPUT...

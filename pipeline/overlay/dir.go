@@ -10,9 +10,8 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/attend-go/attend/pipeline/batch"
-
 	"github.com/attend-go/attend/internal/atomicfile"
+	"github.com/attend-go/attend/pipeline/batch"
 )
 
 var (

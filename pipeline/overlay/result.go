@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/attend-go/attend/models/caption"
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/captioning"
 	"github.com/attend-go/attend/vision"
 )
@@ -38,7 +37,7 @@ func CaptionFile(c *captioning.Captioner, path string, stdin io.Reader) (image.I
 		}
 		open = func() io.Reader { return bytes.NewReader(data) }
 	}
-	img, _, err := pipeline.LoadImage(path, open())
+	img, _, err := captioning.LoadImage(path, open())
 	if err != nil {
 		return nil, nil, err
 	}

@@ -8,10 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/attend-go/attend/pipeline"
-	"github.com/attend-go/attend/vision"
-
 	"github.com/attend-go/attend/internal/atomicfile"
+	"github.com/attend-go/attend/internal/input"
+	"github.com/attend-go/attend/vision"
 )
 
 // AlignmentPlots draws, for each chunk of a transcript made with
@@ -44,7 +43,7 @@ func AlignmentPlots(t *Transcript, path string, reduction int) ([]string, error)
 		for _, w := range c.Words {
 			bounds = append(bounds, time.Duration((w.Start-c.Start)*float64(time.Second)))
 		}
-		title := fmt.Sprintf("%s  %s-%s  %q", pipeline.DisplayName(t.Path), stampShort(c.Start), stampShort(c.End), c.Text)
+		title := fmt.Sprintf("%s  %s-%s  %q", input.DisplayName(t.Path), stampShort(c.Start), stampShort(c.End), c.Text)
 		img, err := vision.AlignmentPlot(vision.Spectrogram{Frames: c.Frames, Bins: len(c.Features) / c.Frames, Data: c.Features},
 			al, &vision.AlignmentOptions{WordBoundaries: bounds, Title: title})
 		if err != nil {

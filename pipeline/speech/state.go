@@ -8,9 +8,7 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
-
 	"github.com/attend-go/attend/models/safetensors"
-
 	"github.com/attend-go/attend/pipeline/trainloop"
 )
 

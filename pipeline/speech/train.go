@@ -14,10 +14,9 @@ import (
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/safetensors"
 	"github.com/attend-go/attend/pipeline/speechdata"
 	"github.com/attend-go/attend/pipeline/trainloop"
-
-	"github.com/attend-go/attend/models/safetensors"
 )
 
 // TrainOptions configures Train. The zero value of a field means the

@@ -5,6 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/safetensors"
 	"github.com/attend-go/attend/pipeline/speechdata"
 	"io"
 	"math"
@@ -12,11 +15,6 @@ import (
 	"os"
 	"slices"
 	"time"
-
-	"github.com/attend-go/attend/models"
-	"github.com/attend-go/attend/models/asr"
-
-	"github.com/attend-go/attend/models/safetensors"
 )
 
 // LMOptions configures TrainLM; zero fields mean the defaults noted.

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/attend-go/attend/audio"
+	"github.com/attend-go/attend/internal/input"
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/pipeline"
 )
 
 // Word is one word of a transcript: its span in the recording, in
@@ -124,14 +124,14 @@ func (t *Transcriber) File(path string, stdin io.Reader) (*Transcript, error) {
 // decoded stream to use and closes the file after; a file that does not
 // decode is an error naming it.
 func withAudioFile(path string, stdin io.Reader, use func(audio.Stream) (*Transcript, error)) (*Transcript, error) {
-	r, closeFn, err := pipeline.OpenInput(path, stdin)
+	r, closeFn, err := input.Open(path, stdin)
 	if err != nil {
 		return nil, err
 	}
 	defer closeFn()
 	stream, _, err := audio.Open(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", pipeline.DisplayName(path), err)
+		return nil, fmt.Errorf("%s: %w", input.DisplayName(path), err)
 	}
 	return use(stream)
 }
@@ -139,7 +139,7 @@ func withAudioFile(path string, stdin io.Reader, use func(audio.Stream) (*Transc
 // Stream transcribes decoded audio (any rate and channel count), chunk by
 // chunk; path names it in the transcript and in errors.
 func (t *Transcriber) Stream(path string, stream audio.Stream) (*Transcript, error) {
-	name := pipeline.DisplayName(path)
+	name := input.DisplayName(path)
 	so := t.opts.Segment
 	if !t.opts.NoVAD {
 		if so.VAD == nil {

@@ -13,9 +13,8 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/models"
-	"github.com/attend-go/attend/pipeline/trainloop"
-
 	"github.com/attend-go/attend/models/safetensors"
+	"github.com/attend-go/attend/pipeline/trainloop"
 )
 
 // Check checks that dir holds the snapshots of steps and no others, and

@@ -1,4 +1,4 @@
-package pipeline
+package speech
 
 import (
 	"bytes"
@@ -10,29 +10,28 @@ import (
 	"unicode/utf8"
 
 	"github.com/attend-go/attend/audio"
-	"github.com/attend-go/attend/vision"
 )
 
-var testdata = filepath.Join("..", "testdata")
+var testdata = filepath.Join("..", "..", "testdata")
 
-func TestLoadSpeech(t *testing.T) {
+func TestLoad(t *testing.T) {
 	path := filepath.Join(testdata, "hello.wav")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ name, path string }{{"file", path}, {"stdin", "-"}} {
-		sig, err := LoadSpeech(tc.path, bytes.NewReader(data))
+		sig, err := Load(tc.path, bytes.NewReader(data))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		if sig.Rate != SpeechRate || sig.Channels != 1 || sig.Frames() != 55015 {
+		if sig.Rate != SampleRate || sig.Channels != 1 || sig.Frames() != 55015 {
 			t.Errorf("%s: %d Hz × %d ch × %d frames, want 16000 × 1 × 55015", tc.name, sig.Rate, sig.Channels, sig.Frames())
 		}
 	}
 }
 
-func TestLoadSpeechErrorsNameTheInput(t *testing.T) {
+func TestLoadErrorsNameTheInput(t *testing.T) {
 	tests := []struct {
 		name, path string
 		stdin      []byte
@@ -44,7 +43,7 @@ func TestLoadSpeechErrorsNameTheInput(t *testing.T) {
 		{"empty stdin", "-", nil, "standard input", nil},
 	}
 	for _, tc := range tests {
-		_, err := LoadSpeech(tc.path, bytes.NewReader(tc.stdin))
+		_, err := Load(tc.path, bytes.NewReader(tc.stdin))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v does not name %q", tc.name, err, tc.want)
 		}
@@ -54,8 +53,8 @@ func TestLoadSpeechErrorsNameTheInput(t *testing.T) {
 	}
 }
 
-func TestSpeechFeatures(t *testing.T) {
-	rep, err := SpeechFeatures(filepath.Join(testdata, "hello.wav"), nil)
+func TestLoadFeatures(t *testing.T) {
+	rep, err := LoadFeatures(filepath.Join(testdata, "hello.wav"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,25 +88,5 @@ func TestSparkline(t *testing.T) {
 		if n := utf8.RuneCountInString(got); n > tc.width {
 			t.Errorf("Sparkline(%v, %d) is %d wide", tc.values, tc.width, n)
 		}
-	}
-}
-
-func TestInspectImage(t *testing.T) {
-	rep, err := InspectImage(filepath.Join(testdata, "gradient.png"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Format != "png" || rep.Bounds.Dx() != 64 || rep.Bounds.Dy() != 48 {
-		t.Errorf("got %s %v", rep.Format, rep.Bounds)
-	}
-	if rep.Input.C != 3 || rep.Input.H != ImageSize || rep.Input.W != ImageSize {
-		t.Errorf("input %d×%d×%d", rep.Input.C, rep.Input.H, rep.Input.W)
-	}
-	// Blue is constant 128: (128/255 − 0.406)/0.225 after ImageNet normalization.
-	if b := rep.ChannelMean[2]; b < 0.42 || b > 0.43 {
-		t.Errorf("blue mean %v, want ≈ 0.426", b)
-	}
-	if _, err := InspectImage(filepath.Join(testdata, "hello.txt"), nil); !errors.Is(err, vision.ErrFormat) {
-		t.Errorf("text file: error %v, want vision.ErrFormat", err)
 	}
 }

@@ -1,4 +1,4 @@
-package pipeline
+package speech
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/attend-go/attend/audio"
+	"github.com/attend-go/attend/internal/input"
 )
 
 // FeatureReport describes the speech front end's view of one file: what was
@@ -19,10 +20,10 @@ type FeatureReport struct {
 	Energy []float32
 }
 
-// SpeechFeatures loads a file as LoadSpeech does and computes its log-mel
+// LoadFeatures loads a file as Load does and computes its log-mel
 // filterbank features with the defaults the ASR models use.
-func SpeechFeatures(path string, stdin io.Reader) (*FeatureReport, error) {
-	sig, err := LoadSpeech(path, stdin)
+func LoadFeatures(path string, stdin io.Reader) (*FeatureReport, error) {
+	sig, err := Load(path, stdin)
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +33,7 @@ func SpeechFeatures(path string, stdin io.Reader) (*FeatureReport, error) {
 	}
 	var feats audio.Features
 	if err := fb.Compute(&feats, sig.Samples, sig.Rate); err != nil {
-		return nil, fmt.Errorf("%s: %w", DisplayName(path), err)
+		return nil, fmt.Errorf("%s: %w", input.DisplayName(path), err)
 	}
 	rep := &FeatureReport{Path: path, Duration: sig.Duration(), Features: &feats}
 	for t := 0; t < feats.Frames; t++ {

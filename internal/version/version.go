@@ -1,4 +1,5 @@
-package pipeline
+// Package version says which release of attend a build is.
+package version
 
 import (
 	"fmt"
@@ -8,9 +9,9 @@ import (
 // Version is the release of attend this build comes from.
 const Version = "v0.1.0-dev"
 
-// BuildVersion is Version with the Go release and platform of the build,
+// Build is Version with the Go release and platform of the build,
 // e.g. "v0.1.0-dev (go1.26.8 linux/amd64)".
-func BuildVersion() string {
+func Build() string {
 	return fmt.Sprintf("%s (%s %s/%s)", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 

@@ -1,4 +1,4 @@
-package pipeline
+package captioning
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"image"
 	"io"
 
+	"github.com/attend-go/attend/internal/input"
 	"github.com/attend-go/attend/vision"
 )
 
@@ -25,7 +26,7 @@ type ImageReport struct {
 // LoadImage decodes an image file (any supported format, recognized by
 // content), upright. The path "-" reads standard input.
 func LoadImage(path string, stdin io.Reader) (image.Image, string, error) {
-	if path == "-" {
+	if path == input.Stdin {
 		data, err := io.ReadAll(stdin)
 		if err != nil {
 			return nil, "", fmt.Errorf("reading standard input: %w", err)
@@ -47,7 +48,7 @@ func InspectImage(path string, stdin io.Reader) (*ImageReport, error) {
 	}
 	in, err := vision.ToTensor(img, ImageSize, nil)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", DisplayName(path), err)
+		return nil, fmt.Errorf("%s: %w", input.DisplayName(path), err)
 	}
 	rep := &ImageReport{Path: path, Format: format, Bounds: img.Bounds(), Input: in}
 	for c := 0; c < 3; c++ {
