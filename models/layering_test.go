@@ -23,7 +23,7 @@ const module = "github.com/attend-go/attend"
 // layer may use; models/safetensors, the model file format, sits below
 // everything that reads or writes a model.
 var layers = map[string][]string{
-	"cmd":                {"pipeline", "internal"},
+	"cmd":                {"cmd", "pipeline", "internal"},
 	"pipeline":           {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/caption", "models/ngram", "internal"},
 	"models/asr":         {"models", "models/safetensors", "attention", "models/asr", "models/ngram"},
 	"models/caption":     {"models", "models/safetensors", "attention", "models/caption"},

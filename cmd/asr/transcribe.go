@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/batch"
-	"github.com/attend-go/attend/pipeline/cli"
 	"github.com/attend-go/attend/pipeline/speech"
 )
 

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/captioning"
-	"github.com/attend-go/attend/pipeline/cli"
 )
 
 const inspectUsage = `Usage: caption inspect [-json] IMAGE...

@@ -7,8 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/attend-go/attend/models"
-	"github.com/attend-go/attend/models/safetensors"
+	"github.com/attend-go/attend/pipeline/trainloop"
 )
 
 const averageUsage = `Usage: %[1]s average -o OUT [-dtype float32|float16] MODEL...
@@ -45,13 +44,13 @@ Recipes:
 
 // AverageCommand returns the average command of tool ("asr average",
 // "caption average"), which writes the element-wise mean of the weights
-// of model files or checkpoints of one run (safetensors.Averager). what names
+// of model files or checkpoints of one run (trainloop.AverageFiles). what names
 // the model kind in the help ("an ASR"); example is a model file for the
 // help's example, relative to the repository root. check returns why a
 // model file does not load as a model of tool, or nil; it vets the first
 // input (so a model of another tool fails before the others are read)
 // and the average before it is written.
-func AverageCommand(tool, what, example string, check func(*safetensors.File) error) Command {
+func AverageCommand(tool, what, example string, check trainloop.ModelCheck) Command {
 	usage := fmt.Sprintf(averageUsage, tool, what)
 	examples := fmt.Sprintf(averageExamples, tool, example)
 	return func(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -69,67 +68,28 @@ func AverageCommand(tool, what, example string, check func(*safetensors.File) er
 		case len(inputs) < 2:
 			return Usagef("average needs two or more model files, got %d", len(inputs))
 		}
-		dtype, ok := map[string]safetensors.DType{"float32": safetensors.F32, "float16": safetensors.F16}[*dtypeName]
-		if !ok {
+		if *dtypeName != "float32" && *dtypeName != "float16" {
 			return Usagef("-dtype %q: want float32 or float16", *dtypeName)
 		}
 		if err := checkAverageOutput(*out, inputs); err != nil {
 			return err
 		}
-		avg, err := averageFiles(inputs, check)
+		avg, err := trainloop.AverageFiles(*out, inputs, *dtypeName == "float16", check)
 		if err != nil {
 			return err
 		}
-		avg.Source = *out
-		if err := check(avg); err != nil {
-			return fmt.Errorf("the average does not load: %w", err)
-		}
-		if err := safetensors.WriteFile(*out, avg, dtype); err != nil {
-			return err
-		}
-		data, err := os.ReadFile(*out)
-		if err != nil {
-			return err
-		}
-		id := safetensors.ModelID(filepath.Base(*out), data)
 		if *asJSON {
-			params := 0
-			for _, t := range avg.Tensors {
-				params += len(t.Data)
-			}
 			return WriteJSON(stdout, struct {
 				Model  string   `json:"model"`
 				ID     string   `json:"id"`
 				Models []string `json:"models"`
 				Params int      `json:"params"`
 				Bytes  int      `json:"bytes"`
-			}{*out, id, inputs, params, len(data)})
+			}{*out, avg.ID, inputs, avg.Params, avg.Bytes})
 		}
-		fmt.Fprintf(stdout, "averaged %d models → %s (id %s)\n", len(inputs), *out, id)
+		fmt.Fprintf(stdout, "averaged %d models → %s (id %s)\n", len(inputs), *out, avg.ID)
 		return nil
 	}
-}
-
-// averageFiles reads the model files at paths one at a time into an
-// Averager, so that only one is in memory at once, and returns the
-// average.
-func averageFiles(paths []string, check func(*safetensors.File) error) (*safetensors.File, error) {
-	var a safetensors.Averager
-	for i, path := range paths {
-		f, err := safetensors.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		if i == 0 {
-			if err := check(models.WithoutOptimizer(f)); err != nil {
-				return nil, err
-			}
-		}
-		if err := a.Add(f); err != nil {
-			return nil, err
-		}
-	}
-	return a.File()
 }
 
 // checkAverageOutput refuses an output that is one of the inputs or a
