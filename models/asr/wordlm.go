@@ -103,7 +103,6 @@ func spellingModel(lx *Lexicon, vocab *Vocab) ([]float32, float32) {
 	return spell, float32(math.Log((ends + 1) / total))
 }
 
-
 // wordState is a hypothesis's place in the word LM: the n-gram context of
 // the words before, the lexicon range of the word being spelled, and the
 // look-ahead (or out-of-vocabulary charge) counted for it so far.
@@ -114,7 +113,7 @@ type wordState struct {
 	oov    bool  // the prefix left the lexicon
 	la     float32
 	sp     float32 // Σ log p_char of the word's characters so far
-	words  int32 // completed words
+	words  int32   // completed words
 }
 
 var negInf32 = float32(math.Inf(-1))

@@ -149,7 +149,7 @@ func TestWordLMTelescopes(t *testing.T) {
 		{"the cat", []string{"the", "cat"}, 0},
 		{"a dog", []string{"a", "dog"}, 0},
 		{"the cats", []string{"the", "cats"}, 0},
-		{"the  cat", []string{"the", "cat"}, 0}, // two spaces spell no word
+		{"the  cat", []string{"the", "cat"}, 0},  // two spaces spell no word
 		{"the cow", []string{"the", "<unk>"}, 0}, // in the lexicon, not the LM: no penalty
 		{"the zebra", []string{"the", "<unk>"}, spelled("zebra")},
 		{"the ca", []string{"the", "<unk>"}, spelled("ca")}, // a prefix that is no word
