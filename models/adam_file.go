@@ -1,30 +1,30 @@
 package models
 
-import "strings"
+import "github.com/attend-go/attend/models/safetensors"
 
-// Prefixes of the optimizer tensors a training checkpoint holds besides
-// the model's own: adam.m/NAME and adam.v/NAME, the first and second
-// moments of parameter NAME.
+// The optimizer tensors a training checkpoint holds besides the model's
+// own: adam.m/NAME and adam.v/NAME, the first and second moments of
+// parameter NAME (safetensors.IsOptimizerTensor knows them too).
 const (
-	adamMPrefix = "adam.m/"
-	adamVPrefix = "adam.v/"
+	adamMPrefix = safetensors.AdamMPrefix
+	adamVPrefix = safetensors.AdamVPrefix
 )
 
 // AppendTensors appends the optimizer's moments to f as float32 tensors
 // adam.m/NAME and adam.v/NAME, one pair per parameter, so that a training
 // checkpoint resumes exactly (LoadTensors). They share the optimizer's
 // buffers; write f before the next Step.
-func (a *Adam) AppendTensors(f *File) {
+func (a *Adam) AppendTensors(f *safetensors.File) {
 	for i, p := range a.ps.All() {
 		f.Tensors = append(f.Tensors,
-			Tensor{Name: adamMPrefix + p.Name, Shape: p.Shape(), Data: a.m[i].F32},
-			Tensor{Name: adamVPrefix + p.Name, Shape: p.Shape(), Data: a.v[i].F32})
+			safetensors.Tensor{Name: adamMPrefix + p.Name, Shape: p.Shape(), Data: a.m[i].F32},
+			safetensors.Tensor{Name: adamVPrefix + p.Name, Shape: p.Shape(), Data: a.v[i].F32})
 	}
 }
 
 // LoadTensors restores the moments that AppendTensors wrote to f, each
 // checked against its parameter's shape, and the step count.
-func (a *Adam) LoadTensors(f *File, step int) error {
+func (a *Adam) LoadTensors(f *safetensors.File, step int) error {
 	var ms, vs []*Moment
 	for _, p := range a.ps.All() {
 		m, err := f.Expect(adamMPrefix+p.Name, p.Shape()...)
@@ -43,10 +43,10 @@ func (a *Adam) LoadTensors(f *File, step int) error {
 // WithoutOptimizer returns f without the optimizer tensors AppendTensors
 // adds: the model alone, for loading a training checkpoint as a model. It
 // shares f's tensors.
-func WithoutOptimizer(f *File) *File {
-	own := &File{Kind: f.Kind, FormatVersion: f.FormatVersion, Config: f.Config, Vocab: f.Vocab, Source: f.Source}
+func WithoutOptimizer(f *safetensors.File) *safetensors.File {
+	own := &safetensors.File{Kind: f.Kind, FormatVersion: f.FormatVersion, Config: f.Config, Vocab: f.Vocab, Source: f.Source}
 	for _, t := range f.Tensors {
-		if !strings.HasPrefix(t.Name, adamMPrefix) && !strings.HasPrefix(t.Name, adamVPrefix) {
+		if !safetensors.IsOptimizerTensor(t.Name) {
 			own.Tensors = append(own.Tensors, t)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
 	"gorgonia.org/tensor"
 )
 
@@ -25,7 +26,7 @@ func TestAdamTensorsRoundTrip(t *testing.T) {
 	if _, err := opt.Step(); err != nil {
 		t.Fatal(err)
 	}
-	f := &models.File{Kind: "test", Tensors: []models.Tensor{{Name: "w", Shape: []int{4}, Data: make([]float32, 4)}}}
+	f := &safetensors.File{Kind: "test", Tensors: []safetensors.Tensor{{Name: "w", Shape: []int{4}, Data: make([]float32, 4)}}}
 	opt.AppendTensors(f)
 	if len(f.Tensors) != 1+2*2 {
 		t.Fatalf("%d tensors, want the model's one and two moments per parameter", len(f.Tensors))
@@ -43,7 +44,7 @@ func TestAdamTensorsRoundTrip(t *testing.T) {
 		t.Errorf("WithoutOptimizer kept %d tensors (%+v), want w alone", len(own.Tensors), own.Tensors)
 	}
 	f.Tensors = f.Tensors[:len(f.Tensors)-1] // drop adam.v/b
-	if err := models.NewAdam(ps, nil).LoadTensors(f, 1); !errors.Is(err, models.ErrMismatch) {
+	if err := models.NewAdam(ps, nil).LoadTensors(f, 1); !errors.Is(err, safetensors.ErrMismatch) {
 		t.Errorf("missing moment: err %v, want ErrMismatch", err)
 	}
 }

@@ -9,7 +9,7 @@ import (
 // is X or Xᵀ as transA/transB say, op(A) is m×k, op(B) is k×n and C is m×n;
 // lda, ldb and ldc are the row strides of A, B and C as stored.
 //
-// float32 products run on the package's own SGEMM (sgemm.go: packed,
+// float32 products run on the module's own SGEMM (internal/sgemm: packed,
 // AVX2/FMA assembly micro-kernel where the CPU has it, parallel over
 // GOMAXPROCS for large products, allocation-free), float64 ones (gradient
 // checks) on gonum's pure-Go DGEMM; with -tags openblas both go to

@@ -18,27 +18,35 @@ const module = "github.com/attend-go/attend"
 // directories its non-test code may import (DESIGN.md "Layout"). A package
 // belongs to the longest listed prefix of its path; the import direction is
 // one-way: cmd → pipeline → models/asr, models/caption → attention → models.
-// audio and vision are leaves.
+// audio and vision are leaves. internal holds gorgonia-free code (the SGEMM,
+// CPU detection, the atomic writer, input naming, the version) that any
+// layer may use; models/safetensors, the model file format, sits below
+// everything that reads or writes a model.
 var layers = map[string][]string{
-	"cmd":            {"pipeline"},
-	"pipeline":       {"pipeline", "audio", "vision", "models", "attention", "models/asr", "models/caption", "models/ngram"},
-	"models/asr":     {"models", "attention", "models/asr", "models/ngram"},
-	"models/caption": {"models", "attention", "models/caption"},
-	"attention":      {"models", "attention"},
-	"models":         {"models"},
-	"models/ngram":   {"models/ngram"},
-	"audio":          {"audio"},
-	"vision":         {"vision"},
-	"testdata":       {},
+	"cmd":                {"cmd", "pipeline", "internal"},
+	"pipeline":           {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/caption", "models/ngram", "internal"},
+	"models/asr":         {"models", "models/safetensors", "attention", "models/asr", "models/ngram"},
+	"models/caption":     {"models", "models/safetensors", "attention", "models/caption"},
+	"attention":          {"models", "attention"},
+	"models":             {"models", "models/safetensors", "internal"},
+	"models/safetensors": {"models/safetensors", "internal"},
+	"models/ngram":       {"models/ngram", "internal"},
+	"audio":              {"audio", "internal"},
+	"vision":             {"vision", "internal"},
+	"internal":           {"internal"},
+	"testdata":           {},
 	// bench holds comparison harnesses (bench/pytorch); like a test, it may
 	// use any library layer, and nothing imports it.
-	"bench": {"pipeline", "audio", "vision", "models", "attention", "models/asr", "models/caption", "models/ngram"},
+	"bench": {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/caption", "models/ngram"},
 }
 
 // gorgoniaFree lists the layers that must not depend on gorgonia, even
 // indirectly: audio and vision do no autodiff (DESIGN.md "Compute strategy" 5),
-// and the word n-gram model is plain counting and lookup.
-var gorgoniaFree = []string{"audio", "vision", "models/ngram"}
+// the word n-gram model is plain counting and lookup, the shared kernels
+// are plain arithmetic, and reading a model file or a feature cache must
+// not link the training core (pipeline/captiondata reads feature caches),
+// nor does running a batch over a directory (pipeline/batch).
+var gorgoniaFree = []string{"audio", "vision", "models/ngram", "models/safetensors", "internal", "pipeline/captiondata", "pipeline/batch"}
 
 // layerOf returns the layer of a module-relative package path: the longest
 // key of layers that is the path or a parent of it.
@@ -100,6 +108,21 @@ func TestImportLayering(t *testing.T) {
 	}
 }
 
+// TestInternalImportsOnlyStdlib checks that the internal packages use
+// nothing outside the standard library but each other: they are shared by
+// every layer, so a dependency there would be everyone's.
+func TestInternalImportsOnlyStdlib(t *testing.T) {
+	for _, line := range goList(t, "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./internal/...") {
+		fields := strings.Fields(line)
+		for _, imp := range fields[1:] {
+			first, _, _ := strings.Cut(imp, "/")
+			if strings.Contains(first, ".") && !strings.HasPrefix(imp, module+"/internal/") {
+				t.Errorf("%s imports %s: internal packages may use only the standard library and internal/", fields[0], imp)
+			}
+		}
+	}
+}
+
 func allowed(from, to string) bool {
 	for _, l := range layers[from] {
 		if l == to {
@@ -135,6 +158,8 @@ func TestLayerOf(t *testing.T) {
 		{"models/caption", "models/caption"},
 		{"cmd/asr", "cmd"},
 		{"audio", "audio"},
+		{"models/safetensors", "models/safetensors"},
+		{"internal/sgemm", "internal"},
 	}
 	for _, tc := range tests {
 		if got, _ := layerOf(tc.rel); got != tc.want {

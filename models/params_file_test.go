@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
 	"gorgonia.org/tensor"
 )
 
@@ -22,17 +23,17 @@ func newToyParams(seed uint64, hidden int) *models.Params {
 }
 
 func TestParamsFileRoundTrip(t *testing.T) {
-	for _, dt := range []models.DType{models.F32, models.F16} {
+	for _, dt := range []safetensors.DType{safetensors.F32, safetensors.F16} {
 		src := newToyParams(1, 4)
 		f, err := src.NewFile("toy", toyConfig{Hidden: 4}, []string{"a", "b"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		path := filepath.Join(t.TempDir(), "toy.safetensors")
-		if err := models.WriteFile(path, f, dt); err != nil {
+		if err := safetensors.WriteFile(path, f, dt); err != nil {
 			t.Fatal(err)
 		}
-		back, err := models.ReadFile(path)
+		back, err := safetensors.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,12 +60,12 @@ func TestParamsLoadRejectsMismatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := newToyParams(1, 5).Load(f); !errors.Is(err, models.ErrMismatch) {
+	if err := newToyParams(1, 5).Load(f); !errors.Is(err, safetensors.ErrMismatch) {
 		t.Errorf("loading hidden 4 into hidden 5: error %v, want ErrMismatch", err)
 	}
 	extra := newToyParams(1, 4)
 	extra.New("dec.w", models.Zeros, 2)
-	if err := extra.Load(f); !errors.Is(err, models.ErrMismatch) {
+	if err := extra.Load(f); !errors.Is(err, safetensors.ErrMismatch) {
 		t.Errorf("loading a file without dec.w: error %v, want ErrMismatch", err)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/gonum"
 	"gorgonia.org/gorgonia"
+
+	"github.com/attend-go/attend/internal/sgemm"
 )
 
 // In the default build the package's SGEMM also serves every other float32
@@ -24,7 +26,7 @@ type sgemmBLAS struct{ gonum.Implementation }
 
 // Sgemm computes C = α·op(A)·op(B) + β·C (row-major, gonum's conventions).
 func (sgemmBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	sgemm(isTrans(tA), isTrans(tB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	sgemm.Gemm(isTrans(tA), isTrans(tB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // Sgemv computes y = α·op(A)·x + β·y for the m×n matrix A. Unit strides
@@ -50,11 +52,11 @@ func (impl sgemmBLAS) Sgemv(tA blas.Transpose, m, n int, alpha float32, a []floa
 	}
 	if isTrans(tA) {
 		// yᵀ (1×n) = α·xᵀ (1×m)·A (m×n) + β·yᵀ
-		sgemm(false, false, 1, n, m, alpha, x, m, a, lda, beta, y, n)
+		sgemm.Gemm(false, false, 1, n, m, alpha, x, m, a, lda, beta, y, n)
 		return
 	}
 	// y (m×1) = α·A (m×n)·x (n×1) + β·y, with x stored as the 1×n row of Bᵀ
-	sgemm(false, true, m, 1, n, alpha, a, lda, x, n, beta, y, 1)
+	sgemm.Gemm(false, true, m, 1, n, alpha, a, lda, x, n, beta, y, 1)
 }
 
 // isTrans maps a blas.Transpose to "op(X) = Xᵀ", panicking on an invalid

@@ -25,7 +25,8 @@ func TestSgemmBLASInstalled(t *testing.T) {
 	}
 }
 
-// TestSgemmBLAS compares sgemmBLAS's Sgemm and Sgemv with gonum's on
+// TestSgemmBLAS compares sgemmBLAS's Sgemm and Sgemv with gonum's (the
+// kernels themselves, assembly and Go, are tested in internal/sgemm) on
 // every transpose, unit and other strides (which go to gonum), and β = 0
 // over NaN.
 func TestSgemmBLAS(t *testing.T) {
@@ -45,55 +46,52 @@ func TestSgemmBLAS(t *testing.T) {
 			}
 		}
 	}
-	for _, path := range sgemmPaths() {
-		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans} {
-			for _, s := range []struct{ m, n, incX, incY int }{{1, 1, 1, 1}, {7, 33, 1, 1}, {40, 1, 1, 1}, {1, 50, 1, 1}, {19, 23, 2, 1}, {19, 23, 1, -3}} {
-				for _, beta := range []float32{0, 0.5} {
-					t.Run(fmt.Sprintf("%s/Sgemv_%c_%dx%d_inc%d,%d_beta%g", path.name, tA, s.m, s.n, s.incX, s.incY, beta), func(t *testing.T) {
-						withKernels(t, path.avx2)
-						lenX, lenY := s.n, s.m
-						if tA != blas.NoTrans {
-							lenX, lenY = s.m, s.n
-						}
-						lda := s.n + 2
-						a, x := rnd(s.m*lda), rnd(1+(lenX-1)*abs(s.incX))
-						y := make([]float32, 1+(lenY-1)*abs(s.incY))
-						for i := range y {
-							y[i] = sentinel // between the elements of a strided y
-						}
-						want := append([]float32(nil), y...)
-						for i := range lenY {
-							y[i*abs(s.incY)] = float32(r.NormFloat64())
-							want[i*abs(s.incY)] = y[i*abs(s.incY)]
-							if beta == 0 {
-								// Not to be read; the reference gets zeros.
-								y[i*abs(s.incY)], want[i*abs(s.incY)] = float32(math.NaN()), 0
-							}
-						}
-						gonum.Implementation{}.Sgemv(tA, s.m, s.n, 0.7, a, lda, x, s.incX, beta, want, s.incY)
-						sgemmBLAS{}.Sgemv(tA, s.m, s.n, 0.7, a, lda, x, s.incX, beta, y, s.incY)
-						near(t, y, want, max(s.m, s.n))
-					})
-				}
-			}
-			for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
-				t.Run(fmt.Sprintf("%s/Sgemm_%c%c", path.name, tA, tB), func(t *testing.T) {
-					withKernels(t, path.avx2)
-					const m, n, k = 13, 21, 17
-					a, b, c := rnd(m*k), rnd(k*n), rnd(m*n)
-					lda, ldb := k, n
+	const sentinel = 12345.5 // between the elements of a strided y
+	for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans} {
+		for _, s := range []struct{ m, n, incX, incY int }{{1, 1, 1, 1}, {7, 33, 1, 1}, {40, 1, 1, 1}, {1, 50, 1, 1}, {19, 23, 2, 1}, {19, 23, 1, -3}} {
+			for _, beta := range []float32{0, 0.5} {
+				t.Run(fmt.Sprintf("Sgemv_%c_%dx%d_inc%d,%d_beta%g", tA, s.m, s.n, s.incX, s.incY, beta), func(t *testing.T) {
+					lenX, lenY := s.n, s.m
 					if tA != blas.NoTrans {
-						lda = m
+						lenX, lenY = s.m, s.n
 					}
-					if tB != blas.NoTrans {
-						ldb = k
+					lda := s.n + 2
+					a, x := rnd(s.m*lda), rnd(1+(lenX-1)*abs(s.incX))
+					y := make([]float32, 1+(lenY-1)*abs(s.incY))
+					for i := range y {
+						y[i] = sentinel // between the elements of a strided y
 					}
-					want := append([]float32(nil), c...)
-					gonum.Implementation{}.Sgemm(tA, tB, m, n, k, 1.5, a, lda, b, ldb, 0.25, want, n)
-					sgemmBLAS{}.Sgemm(tA, tB, m, n, k, 1.5, a, lda, b, ldb, 0.25, c, n)
-					near(t, c, want, k)
+					want := append([]float32(nil), y...)
+					for i := range lenY {
+						y[i*abs(s.incY)] = float32(r.NormFloat64())
+						want[i*abs(s.incY)] = y[i*abs(s.incY)]
+						if beta == 0 {
+							// Not to be read; the reference gets zeros.
+							y[i*abs(s.incY)], want[i*abs(s.incY)] = float32(math.NaN()), 0
+						}
+					}
+					gonum.Implementation{}.Sgemv(tA, s.m, s.n, 0.7, a, lda, x, s.incX, beta, want, s.incY)
+					sgemmBLAS{}.Sgemv(tA, s.m, s.n, 0.7, a, lda, x, s.incX, beta, y, s.incY)
+					near(t, y, want, max(s.m, s.n))
 				})
 			}
+		}
+		for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			t.Run(fmt.Sprintf("Sgemm_%c%c", tA, tB), func(t *testing.T) {
+				const m, n, k = 13, 21, 17
+				a, b, c := rnd(m*k), rnd(k*n), rnd(m*n)
+				lda, ldb := k, n
+				if tA != blas.NoTrans {
+					lda = m
+				}
+				if tB != blas.NoTrans {
+					ldb = k
+				}
+				want := append([]float32(nil), c...)
+				gonum.Implementation{}.Sgemm(tA, tB, m, n, k, 1.5, a, lda, b, ldb, 0.25, want, n)
+				sgemmBLAS{}.Sgemm(tA, tB, m, n, k, 1.5, a, lda, b, ldb, 0.25, c, n)
+				near(t, c, want, k)
+			})
 		}
 	}
 	t.Run("bad transpose", func(t *testing.T) {

@@ -2,13 +2,15 @@
 
 package models
 
+import "github.com/attend-go/attend/internal/cpu"
+
 // tanhAddAVX2 is implemented in tanh_amd64.s.
 //
 //go:noescape
 func tanhAddAVX2(dst, a, b *float32, n int)
 
 // useTanhAVX2 selects the assembly loop; tests clear it to check the Go one.
-var useTanhAVX2 = cpuHasAVX2FMA()
+var useTanhAVX2 = cpu.AVX2FMA
 
 // tanhAddFast handles the multiple-of-8 prefix in assembly when it can and
 // returns how many elements it did.

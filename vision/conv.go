@@ -1,5 +1,7 @@
 package vision
 
+import "github.com/attend-go/attend/internal/sgemm"
+
 // Convolutions over HWC activations (one image: height × width × channels,
 // channels fastest, the NHWC layout of TFLite with N = 1).
 
@@ -38,19 +40,19 @@ func samePad(in, k, stride, dil int, p tfPadding) (out, before int) {
 type conv struct {
 	win       window
 	inC       int
-	w         *packedB // K×outC, K = kh·kw·inC
+	w         *sgemm.Packed // K×outC, K = kh·kw·inC
 	lo, hi    float32
 	pointwise bool // 1×1, stride 1: no im2col
 }
 
-func (c *conv) outC() int { return c.w.n }
+func (c *conv) outC() int { return c.w.N }
 
 // colSize is the im2col scratch this convolution needs, in floats.
 func (c *conv) colSize() int {
 	if c.pointwise {
 		return 0
 	}
-	return c.win.outH * c.win.outW * c.w.k
+	return c.win.outH * c.win.outW * c.w.K
 }
 
 func (c *conv) run(in, out, col []float32, par parallel, scratch []*scratch) {
@@ -59,9 +61,9 @@ func (c *conv) run(in, out, col []float32, par parallel, scratch []*scratch) {
 		gemm(m, in, c.inC, c.w, out, c.outC(), c.lo, c.hi, par, scratch)
 		return
 	}
-	col = col[:m*c.w.k]
+	col = col[:m*c.w.K]
 	im2col(&c.win, c.inC, in, col, par)
-	gemm(m, col, c.w.k, c.w, out, c.outC(), c.lo, c.hi, par, scratch)
+	gemm(m, col, c.w.K, c.w, out, c.outC(), c.lo, c.hi, par, scratch)
 }
 
 // im2col writes row y·outW+x of col: the kh·kw·ch inputs under the window

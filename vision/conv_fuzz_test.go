@@ -3,6 +3,8 @@ package vision
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/attend-go/attend/internal/sgemm"
 )
 
 // FuzzConvolutions compares the convolution and depthwise kernels with
@@ -54,7 +56,7 @@ func FuzzConvolutions(f *testing.F) {
 				outC := int(seed%20) + 1
 				wt := randSlice(r, outC*K*K*C)
 				bias := randSlice(r, outC)
-				cv := conv{win: win, inC: C, w: packWeights(wt, outC, K*K*C, bias), lo: -1, hi: 1,
+				cv := conv{win: win, inC: C, w: sgemm.Pack(wt, outC, K*K*C, bias), lo: -1, hi: 1,
 					pointwise: K == 1 && S == 1}
 				got := make([]float32, outH*outW*outC)
 				cv.run(in, got, make([]float32, cv.colSize()), parallel{2}, sc)

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/attend-go/attend/internal/atomicfile"
 )
 
 // The default image encoder: MobileNetV2 1.0/224, uint8-quantized,
@@ -191,16 +193,11 @@ func download(ctx context.Context, o *LocateOptions, dir, path string) (err erro
 		return wrap(fmt.Errorf("%d bytes, more than the limit of %d", resp.ContentLength, o.MaxBytes))
 	}
 
-	tmp, err := os.CreateTemp(dir, ".download-*-"+EncoderFile)
+	tmp, err := atomicfile.Create(path, nil)
 	if err != nil {
 		return wrap(err)
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
+	defer tmp.Abort() // removes the file unless committed
 	fmt.Fprintf(o.Progress, "vision: downloading the encoder (%s) from %s to %s\n", sizeString(resp.ContentLength), o.URL, path)
 	h := sha256.New()
 	pw := &progressWriter{w: o.Progress, total: resp.ContentLength}
@@ -216,13 +213,7 @@ func download(ctx context.Context, o *LocateOptions, dir, path string) (err erro
 	if sum := hex.EncodeToString(h.Sum(nil)); sum != o.SHA256 {
 		return wrap(fmt.Errorf("%w: SHA-256 %s, want %s; nothing was saved", ErrChecksum, sum, o.SHA256))
 	}
-	if err := tmp.Sync(); err != nil {
-		return wrap(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return wrap(err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := tmp.Commit(); err != nil {
 		return wrap(err)
 	}
 	fmt.Fprintf(o.Progress, "vision: saved %s (%s, SHA-256 verified)\n", path, sizeString(n))

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/attend-go/attend/internal/sgemm"
 )
 
 // withKernels runs f once per micro-kernel implementation available on
@@ -92,7 +94,7 @@ func TestGemm(t *testing.T) {
 				for i := range scratch {
 					scratch[i] = newScratch(tc.k, 0)
 				}
-				gemm(tc.m, a, lda, packWeights(w, tc.n, tc.k, bias), c, ldc, lo, hi, parallel{threads}, scratch)
+				gemm(tc.m, a, lda, sgemm.Pack(w, tc.n, tc.k, bias), c, ldc, lo, hi, parallel{threads}, scratch)
 				if i := closeTo(c, want, 1e-5*math.Sqrt(float64(tc.k))); i >= 0 {
 					t.Fatalf("c[%d] (row %d col %d) = %v, want %v (was %v)", i, i/ldc, i%ldc, c[i], want[i], orig[i])
 				}
@@ -224,7 +226,7 @@ func BenchmarkGemm(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%dx%dx%d", kernelName(), s.m, s.k, s.n), func(b *testing.B) {
 				r := rand.New(rand.NewPCG(1, 2))
 				a, c := randSlice(r, s.m*s.k), make([]float32, s.m*s.n)
-				w := packWeights(randSlice(r, s.n*s.k), s.n, s.k, randSlice(r, s.n))
+				w := sgemm.Pack(randSlice(r, s.n*s.k), s.n, s.k, randSlice(r, s.n))
 				sc := []*scratch{newScratch(s.k, 0)}
 				b.ReportAllocs()
 				for b.Loop() {

@@ -11,8 +11,9 @@ import (
 )
 
 // TestImports enforces the layering of DESIGN.md: vision is a leaf that
-// imports only the standard library and golang.org/x/image, and above all
-// never gorgonia. Test files are held to the same rule, except that the
+// imports only the standard library, golang.org/x/image and the module's
+// gorgonia-free internal packages (the shared SGEMM kernels), and above
+// all never gorgonia. Test files are held to the same rule, except that the
 // external example package may import vision itself.
 func TestImports(t *testing.T) {
 	files, err := filepath.Glob("*.go")
@@ -41,9 +42,10 @@ func TestImports(t *testing.T) {
 			switch {
 			case !strings.Contains(first, "."): // standard library
 			case path == "golang.org/x/image" || strings.HasPrefix(path, "golang.org/x/image/"):
+			case strings.HasPrefix(path, "github.com/attend-go/attend/internal/"):
 			case path == "github.com/attend-go/attend/vision" && strings.HasSuffix(name, "_test.go"):
 			default:
-				t.Errorf("%s imports %q; vision may import only the standard library and golang.org/x/image", name, path)
+				t.Errorf("%s imports %q; vision may import only the standard library, golang.org/x/image and internal/", name, path)
 			}
 		}
 	}

@@ -3,6 +3,8 @@ package vision
 import (
 	"fmt"
 	"slices"
+
+	"github.com/attend-go/attend/internal/sgemm"
 )
 
 // network is a TFLite graph compiled for float32 inference: weights
@@ -424,7 +426,7 @@ func (c *compiler) convLayer(op *tfOperator, out int, ot *tfTensor) (layer, erro
 	}
 	k := len(w) / max(outC, 1)
 	c.net.macs += int64(cv.win.outH*cv.win.outW) * int64(len(w))
-	cv.w = packWeights(w, outC, k, bias)
+	cv.w = sgemm.Pack(w, outC, k, bias)
 	c.net.maxK = max(c.net.maxK, k)
 	c.net.colSize = max(c.net.colSize, cv.colSize())
 	l := &convLayer{ports: ports{in: sa, in2: -1, out: c.alloc(out), tensor: out}, conv: cv}

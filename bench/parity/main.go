@@ -10,7 +10,7 @@
 // of BenchmarkDecoderTrainStep: V=30, E=64, H=D=A=256; the listener of
 // BenchmarkBiLSTMTrainStep: 80 inputs, 256 units per direction, 2 layers),
 // runs them on small random batches with padding, and writes one
-// safetensors file (models.WriteFile) holding:
+// safetensors file (safetensors.WriteFile) holding:
 //
 //	<param name>           every parameter, as ours stores it
 //	grad.<param name>      its gradient from one run of the training graph
@@ -39,6 +39,7 @@ import (
 
 	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -78,13 +79,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: parity -o FILE")
 		return errUsage
 	}
-	f := &models.File{Kind: "attend-bench-parity"}
-	for _, part := range []func(*models.File) error{decoderParity, listenerParity} {
+	f := &safetensors.File{Kind: "attend-bench-parity"}
+	for _, part := range []func(*safetensors.File) error{decoderParity, listenerParity} {
 		if err := part(f); err != nil {
 			return fmt.Errorf("parity: %w", err)
 		}
 	}
-	if err := models.WriteFile(*out, f, models.F32); err != nil {
+	if err := safetensors.WriteFile(*out, f, safetensors.F32); err != nil {
 		return fmt.Errorf("parity: %w", err)
 	}
 	fmt.Fprintf(stdout, "parity: wrote %d tensors to %s\n", len(f.Tensors), *out)
@@ -92,12 +93,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 }
 
 // add appends a tensor to f.
-func add(f *models.File, name string, data []float32, shape ...int) {
-	f.Tensors = append(f.Tensors, models.Tensor{Name: name, Shape: shape, Data: data})
+func add(f *safetensors.File, name string, data []float32, shape ...int) {
+	f.Tensors = append(f.Tensors, safetensors.Tensor{Name: name, Shape: shape, Data: data})
 }
 
 // addParams appends every parameter and, with grads, its gradient.
-func addParams(f *models.File, ps *models.Params, grads bool) {
+func addParams(f *safetensors.File, ps *models.Params, grads bool) {
 	for _, p := range ps.All() {
 		add(f, p.Name, append([]float32(nil), p.F32()...), p.Shape()...)
 		if grads {
@@ -143,7 +144,7 @@ func newDecoder(ps *models.Params) (*attention.Decoder, error) {
 
 // decoderParity adds the decoder's parameters, one training run's loss and
 // gradients, and three eager steps.
-func decoderParity(f *models.File) error {
+func decoderParity(f *safetensors.File) error {
 	r := rand.New(rand.NewPCG(7, 7))
 	ps := models.NewParams(tensor.Float32, r)
 	dec, err := newDecoder(ps)
@@ -258,7 +259,7 @@ func decoderParity(f *models.File) error {
 // listenerParity adds the listener's parameters, its eager output and one
 // training run's loss Σ y⊙R and gradients, built as
 // BenchmarkBiLSTMTrainStep does.
-func listenerParity(f *models.File) error {
+func listenerParity(f *safetensors.File) error {
 	const B, T = 2, 9
 	lengths := []int{9, 6}
 	r := rand.New(rand.NewPCG(8, 8))

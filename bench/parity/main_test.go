@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // TestRunWritesReferences checks the file parity.py reads: every tensor it
@@ -21,7 +21,7 @@ func TestRunWritesReferences(t *testing.T) {
 	if err := run([]string{"-o", path}, &out, &errOut); err != nil {
 		t.Fatalf("run: %v (stderr %q)", err, errOut.String())
 	}
-	f, err := models.ReadFile(path)
+	f, err := safetensors.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/batch"
-	"github.com/attend-go/attend/pipeline/cli"
 	"github.com/attend-go/attend/pipeline/speech"
 )
 

@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 
-	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/speech"
 )
 

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/attend-go/attend/pipeline"
-	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/cmd/internal/cli"
+	"github.com/attend-go/attend/pipeline/speech"
 )
 
 const featuresUsage = `Usage: asr features [-tsv | -json] FILE...
@@ -52,7 +52,7 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	}
 	failed := 0
 	for _, path := range fs.Args() {
-		rep, err := pipeline.SpeechFeatures(path, stdin)
+		rep, err := speech.LoadFeatures(path, stdin)
 		if err != nil {
 			fmt.Fprintln(stderr, "asr:", err)
 			failed++
@@ -63,7 +63,7 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 			continue
 		}
 		s := featureSummary{Path: path, Duration: rep.Duration.Seconds(), Frames: rep.Features.Frames, Bins: rep.Features.Bins,
-			Loudness: pipeline.Sparkline(rep.Energy, *width)}
+			Loudness: speech.Sparkline(rep.Energy, *width)}
 		if *asJSON {
 			if err := cli.WriteJSON(stdout, s); err != nil {
 				return err
@@ -80,7 +80,7 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 }
 
 // featureSummary is what asr features prints of a file. It is not
-// pipeline.FeatureReport, which holds the features themselves and a
+// speech.FeatureReport, which holds the features themselves and a
 // time.Duration.
 type featureSummary struct {
 	Path     string  `json:"path"`
@@ -90,7 +90,7 @@ type featureSummary struct {
 	Loudness string  `json:"loudness"` // each frame's mean log-mel value, as a line of -width block characters
 }
 
-func printTSV(w io.Writer, rep *pipeline.FeatureReport) {
+func printTSV(w io.Writer, rep *speech.FeatureReport) {
 	f := rep.Features
 	for t := 0; t < f.Frames; t++ {
 		for i, v := range f.Row(t) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/attend-go/attend/pipeline/cli/clitest"
+	"github.com/attend-go/attend/cmd/internal/cli/clitest"
 	"github.com/attend-go/attend/pipeline/speech"
 )
 

@@ -12,7 +12,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/speech"
 )
 

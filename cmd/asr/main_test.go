@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/cmd/internal/cli"
 )
 
 func TestRun(t *testing.T) {

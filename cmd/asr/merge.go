@@ -1,6 +1,6 @@
 package main
 
-import "github.com/attend-go/attend/pipeline/cli"
+import "github.com/attend-go/attend/cmd/internal/cli"
 
 // asr merge is package cli's merge command, which caption shares.
 func init() {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/speech"
 )
 

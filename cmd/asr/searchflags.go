@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/speech"
 )
 

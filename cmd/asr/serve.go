@@ -4,7 +4,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/server"
 	"github.com/attend-go/attend/pipeline/speech"
 )

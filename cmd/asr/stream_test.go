@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/pipeline/speech"
 	"github.com/attend-go/attend/pipeline/synth"
 )
 
@@ -20,7 +20,7 @@ func longWAV(t *testing.T, clips int) string {
 	const rate = 16000
 	var x []float32
 	for i := 1; i <= clips; i++ {
-		sig, err := pipeline.LoadSpeech(filepath.Join("..", "..", "testdata", "speech", fmt.Sprintf("u%02d.flac", i)), nil)
+		sig, err := speech.Load(filepath.Join("..", "..", "testdata", "speech", fmt.Sprintf("u%02d.flac", i)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

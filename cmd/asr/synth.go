@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/synth"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/cmd/internal/cli"
 )
 
 func TestSynthUsage(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/speech"
 )
 

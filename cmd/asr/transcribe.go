@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/cmd/internal/cli"
+	"github.com/attend-go/attend/internal/input"
 	"github.com/attend-go/attend/pipeline/batch"
-	"github.com/attend-go/attend/pipeline/cli"
 	"github.com/attend-go/attend/pipeline/speech"
 )
 
@@ -230,7 +230,7 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 		if format == "txt" && len(tj.paths) > 1 {
 			prefix = path + "\t"
 		}
-		progress = cli.NewAudioProgress(tj.stderr, "asr", pipeline.DisplayName(path), showProgress)
+		progress = cli.NewAudioProgress(tj.stderr, "asr", input.DisplayName(path), showProgress)
 		out = &progressWriter{w: tj.stdout, progress: progress, terminal: stdoutTerminal}
 		if out.tw, err = speech.NewTranscriptWriter(out, format, prefix); err != nil {
 			return err
@@ -247,7 +247,7 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 			continue
 		}
 		if t.Truncated {
-			fmt.Fprintf(tj.stderr, "asr: warning: %s: the file is cut short: transcribed the %.1f s it holds\n", pipeline.DisplayName(path), t.Duration)
+			fmt.Fprintf(tj.stderr, "asr: warning: %s: the file is cut short: transcribed the %.1f s it holds\n", input.DisplayName(path), t.Duration)
 		}
 		if align != "" {
 			dst := align

@@ -5,9 +5,9 @@ import (
 	"image"
 	"path/filepath"
 
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/batch"
 	"github.com/attend-go/attend/pipeline/captioning"
-	"github.com/attend-go/attend/pipeline/cli"
 	"github.com/attend-go/attend/pipeline/overlay"
 )
 

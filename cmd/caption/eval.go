@@ -12,8 +12,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/captioning"
-	"github.com/attend-go/attend/pipeline/cli"
 )
 
 func init() {

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/captioning"
-	"github.com/attend-go/attend/pipeline/cli"
 )
 
 // caption export is package cli's export command over

@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/captiondata"
-	"github.com/attend-go/attend/pipeline/cli"
 )
 
 const featuresUsage = `Usage: caption features [flags] DATASET

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/captiondata"
-	"github.com/attend-go/attend/pipeline/cli"
 )
 
 // encoderSHA256 is the SHA-256 of the default encoder model file.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/attend-go/attend/pipeline"
-	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/cmd/internal/cli"
+	"github.com/attend-go/attend/pipeline/captioning"
 )
 
 const inspectUsage = `Usage: caption inspect [-json] IMAGE...
@@ -45,7 +45,7 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	failed := 0
 	for _, path := range fs.Args() {
-		rep, err := pipeline.InspectImage(path, stdin, *maxPixels)
+		rep, err := captioning.InspectImage(path, stdin, *maxPixels)
 		if err != nil {
 			fmt.Fprintln(stderr, "caption:", err)
 			failed++
@@ -70,7 +70,7 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 }
 
 // imageSummary is what caption inspect prints of an image. It is not
-// pipeline.ImageReport, which holds the input tensor itself and the
+// captioning.ImageReport, which holds the input tensor itself and the
 // bounds as an image.Rectangle.
 type imageSummary struct {
 	Path        string     `json:"path"`
@@ -83,6 +83,6 @@ type imageSummary struct {
 
 // maxPixelsFlag defines -max-pixels, the largest image decoded, in v.
 func maxPixelsFlag(fs *flag.FlagSet, v *int64) *int64 {
-	fs.Int64Var(v, "max-pixels", pipeline.DefaultMaxPixels, "refuse images larger than this many `pixels` (width × height), before decoding them")
+	fs.Int64Var(v, "max-pixels", captioning.DefaultMaxPixels, "refuse images larger than this many `pixels` (width × height), before decoding them")
 	return v
 }

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/attend-go/attend/cmd/internal/cli/clitest"
 	"github.com/attend-go/attend/pipeline/captioning"
-	"github.com/attend-go/attend/pipeline/cli/clitest"
 )
 
 // TestJSON runs each command that prints a result with -json on the tiny

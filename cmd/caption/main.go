@@ -13,8 +13,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/captioning"
-	"github.com/attend-go/attend/pipeline/cli"
 )
 
 func main() {

@@ -12,11 +12,11 @@ import (
 	"strconv"
 	"syscall"
 
-	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/cmd/internal/cli"
+	"github.com/attend-go/attend/internal/input"
 	"github.com/attend-go/attend/pipeline/batch"
 	"github.com/attend-go/attend/pipeline/captiondata"
 	"github.com/attend-go/attend/pipeline/captioning"
-	"github.com/attend-go/attend/pipeline/cli"
 	"github.com/attend-go/attend/pipeline/overlay"
 )
 
@@ -210,12 +210,12 @@ func overlayOne(c *captioning.Captioner, f *overlayFlags, path string, stdin io.
 	}
 	if f.out == "-" {
 		if err := overlay.Encode(stdout, img, capt, &f.draw); err != nil {
-			return fmt.Errorf("%s: %w", pipeline.DisplayName(path), err)
+			return fmt.Errorf("%s: %w", input.DisplayName(path), err)
 		}
 		return nil
 	}
 	if err := overlay.Write(f.out, img, capt, &f.draw); err != nil {
-		return fmt.Errorf("%s: %w", pipeline.DisplayName(path), err)
+		return fmt.Errorf("%s: %w", input.DisplayName(path), err)
 	}
 	fmt.Fprintln(stdout, capt.Text())
 	fmt.Fprintln(stderr, "caption: wrote", f.out)

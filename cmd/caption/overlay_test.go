@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attend-go/attend/pipeline/cli"
+	"github.com/attend-go/attend/cmd/internal/cli"
 )
 
 // The tiny caption fixture: a model trained on six shapes and their

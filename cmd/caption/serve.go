@@ -9,9 +9,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/captiondata"
 	"github.com/attend-go/attend/pipeline/captioning"
-	"github.com/attend-go/attend/pipeline/cli"
 	"github.com/attend-go/attend/pipeline/server"
 )
 

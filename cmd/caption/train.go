@@ -10,8 +10,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/captioning"
-	"github.com/attend-go/attend/pipeline/cli"
 )
 
 func init() {

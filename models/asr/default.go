@@ -4,7 +4,7 @@ import (
 	_ "embed"
 	"sync"
 
-	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // defaultFile is the default model, trained by this project (see the
@@ -14,14 +14,14 @@ import (
 var defaultFile []byte
 
 // DefaultID names the embedded default model in outputs, logs and batch
-// records, by name and content (models.ModelID): attend-asr-default@sha256:… .
-var DefaultID = models.ModelID("attend-asr-default", defaultFile)
+// records, by name and content (safetensors.ModelID): attend-asr-default@sha256:… .
+var DefaultID = safetensors.ModelID("attend-asr-default", defaultFile)
 
 // DefaultSize is the size in bytes of the embedded default model file.
 var DefaultSize = len(defaultFile)
 
 var parsedDefault = sync.OnceValues(func() (*Model, error) {
-	f, err := models.Parse(defaultFile)
+	f, err := safetensors.Parse(defaultFile)
 	if err != nil {
 		return nil, err
 	}

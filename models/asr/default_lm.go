@@ -5,8 +5,8 @@ import (
 	_ "embed"
 	"sync"
 
-	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/ngram"
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // defaultWordLM is the default word language model, a 3-gram
@@ -20,7 +20,7 @@ var defaultWordLM []byte
 var DefaultWordLMSize = len(defaultWordLM)
 
 // DefaultWordLMID names the embedded word LM by name and content.
-var DefaultWordLMID = models.ModelID("attend-asr-lm-default", defaultWordLM)
+var DefaultWordLMID = safetensors.ModelID("attend-asr-lm-default", defaultWordLM)
 
 var parsedWordLM = sync.OnceValues(func() (*ngram.Model, error) {
 	return ngram.Read(bytes.NewReader(defaultWordLM), nil)

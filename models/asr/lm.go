@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -68,12 +69,12 @@ func NewLM(cfg LMConfig, vocab *Vocab, seed uint64) *CharLM {
 }
 
 // File returns the language model as a model file.
-func (lm *CharLM) File() (*models.File, error) {
+func (lm *CharLM) File() (*safetensors.File, error) {
 	return lm.Params.NewFile(LMKind, lm.Config, lm.Vocab.List())
 }
 
 // LoadLM rebuilds a language model from its file.
-func LoadLM(f *models.File) (*CharLM, error) {
+func LoadLM(f *safetensors.File) (*CharLM, error) {
 	if err := f.CheckKind(LMKind); err != nil {
 		return nil, err
 	}

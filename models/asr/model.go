@@ -6,6 +6,7 @@ import (
 
 	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
 	"gorgonia.org/tensor"
 )
 
@@ -60,14 +61,14 @@ func New(cfg Config, vocab *Vocab, seed uint64) (*Model, error) {
 }
 
 // File returns the model as a checkpoint (kind "asr", config and vocabulary
-// in the metadata), ready for models.WriteFile.
-func (m *Model) File() (*models.File, error) {
+// in the metadata), ready for safetensors.WriteFile.
+func (m *Model) File() (*safetensors.File, error) {
 	return m.Params.NewFile(Kind, m.Config.stored(), m.Vocab.List())
 }
 
 // Load rebuilds a model from a checkpoint, checking its kind, config,
 // vocabulary and every tensor's name and shape.
-func Load(f *models.File) (*Model, error) {
+func Load(f *safetensors.File) (*Model, error) {
 	if err := f.CheckKind(Kind); err != nil {
 		return nil, err
 	}

@@ -112,9 +112,9 @@
 //
 // # Files
 //
-// File and Load write and read models.File checkpoints of kind "caption"
+// File and Load write and read safetensors.File checkpoints of kind "caption"
 // with the Config and the vocabulary in the metadata. Write F32 to resume
-// training exactly and F16 to ship at half the size; models.WriteFile
+// training exactly and F16 to ship at half the size; safetensors.WriteFile
 // writes atomically. Load checks the kind, the config, the vocabulary and
 // every tensor's name and shape, and compares the size the config implies
 // with what the file holds before it allocates a parameter.

@@ -9,22 +9,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/caption"
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // roundTrip writes m as a model file of dtype and reads it back.
-func roundTrip(t *testing.T, m *caption.Model, dtype models.DType) (*caption.Model, int) {
+func roundTrip(t *testing.T, m *caption.Model, dtype safetensors.DType) (*caption.Model, int) {
 	t.Helper()
 	f, err := m.File()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := models.Write(&buf, f, dtype); err != nil {
+	if err := safetensors.Write(&buf, f, dtype); err != nil {
 		t.Fatal(err)
 	}
-	g, err := models.Parse(buf.Bytes())
+	g, err := safetensors.Parse(buf.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,8 +40,8 @@ func roundTrip(t *testing.T, m *caption.Model, dtype models.DType) (*caption.Mod
 // F32 exactly, weights and scores included; F16 with the same words.
 func TestSaveLoad(t *testing.T) {
 	m, exs := trainedToy(t)
-	sizes := map[models.DType]int{}
-	for _, dtype := range []models.DType{models.F32, models.F16} {
+	sizes := map[safetensors.DType]int{}
+	for _, dtype := range []safetensors.DType{safetensors.F32, safetensors.F16} {
 		t.Run(dtype.String(), func(t *testing.T) {
 			loaded, size := roundTrip(t, m, dtype)
 			sizes[dtype] = size
@@ -63,7 +63,7 @@ func TestSaveLoad(t *testing.T) {
 				if g, w := strings.Join(got[0].Words, " "), strings.Join(want[0].Words, " "); g != w {
 					t.Errorf("image %d: loaded model says %q, original %q", i, g, w)
 				}
-				if dtype == models.F32 {
+				if dtype == safetensors.F32 {
 					for j := range got {
 						if !slices.Equal(got[j].Tokens, want[j].Tokens) || got[j].LogProb != want[j].LogProb ||
 							!slices.EqualFunc(got[j].Attention, want[j].Attention, slices.Equal) {
@@ -75,8 +75,8 @@ func TestSaveLoad(t *testing.T) {
 		})
 	}
 	t.Logf("file sizes: %v", sizes)
-	if 2*sizes[models.F16] > sizes[models.F32]+4096 {
-		t.Errorf("F16 file is %d bytes, F32 %d: want about half", sizes[models.F16], sizes[models.F32])
+	if 2*sizes[safetensors.F16] > sizes[safetensors.F32]+4096 {
+		t.Errorf("F16 file is %d bytes, F32 %d: want about half", sizes[safetensors.F16], sizes[safetensors.F32])
 	}
 }
 
@@ -92,7 +92,7 @@ func TestSaveLoadConfig(t *testing.T) {
 		{Regions: 3, FeatureDim: 4, Embed: 5, Hidden: 6, AttentionDim: 7, Attention: caption.Hard},
 	} {
 		m := mustNew(t, cfg, 1)
-		loaded, _ := roundTrip(t, m, models.F32)
+		loaded, _ := roundTrip(t, m, safetensors.F32)
 		if loaded.Config != m.Config {
 			t.Errorf("config %+v\nloads as %+v", m.Config, loaded.Config)
 		}
@@ -109,15 +109,15 @@ func TestSaveLoadConfig(t *testing.T) {
 // error wrapping the right sentinel and saying what is wrong.
 func TestLoadErrors(t *testing.T) {
 	m := mustNew(t, tinyConfig(caption.Soft), 1)
-	fresh := func() *models.File {
+	fresh := func() *safetensors.File {
 		f, err := m.File()
 		if err != nil {
 			t.Fatal(err)
 		}
 		return f
 	}
-	editConfig := func(edit func(map[string]any)) func(*models.File) {
-		return func(f *models.File) {
+	editConfig := func(edit func(map[string]any)) func(*safetensors.File) {
+		return func(f *safetensors.File) {
 			var c map[string]any
 			if err := json.Unmarshal(f.Config, &c); err != nil {
 				t.Fatal(err)
@@ -132,21 +132,21 @@ func TestLoadErrors(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		edit func(*models.File)
+		edit func(*safetensors.File)
 		want error
 		text string
 	}{
-		{"kind", func(f *models.File) { f.Kind = "asr" }, models.ErrKind, "asr"},
-		{"unknown config field", editConfig(func(c map[string]any) { c["layers"] = 2 }), models.ErrMismatch, "layers"},
+		{"kind", func(f *safetensors.File) { f.Kind = "asr" }, safetensors.ErrKind, "asr"},
+		{"unknown config field", editConfig(func(c map[string]any) { c["layers"] = 2 }), safetensors.ErrMismatch, "layers"},
 		{"bad attention", editConfig(func(c map[string]any) { c["attention"] = "medium" }), caption.ErrConfig, `attention = "medium"`},
 		{"negative hidden", editConfig(func(c map[string]any) { c["hidden"] = -4 }), caption.ErrConfig, "hidden = -4"},
 		{"huge hidden", editConfig(func(c map[string]any) { c["hidden"] = 1 << 40 }), caption.ErrConfig, "hidden = 1099511627776"},
-		{"config lies about sizes", editConfig(func(c map[string]any) { c["hidden"] = 4000 }), models.ErrMismatch, "the config needs"},
+		{"config lies about sizes", editConfig(func(c map[string]any) { c["hidden"] = 4000 }), safetensors.ErrMismatch, "the config needs"},
 		{"vocab size", editConfig(func(c map[string]any) { c["vocab"] = 7 }), caption.ErrConfig, "vocab = 7, but attend.vocab lists 19"},
-		{"vocab without specials", func(f *models.File) { f.Vocab = append([]string{"x"}, f.Vocab[1:]...) }, caption.ErrVocab, "must start with"},
-		{"duplicate word", func(f *models.File) { f.Vocab[5] = f.Vocab[4] }, caption.ErrVocab, "is token 4 and token 5"},
-		{"NaN weight", func(f *models.File) { f.Tensors[3].Data[2] = float32(math.NaN()) }, models.ErrCorrupt, "holds NaN at 2"},
-		{"renamed tensor", func(f *models.File) { f.Tensors[0].Name = "embed.tabel" }, models.ErrMismatch, "embed.tabel"},
+		{"vocab without specials", func(f *safetensors.File) { f.Vocab = append([]string{"x"}, f.Vocab[1:]...) }, caption.ErrVocab, "must start with"},
+		{"duplicate word", func(f *safetensors.File) { f.Vocab[5] = f.Vocab[4] }, caption.ErrVocab, "is token 4 and token 5"},
+		{"NaN weight", func(f *safetensors.File) { f.Tensors[3].Data[2] = float32(math.NaN()) }, safetensors.ErrCorrupt, "holds NaN at 2"},
+		{"renamed tensor", func(f *safetensors.File) { f.Tensors[0].Name = "embed.tabel" }, safetensors.ErrMismatch, "embed.tabel"},
 		{"hard options on soft attention", editConfig(func(c map[string]any) { c["hard"] = map[string]any{"entropy": 0.1} }), caption.ErrConfig, "hard options need"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

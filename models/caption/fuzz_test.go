@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/caption"
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // FuzzNewVocab feeds arbitrary token lists (one token a line) to NewVocab:
@@ -56,16 +56,16 @@ func FuzzLoad(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		for _, dtype := range []models.DType{models.F32, models.F16} {
+		for _, dtype := range []safetensors.DType{safetensors.F32, safetensors.F16} {
 			var buf bytes.Buffer
-			if err := models.Write(&buf, file, dtype); err != nil {
+			if err := safetensors.Write(&buf, file, dtype); err != nil {
 				f.Fatal(err)
 			}
 			f.Add(buf.Bytes())
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		file, err := models.Parse(data)
+		file, err := safetensors.Parse(data)
 		if err != nil {
 			return
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
 	"gorgonia.org/tensor"
 )
 
@@ -108,10 +109,10 @@ func build(cfg Config, vocab *Vocab, seed uint64, dtype tensor.Dtype) (*Model, e
 }
 
 // File returns the model as a checkpoint (kind "caption", the config and
-// the vocabulary in the metadata), ready for models.WriteFile: F32 to
+// the vocabulary in the metadata), ready for safetensors.WriteFile: F32 to
 // resume training exactly, F16 to ship at half the size. The file shares
 // no memory with the model.
-func (m *Model) File() (*models.File, error) {
+func (m *Model) File() (*safetensors.File, error) {
 	return m.Params.NewFile(Kind, m.Config.stored(), slices.Clone(m.Vocab.List()))
 }
 
@@ -140,7 +141,7 @@ func (c Config) stored() Config {
 // against the tensors' total size before any parameter is allocated, so a
 // file whose config lies cannot make Load allocate more than the file
 // holds.
-func Load(f *models.File) (*Model, error) {
+func Load(f *safetensors.File) (*Model, error) {
 	if err := f.CheckKind(Kind); err != nil {
 		return nil, err
 	}
@@ -168,12 +169,12 @@ func Load(f *models.File) (*Model, error) {
 		held += len(t.Data)
 		for i, x := range t.Data {
 			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return nil, fmt.Errorf("%s: %w: tensor %q holds %v at %d", name, models.ErrCorrupt, t.Name, x, i)
+				return nil, fmt.Errorf("%s: %w: tensor %q holds %v at %d", name, safetensors.ErrCorrupt, t.Name, x, i)
 			}
 		}
 	}
 	if want := cfg.Parameters(); want != held {
-		return nil, fmt.Errorf("%s: %w: the config needs %d parameters, the file holds %d values", name, models.ErrMismatch, want, held)
+		return nil, fmt.Errorf("%s: %w: the config needs %d parameters, the file holds %d values", name, safetensors.ErrMismatch, want, held)
 	}
 	m, err := build(cfg, vocab, 0, tensor.Float32)
 	if err != nil {

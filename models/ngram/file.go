@@ -2,13 +2,12 @@ package ngram
 
 import (
 	"compress/gzip"
-	"crypto/rand"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
+
+	"github.com/attend-go/attend/internal/atomicfile"
 )
 
 // Load reads the ARPA model at path, plain or gzip-compressed (recognized
@@ -51,48 +50,8 @@ func (m *Model) Save(path string) error {
 // writeFileAtomic writes path through write atomically (see Save). The
 // file gets mode 0666 less the umask, as with os.Create.
 func writeFileAtomic(path string, write func(io.Writer) error) error {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmpName := filepath.Join(dir, "."+base+"."+rand.Text()[:10]+".tmp")
-	tmp, err := os.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-	if err != nil {
+	if err := atomicfile.WriteFile(path, write, nil); err != nil {
 		return fmt.Errorf("ngram: %w", err)
-	}
-	renamed := false
-	defer func() {
-		if !renamed {
-			tmp.Close() // may be closed already; the write failed anyway
-			os.Remove(tmpName)
-		}
-	}()
-	if err := write(tmp); err != nil {
-		return fmt.Errorf("ngram: writing %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("ngram: writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("ngram: writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmpName, path); err != nil {
-		return fmt.Errorf("ngram: %w", err)
-	}
-	renamed = true
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("ngram: %s written, but syncing its directory failed: %w", path, err)
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("ngram: %s written, but syncing its directory failed: %w", path, err)
 	}
 	return nil
 }

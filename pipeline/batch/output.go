@@ -7,8 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"time"
+
+	"github.com/attend-go/attend/internal/atomicfile"
 )
 
 // ErrExists is returned when an output exists and neither Resume nor
@@ -164,18 +165,15 @@ func (o *output) resume(res *resumed, size int64) (int64, error) {
 // the old file or the new one. The copy is locked before the rename, so
 // the lock never lapses.
 func (o *output) rewrite(end int64) (int64, error) {
-	dir := filepath.Dir(o.name)
-	tmpName := o.tmpName()
-	tmp, err := os.OpenFile(tmpName, os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o666)
+	tmp, err := atomicfile.Create(o.name, &atomicfile.Options{Temp: filepath.Base(o.tmpName())})
 	if err != nil {
 		return 0, fmt.Errorf("batch: rewriting %s: %w", o.name, err)
 	}
 	fail := func(err error) (int64, error) {
-		tmp.Close()
-		os.Remove(tmpName)
+		tmp.Abort()
 		return 0, fmt.Errorf("batch: rewriting %s: %w", o.name, err)
 	}
-	if err := lockFile(tmp); err != nil {
+	if err := lockFile(tmp.File); err != nil {
 		return fail(err)
 	}
 	// The header and every record kept, each line as it was.
@@ -201,22 +199,18 @@ func (o *output) rewrite(end int64) (int64, error) {
 	if _, err := tmp.Write(buf); err != nil {
 		return fail(err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
 	fi, err := tmp.Stat()
 	if err != nil {
 		return fail(err)
 	}
-	if err := os.Rename(tmpName, o.name); err != nil {
-		return fail(err)
-	}
-	if err := syncDir(dir); err != nil {
-		tmp.Close()
+	// Replace syncs, renames and syncs the directory, and leaves the copy
+	// open: it is the output from now on, appended to at its end.
+	if err := tmp.Replace(); err != nil {
+		tmp.Abort()
 		return 0, fmt.Errorf("batch: rewriting %s: %w", o.name, err)
 	}
 	o.f.Close() // the old file, now unlinked; its lock goes with it
-	o.f, o.w = tmp, tmp
+	o.f, o.w = tmp.File, tmp.File
 	return fi.Size(), nil
 }
 
@@ -261,22 +255,6 @@ func (o *output) close() error {
 	err := o.sync()
 	if cerr := o.f.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("batch: closing %s: %w", o.name, cerr)
-	}
-	return err
-}
-
-// syncDir makes a rename in dir durable (where the platform can).
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
 	}
 	return err
 }

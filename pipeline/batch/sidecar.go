@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/internal/atomicfile"
 )
 
 // The sidecar formats: one file per input, holding its result.
@@ -68,9 +68,9 @@ func SidecarPath(root, input, outDir, ext string) (string, error) {
 }
 
 // writeSidecar writes path atomically through root
-// (pipeline.WriteFileInRoot): a kill leaves either no sidecar or a
-// complete one, and root confines every path component, symbolic links
-// included, to its directory.
+// (atomicfile.WriteIn): a kill leaves either no sidecar or a complete
+// one, and root confines every path component, symbolic links included,
+// to its directory.
 func writeSidecar(root *os.Root, rel string, render func(io.Writer) error) error {
-	return pipeline.WriteFileInRoot(root, rel, render)
+	return atomicfile.WriteIn(root, rel, render, nil)
 }

@@ -8,9 +8,10 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
+
+	"github.com/attend-go/attend/internal/atomicfile"
 )
 
 // An Extractor computes the feature grid of image files. It need not be
@@ -186,33 +187,21 @@ func idDifference(have, want []string) string {
 // file there. If path appeared meanwhile (a concurrent creator), the file
 // there wins; on a file system without hard links the file is renamed
 // instead, and the later creator wins.
-func create(path string, lay *layout, head []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+func create(path string, lay *layout, head []byte) error {
+	// Mode 0644 whatever the umask: a cache is shared data.
+	tmp, err := atomicfile.Create(path, &atomicfile.Options{Perm: 0o644, NoReplace: true})
 	if err != nil {
 		return fmt.Errorf("captiondata: feature cache: %w", err)
 	}
-	defer os.Remove(tmp.Name())
 	_, err = tmp.Write(head)
-	if err == nil {
-		err = tmp.Chmod(0o644) // CreateTemp makes it 0600; a cache is shared data
-	}
 	if err == nil {
 		err = tmp.Truncate(lay.size)
 	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
+		tmp.Abort()
 		return fmt.Errorf("captiondata: creating %s: %w", path, err)
 	}
-	err = os.Link(tmp.Name(), path)
-	if err != nil && !errors.Is(err, fs.ErrExist) {
-		err = os.Rename(tmp.Name(), path) // a file system without hard links
-	}
-	if err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := tmp.Commit(); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("captiondata: creating %s: %w", path, err)
 	}
 	return nil

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // The cache file: a safetensors file (see the package documentation).
@@ -122,7 +122,7 @@ func newLayout(spec Spec, ids []string, source string) (*layout, []byte, error) 
 // readLayout reads and validates the header of the cache file r of the
 // given size. path names the file in errors.
 func readLayout(r io.ReaderAt, size int64, path string) (*layout, error) {
-	st, err := models.ReadSafetensors(r, size)
+	st, err := safetensors.NewReader(r, size)
 	if err != nil {
 		return nil, causef(ErrCache, err, path, "not a feature cache: %v", err)
 	}
@@ -167,11 +167,11 @@ func readLayout(r io.ReaderAt, size int64, path string) (*layout, error) {
 	l := &layout{spec: spec, ids: ids, source: meta[metaSource], recordBytes: int64(spec.Values()) * halfBytes, size: size}
 	for _, want := range []struct {
 		name  string
-		dtype models.DType
+		dtype safetensors.DType
 		shape []int
 		at    *int64
 	}{
-		{featuresTensor, models.F16, []int{n, spec.Regions(), spec.D}, &l.features},
+		{featuresTensor, safetensors.F16, []int{n, spec.Regions(), spec.D}, &l.features},
 		{checksumTensor, "U32", []int{n}, &l.checksums},
 		{completeTensor, "U8", []int{n}, &l.complete},
 	} {

@@ -5,7 +5,7 @@ import (
 	"hash/crc32"
 	"sync"
 
-	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // castagnoli is the CRC-32C table; hash/crc32 computes it with the SSE4.2
@@ -17,7 +17,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 var halfTable = sync.OnceValue(func() *[1 << 16]float32 {
 	var t [1 << 16]float32
 	for h := range t {
-		t[h] = models.Float16frombits(uint16(h))
+		t[h] = safetensors.Float16frombits(uint16(h))
 	}
 	return &t
 })
@@ -50,7 +50,7 @@ func encodeHalves(dst []byte, src []float32) int {
 	dst = dst[:2*len(src)]
 	bad := -1
 	for i, v := range src {
-		h := models.Float16bits(v)
+		h := safetensors.Float16bits(v)
 		if h&0x7c00 == 0x7c00 && bad < 0 { // Inf or NaN
 			bad = i
 		}

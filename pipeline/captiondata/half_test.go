@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // TestHalves converts every binary16 pattern both ways.
@@ -19,7 +19,7 @@ func TestHalves(t *testing.T) {
 	back := make([]byte, len(src))
 	bad := encodeHalves(back, dst)
 	for h := range 1 << 16 {
-		want := models.Float16frombits(uint16(h))
+		want := safetensors.Float16frombits(uint16(h))
 		if math.Float32bits(dst[h]) != math.Float32bits(want) {
 			t.Fatalf("half %#04x decodes to %v, want %v", h, dst[h], want)
 		}
@@ -33,7 +33,7 @@ func TestHalves(t *testing.T) {
 }
 
 // BenchmarkDecodeHalves compares the lookup table with converting bit
-// fields (models.Float16frombits) on a 7×7×1280 record of ReLU6-like
+// fields (safetensors.Float16frombits) on a 7×7×1280 record of ReLU6-like
 // values.
 func BenchmarkDecodeHalves(b *testing.B) {
 	vals := fakeFeatures(nil, "x", 7*7*1280)
@@ -50,7 +50,7 @@ func BenchmarkDecodeHalves(b *testing.B) {
 		b.SetBytes(int64(len(src)))
 		for b.Loop() {
 			for i := range dst {
-				dst[i] = models.Float16frombits(binary.LittleEndian.Uint16(src[2*i:]))
+				dst[i] = safetensors.Float16frombits(binary.LittleEndian.Uint16(src[2*i:]))
 			}
 		}
 	})

@@ -1,12 +1,14 @@
 package captioning
 
-import "github.com/attend-go/attend/models"
+import (
+	"github.com/attend-go/attend/models/safetensors"
+)
 
 // CheckModel returns why f, a model file or training checkpoint, does not
 // load as a caption model (its kind, config, vocabulary or a tensor's
 // name or shape), or nil. "caption average" vets its inputs and the
 // average with it.
-func CheckModel(f *models.File) error {
+func CheckModel(f *safetensors.File) error {
 	_, err := modelFromTensors(f)
 	return err
 }

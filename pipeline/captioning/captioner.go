@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/attend-go/attend/internal/input"
 	"github.com/attend-go/attend/models/caption"
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/captiondata"
 	"github.com/attend-go/attend/vision"
 )
@@ -203,7 +203,7 @@ func (c *Captioner) Features(path string, stdin io.Reader) ([]float32, bool, err
 	}
 	f, err := c.ImageFeatures(img)
 	if err != nil {
-		return nil, false, fmt.Errorf("%s: %w", pipeline.DisplayName(path), err)
+		return nil, false, fmt.Errorf("%s: %w", input.DisplayName(path), err)
 	}
 	return f, false, nil
 }
@@ -246,7 +246,7 @@ func (c *Captioner) Caption(path string, stdin io.Reader) (*Result, error) {
 	}
 	r, err := c.Describe(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", pipeline.DisplayName(path), err)
+		return nil, fmt.Errorf("%s: %w", input.DisplayName(path), err)
 	}
 	r.Path, r.Cached = path, cached
 	return r, nil
@@ -285,5 +285,5 @@ func (c *Captioner) DescribeBeam(features []float32, beam int) (*Result, error) 
 // LoadImage decodes the image at path ("-": stdin), refusing images over
 // CaptionerOptions.MaxPixels.
 func (c *Captioner) LoadImage(path string, stdin io.Reader) (image.Image, string, error) {
-	return pipeline.LoadImageLimit(path, stdin, c.o.MaxPixels)
+	return LoadImageLimit(path, stdin, c.o.MaxPixels)
 }

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/attend-go/attend/pipeline"
 )
 
 func fixtureImage(name string) string { return filepath.Join(fixtureDir, "images", name+".png") }
@@ -108,7 +106,7 @@ func TestCaptionerEncoder(t *testing.T) {
 		if s.Caption != r.Caption || s.LogProb != r.LogProb {
 			t.Errorf("%s from stdin: %q %v, from the file: %q %v", name, s.Caption, s.LogProb, r.Caption, r.LogProb)
 		}
-		img, _, err := pipeline.LoadImage(path, nil)
+		img, _, err := LoadImage(path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -52,7 +52,9 @@
 // CIDEr-D instead; BLEU-4 is the number Xu et al. report, CIDEr-D the one
 // that agrees best with people). The learning rate halves after
 // DecayPatience (2) evaluations without improvement and training stops
-// after Patience (6).
+// after Patience (6). The loop, checkpoints and snapshots are
+// pipeline/trainloop's, shared with asr train; this package supplies the
+// batches, the dev evaluation and the checkpoint state.
 //
 // Checkpoints. OutDir/last.safetensors is written every CheckpointEvery
 // (5 min), at every epoch's end and when the context is cancelled: the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/caption"
+	"github.com/attend-go/attend/models/safetensors"
 	"github.com/attend-go/attend/pipeline/captiondata"
 )
 
@@ -168,11 +169,11 @@ func TestTrainSCST(t *testing.T) {
 	if sum.Steps != 4 || sum.Epochs != 2 {
 		t.Errorf("summary %+v, want 4 steps over 2 epochs", sum)
 	}
-	init, err := models.ReadFile(fixtureModel)
+	init, err := safetensors.ReadFile(fixtureModel)
 	if err != nil {
 		t.Fatal(err)
 	}
-	last, err := models.ReadFile(filepath.Join(straight.OutDir, lastName))
+	last, err := safetensors.ReadFile(filepath.Join(straight.OutDir, lastName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +216,7 @@ func TestTrainSCST(t *testing.T) {
 	if got.Steps != sum.Steps || got.Best != sum.Best {
 		t.Errorf("resumed: %+v\nstraight: %+v", got, sum)
 	}
-	resumed, err := models.ReadFile(filepath.Join(dir, lastName))
+	resumed, err := safetensors.ReadFile(filepath.Join(dir, lastName))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,10 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/caption"
-	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/models/safetensors"
+	"github.com/attend-go/attend/pipeline/internal/modelfile"
 	"github.com/attend-go/attend/pipeline/metrics"
+	"github.com/attend-go/attend/pipeline/trainloop"
 )
 
 // A training checkpoint (OutDir/last.safetensors) is a caption model file
@@ -21,26 +23,21 @@ import (
 // features it was trained on ("attend.features": the cache's grid,
 // encoder SHA-256 and preprocessing), for people and for Captioner.
 const (
-	lastName    = "last.safetensors"
-	bestName    = "best.safetensors"
-	stateKey    = "attend.train"
+	lastName    = trainloop.LastName
+	bestName    = trainloop.BestName
+	stateKey    = trainloop.StateKey
 	featuresKey = "attend.features"
 )
 
-// trainState is where a training run stands.
+// trainState is where a training run stands: the loop's state (its best
+// value is the selection metric, −1 before any evaluation) and the
+// caption trainer's own. Its JSON, the checkpoint's "attend.train", has
+// the names it always had.
 type trainState struct {
-	Epoch     int                   `json:"epoch"`      // current epoch, from 1
-	Batch     int                   `json:"batch"`      // batches of the epoch already done
-	Step      int                   `json:"step"`       // optimizer steps so far
-	Best      metrics.CaptionScores `json:"best"`       // dev scores of the best model so far
-	BestValue float64               `json:"best_value"` // its selection metric (−1 before any evaluation)
-	BestEpoch int                   `json:"best_epoch"` // the epoch that reached it
-	BestStep  int                   `json:"best_step"`  // and the step
-	BadEvals  int                   `json:"bad_evals"`  // evaluations since the last improvement
-	LRScale   float64               `json:"lr_scale"`   // plateau decay factor so far
-	Seconds   float64               `json:"seconds"`    // training time so far
-	Baseline  float64               `json:"baseline"`   // hard attention's reward baseline r̄
-	History   []evalRecord          `json:"history"`    // every dev evaluation
+	trainloop.State
+	Best     metrics.CaptionScores `json:"best"`     // dev scores of the best model so far
+	Baseline float64               `json:"baseline"` // hard attention's reward baseline r̄
+	History  []evalRecord          `json:"history"`  // every dev evaluation
 	// Objective is what the run minimizes, objectiveXent or objectiveSCST:
 	// their batches differ, so a run resumes only with its own (empty in
 	// checkpoints older than the field: not checked).
@@ -71,7 +68,7 @@ type evalRecord struct {
 }
 
 // modelFile returns m's file with the features note.
-func modelFile(m *caption.Model, features string) (*models.File, error) {
+func modelFile(m *caption.Model, features string) (*safetensors.File, error) {
 	f, err := m.File()
 	if err != nil {
 		return nil, err
@@ -82,29 +79,11 @@ func modelFile(m *caption.Model, features string) (*models.File, error) {
 	return f, nil
 }
 
-// saveCheckpoint writes model, optimizer and loop state atomically.
-func saveCheckpoint(path string, m *caption.Model, opt *models.Adam, st trainState, features string) error {
-	f, err := modelFile(m, features)
-	if err != nil {
-		return err
-	}
-	opt.AppendTensors(f)
-	js, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	if f.Extra == nil {
-		f.Extra = map[string]string{}
-	}
-	f.Extra[stateKey] = string(js)
-	return models.WriteFile(path, f, models.F32)
-}
-
 // loadCheckpoint restores a training checkpoint into a fresh model and
 // optimizer built from its config.
 func loadCheckpoint(path string, adam *models.AdamOptions) (*caption.Model, *models.Adam, trainState, error) {
 	var st trainState
-	f, err := models.ReadFile(path)
+	f, err := safetensors.ReadFile(path)
 	if err != nil {
 		return nil, nil, st, fmt.Errorf("captioning: %w", err)
 	}
@@ -128,7 +107,7 @@ func loadCheckpoint(path string, adam *models.AdamOptions) (*caption.Model, *mod
 
 // modelFromTensors loads the model part of a file that may carry
 // optimizer tensors.
-func modelFromTensors(f *models.File) (*caption.Model, error) {
+func modelFromTensors(f *safetensors.File) (*caption.Model, error) {
 	m, err := caption.Load(models.WithoutOptimizer(f))
 	if err != nil {
 		return nil, fmt.Errorf("captioning: %w", err)
@@ -139,7 +118,7 @@ func modelFromTensors(f *models.File) (*caption.Model, error) {
 // LoadModel reads a caption model file: a shipped model, a
 // best.safetensors or a training checkpoint.
 func LoadModel(path string) (*caption.Model, error) {
-	f, err := pipeline.ReadModelFile(path, caption.Kind)
+	f, err := modelfile.Read(path, caption.Kind)
 	if err != nil {
 		return nil, fmt.Errorf("captioning: %w", err)
 	}
@@ -159,20 +138,11 @@ func OpenModel(path string) (*caption.Model, error) {
 	return LoadModel(path)
 }
 
-// saveModel writes the model alone (float32) atomically.
-func saveModel(path string, m *caption.Model, features string) error {
-	f, err := modelFile(m, features)
-	if err != nil {
-		return err
-	}
-	return models.WriteFile(path, f, models.F32)
-}
-
 // ExportModel writes the model part of a caption model file or training
 // checkpoint to dst, in float16 (half the size; what the embedded default
 // ships as) or float32, keeping its features note.
 func ExportModel(src, dst string, half bool) (*caption.Model, error) {
-	f, err := models.ReadFile(src)
+	f, err := safetensors.ReadFile(src)
 	if err != nil {
 		return nil, fmt.Errorf("captioning: %w", err)
 	}
@@ -184,11 +154,11 @@ func ExportModel(src, dst string, half bool) (*caption.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	dtype := models.F32
+	dtype := safetensors.F32
 	if half {
-		dtype = models.F16
+		dtype = safetensors.F16
 	}
-	if err := models.WriteFile(dst, out, dtype); err != nil {
+	if err := safetensors.WriteFile(dst, out, dtype); err != nil {
 		return nil, fmt.Errorf("captioning: %w", err)
 	}
 	return m, nil

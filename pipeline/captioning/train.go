@@ -11,9 +11,10 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/caption"
-	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/models/safetensors"
 	"github.com/attend-go/attend/pipeline/captiondata"
 	"github.com/attend-go/attend/pipeline/metrics"
+	"github.com/attend-go/attend/pipeline/trainloop"
 )
 
 // The metrics that TrainOptions.Select may name.
@@ -98,7 +99,7 @@ type TrainOptions struct {
 	// Snapshots keeps the weights after each dev evaluation as
 	// OutDir/snapshot-STEP.safetensors, that many of the most recent, for
 	// "caption average" to average (0 means none; see
-	// pipeline.Snapshots). A fresh run with Overwrite removes the
+	// trainloop.Snapshots). A fresh run with Overwrite removes the
 	// snapshots of the run it replaces; without it, their presence is an
 	// error.
 	Snapshots int
@@ -237,12 +238,12 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	defer cache.Close()
 	note := featuresNote(cache)
 
-	logf, closeLog, err := pipeline.OpenTrainLog(o.OutDir, o.Log)
+	logf, closeLog, err := trainloop.OpenLog(o.OutDir, o.Log)
 	if err != nil {
 		return nil, fmt.Errorf("captioning: train: %w", err)
 	}
 	defer closeLog()
-	snapshots := pipeline.Snapshots{Dir: o.OutDir, Keep: o.Snapshots}
+	snapshots := trainloop.Snapshots{Dir: o.OutDir, Keep: o.Snapshots}
 	removed, err := snapshots.Prepare(o.Resume, o.Overwrite)
 	if err != nil {
 		return nil, fmt.Errorf("captioning: train: %w", err)
@@ -255,13 +256,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	var (
 		model *caption.Model
 		opt   *models.Adam
-		st    = trainState{BestValue: -1, LRScale: 1}
+		st    = trainState{State: trainloop.NewState(-1)}
 	)
-	adamOpts := &models.AdamOptions{LR: o.LR}
-	warm := o.Warmup
-	adamOpts.Schedule = func(step int) float64 {
-		return math.Min(1, float64(step)/float64(warm)) * st.LRScale
-	}
+	adamOpts := trainloop.AdamOptions(o.LR, o.Warmup, &st.State)
 	switch {
 	case o.Resume:
 		if model, opt, st, err = loadCheckpoint(last, adamOpts); err != nil {
@@ -301,9 +298,6 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		opt = models.NewAdam(model.Params, adamOpts)
 	}
 	st.Objective = objectiveOf(o)
-	if st.Epoch == 0 {
-		st.Epoch = 1
-	}
 	trainer := caption.NewTrainer(model, o.Seed^0x5eed)
 	if o.Resume {
 		trainer.Baseline.Value = st.Baseline
@@ -324,199 +318,154 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	buckets := models.NewBuckets(model.Params, trainer.BuildLoss)
 	buckets.MaxGraphs = o.MaxGraphs
 	defer buckets.Close()
-	var scst *scstTrainer
+	task := &trainTask{o: &o, model: model, st: &st, trainer: trainer, buckets: buckets, cache: cache,
+		reader: &featureReader{cache: cache}, exs: exs, devImages: devImages, note: note, logf: logf}
 	if o.SCST {
-		if scst, err = newSCSTTrainer(&o, model, trainer, buckets, cache, trainImages); err != nil {
+		if task.scst, err = newSCSTTrainer(&o, model, trainer, buckets, cache, trainImages); err != nil {
 			return nil, err
 		}
-		logf("scst: %d images, %d per batch × %d samples, rewarded by CIDEr-D", len(scst.images), scst.per, scst.k)
+		logf("scst: %d images, %d per batch × %d samples, rewarded by CIDEr-D", len(task.scst.images), task.scst.per, task.scst.k)
 	}
-	reader := &featureReader{cache: cache}
-	lastSave := time.Now()
-	runStart := time.Now()
-	secondsBefore := st.Seconds
-	save := func() error {
-		st.Seconds = secondsBefore + time.Since(runStart).Seconds()
-		st.Baseline = trainer.Baseline.Value
-		if err := saveCheckpoint(last, model, opt, st, note); err != nil {
-			return fmt.Errorf("captioning: train: checkpoint: %w", err)
-		}
-		lastSave = time.Now()
-		return nil
-	}
-	// Dev captions are searched as the caption command searches them by
-	// default: without <unk>.
-	search := &caption.SearchOptions{NoUnk: true}
-	var evalLoss, evalN float64
-	// evaluate scores dev, keeps the best model and decides on LR decay;
-	// it reports whether patience ran out.
-	evaluate := func() (bool, error) {
-		start := time.Now()
-		hyps, err := decodeSet(ctx, model, cache, devImages, o.Beam, o.Workers, search)
-		if err != nil {
-			return false, fmt.Errorf("captioning: train: dev: %w", err)
-		}
-		sc, err := scoreSet(devImages, hyps)
-		if err != nil {
-			return false, fmt.Errorf("captioning: train: dev: %w", err)
-		}
-		v := o.selection(sc)
-		st.History = append(st.History, evalRecord{Epoch: st.Epoch, Step: st.Step, Loss: evalLoss / math.Max(1, evalN), Scores: sc})
-		evalLoss, evalN = 0, 0
-		improved := v > st.BestValue
-		mark := " (best)"
-		if improved {
-			st.Best, st.BestValue, st.BestEpoch, st.BestStep, st.BadEvals = sc, v, st.Epoch, st.Step, 0
-			if err := saveModel(sum.BestPath, model, note); err != nil {
-				return false, fmt.Errorf("captioning: train: %w", err)
-			}
-		} else {
-			st.BadEvals++
-			if st.BadEvals%o.DecayPatience == 0 {
-				st.LRScale /= 2
-			}
-			mark = fmt.Sprintf(" (best %s %.4f at epoch %d step %d)", o.Select, st.BestValue, st.BestEpoch, st.BestStep)
-		}
-		if err := snapshots.Save(st.Step, func() (*models.File, error) { return modelFile(model, note) }); err != nil {
-			return false, fmt.Errorf("captioning: train: snapshot: %w", err)
-		}
-		example := ""
-		if len(hyps) > 0 {
-			example = fmt.Sprintf("; %s: %q", devImages[0].ID, joinWords(hyps[0].Words))
-		}
-		logf("dev epoch %d step %d (%d images, %s, %v): %v%s%s", st.Epoch, st.Step, len(devImages), searchName(o.Beam),
-			time.Since(start).Round(time.Second), sc, mark, example)
-		return st.BadEvals >= o.Patience, nil
-	}
-
-	// A fine-tuning run scores the model it starts from first, so that
-	// best.safetensors is never worse on dev than that model.
-	if o.Init != "" && !o.Resume && st.Step == 0 {
-		if _, err := evaluate(); err != nil {
-			return sum, err
-		}
-	}
-	for ; st.Epoch <= o.Epochs; st.Epoch++ {
-		var batches [][]example
-		numBatches := 0
-		if scst != nil {
-			numBatches = scst.planEpoch(st.Epoch)
-		} else {
-			batches = planEpoch(exs, o.BatchSize, o.Seed, st.Epoch)
-			numBatches = len(batches)
-		}
-		epochStart, startBatch, tokens := time.Now(), st.Batch, 0
-		var lossSum, rewardSum float64
-		var lossN int
-		stop := ""
-		for bi := st.Batch; bi < numBatches && stop == ""; bi++ {
-			if err := ctx.Err(); err != nil {
-				if serr := save(); serr != nil {
-					return sum, serr
-				}
-				logf("interrupted: checkpoint saved at epoch %d, batch %d", st.Epoch, st.Batch)
-				sum.Stopped = "interrupted"
-				return sum, err
-			}
-			var res batchResult
-			if scst != nil {
-				if res, err = scst.step(st.Epoch, bi); err != nil {
-					return sum, fmt.Errorf("captioning: train: %w", err)
-				}
-			} else {
-				batch, err := reader.batch(batches[bi])
-				if err != nil {
-					return sum, fmt.Errorf("captioning: train: %w", err)
-				}
-				key := caption.KeyFor(batch, o.StepRound)
-				bt, err := model.MakeBatch(key, batch)
-				if err != nil {
-					return sum, fmt.Errorf("captioning: train: %w", err)
-				}
-				gr, err := buckets.Get(key)
-				if err != nil {
-					return sum, fmt.Errorf("captioning: train: %w", err)
-				}
-				loss, err := trainer.Run(gr, bt)
-				if err != nil {
-					return sum, fmt.Errorf("captioning: train: %w", err)
-				}
-				res = batchResult{tokens: bt.Tokens, loss: loss.CrossEntropy}
-			}
-			if _, err := opt.Step(); err != nil {
-				return sum, fmt.Errorf("captioning: train: %w", err)
-			}
-			st.Step++
-			st.Batch = bi + 1
-			tokens += res.tokens
-			if !math.IsNaN(res.loss) {
-				lossSum += res.loss
-				rewardSum += res.reward
-				lossN++
-				evalLoss += res.loss
-				evalN++
-			}
-			if st.Step%o.LogEvery == 0 {
-				el := time.Since(epochStart)
-				perBatch := el / time.Duration(max(1, bi+1-startBatch))
-				eta := time.Duration(numBatches-bi-1) * perBatch
-				mean := lossSum / float64(max(1, lossN))
-				what := fmt.Sprintf("xent %.4f (ppl %.1f)", mean, math.Exp(mean))
-				if scst != nil {
-					what = fmt.Sprintf("reward %.4f (CIDEr-D of the samples) loss %.4f", rewardSum/float64(max(1, lossN)), mean)
-				}
-				logf("epoch %d batch %d/%d step %d %s lr %.2g %.0f tok/s %.2f s/step %d graphs (%d builds) epoch ETA %v",
-					st.Epoch, bi+1, numBatches, st.Step, what, opt.LR(),
-					float64(tokens)/el.Seconds(), perBatch.Seconds(), buckets.Len(), buckets.Builds(), eta.Round(time.Second))
-				lossSum, rewardSum, lossN = 0, 0, 0
-			}
-			if o.EvalEvery > 0 && st.Step%o.EvalEvery == 0 {
-				done, err := evaluate()
-				if err != nil {
-					return sum, err
-				}
-				if done {
-					stop = fmt.Sprintf("no dev improvement in %d evaluations", st.BadEvals)
-				}
-			}
-			if o.MaxSteps > 0 && st.Step >= o.MaxSteps {
-				stop = fmt.Sprintf("reached %d steps", st.Step)
-			}
-			if stop == "" && time.Since(lastSave) > o.CheckpointEvery {
-				if err := save(); err != nil {
-					return sum, err
-				}
-			}
-		}
-		logf("epoch %d done in %v", st.Epoch, time.Since(epochStart).Round(time.Second))
-		if o.EvalEvery == 0 || st.BestEpoch == 0 && stop != "" {
-			done, err := evaluate()
-			if err != nil {
-				return sum, err
-			}
-			if done && stop == "" {
-				stop = fmt.Sprintf("no dev improvement in %d evaluations", st.BadEvals)
-			}
-		}
-		if stop == "" && st.Epoch == o.Epochs {
-			stop = fmt.Sprintf("reached %d epochs", st.Epoch)
-		}
-		st.Batch = 0
-		st.Epoch++ // the checkpoint resumes at the next epoch
-		if err := save(); err != nil {
-			return sum, err
-		}
-		if stop != "" {
-			sum.Stopped = stop
-			break
-		}
-		st.Epoch--
+	sum.Stopped, err = trainloop.Run(ctx, trainloop.Options{
+		Name: "captioning: train", OutDir: o.OutDir,
+		Epochs: o.Epochs, MaxSteps: o.MaxSteps, Patience: o.Patience, DecayPatience: o.DecayPatience,
+		PatienceStop: "no dev improvement in %d evaluations",
+		EvalEvery:    o.EvalEvery, EvalFirst: o.Init != "" && !o.Resume,
+		CheckpointEvery: o.CheckpointEvery, LogEvery: o.LogEvery,
+		Snapshots: snapshots, Graphs: buckets, Logf: logf,
+	}, &st.State, opt, task)
+	if err != nil {
+		return sum, err
 	}
 	sum.Epochs, sum.Steps = st.Epoch-1, st.Step
 	sum.Best, sum.BestEpoch, sum.BestStep = st.Best, st.BestEpoch, st.BestStep
 	logf("done (%s): best dev %v at epoch %d step %d; %d steps in %v", sum.Stopped, sum.Best, sum.BestEpoch, sum.BestStep,
 		sum.Steps, time.Duration(st.Seconds*float64(time.Second)).Round(time.Second))
 	return sum, nil
+}
+
+// trainTask is the caption decoder's part of the training loop.
+type trainTask struct {
+	o         *TrainOptions
+	model     *caption.Model
+	st        *trainState
+	trainer   *caption.Trainer
+	buckets   *models.Buckets[caption.BatchKey, *caption.Inputs]
+	cache     *captiondata.Cache
+	reader    *featureReader
+	scst      *scstTrainer // nil: cross-entropy training
+	exs       []example
+	devImages []captiondata.Image
+	note      string // the features note of every model file
+	logf      func(string, ...any)
+
+	batches    [][]example // the epoch's plan (cross-entropy)
+	epochStart time.Time
+	evalLoss   float64 // training loss since the last evaluation
+	evalN      float64
+	evalStart  time.Time
+	lastScores metrics.CaptionScores
+	lastHyps   []caption.Hypothesis
+}
+
+func (t *trainTask) Plan(epoch int) (int, error) {
+	t.epochStart = time.Now()
+	if t.scst != nil {
+		return t.scst.planEpoch(epoch), nil
+	}
+	t.batches = planEpoch(t.exs, t.o.BatchSize, t.o.Seed, epoch)
+	return len(t.batches), nil
+}
+
+func (t *trainTask) Train(_ context.Context, epoch, bi int) (trainloop.Batch, error) {
+	var res batchResult
+	if t.scst != nil {
+		var err error
+		if res, err = t.scst.step(epoch, bi); err != nil {
+			return trainloop.Batch{}, err
+		}
+	} else {
+		batch, err := t.reader.batch(t.batches[bi])
+		if err != nil {
+			return trainloop.Batch{}, err
+		}
+		key := caption.KeyFor(batch, t.o.StepRound)
+		bt, err := t.model.MakeBatch(key, batch)
+		if err != nil {
+			return trainloop.Batch{}, err
+		}
+		gr, err := t.buckets.Get(key)
+		if err != nil {
+			return trainloop.Batch{}, err
+		}
+		loss, err := t.trainer.Run(gr, bt)
+		if err != nil {
+			return trainloop.Batch{}, err
+		}
+		res = batchResult{tokens: bt.Tokens, loss: loss.CrossEntropy}
+	}
+	if !math.IsNaN(res.loss) {
+		t.evalLoss += res.loss
+		t.evalN++
+	}
+	return trainloop.Batch{Tokens: res.tokens, Loss: res.loss, Reward: res.reward}, nil
+}
+
+// Progress reports the cross-entropy and perplexity (SCST: the reward
+// and the surrogate loss) and the seconds per step.
+func (t *trainTask) Progress(p trainloop.Progress) (what, rate string) {
+	what = fmt.Sprintf("xent %.4f (ppl %.1f)", p.Loss, math.Exp(p.Loss))
+	if t.scst != nil {
+		what = fmt.Sprintf("reward %.4f (CIDEr-D of the samples) loss %.4f", p.Reward, p.Loss)
+	}
+	return what, fmt.Sprintf("%.2f s/step", p.PerBatch.Seconds())
+}
+
+func (t *trainTask) EpochDone(p trainloop.Progress) {
+	t.logf("epoch %d done in %v", p.Epoch, time.Since(t.epochStart).Round(time.Second))
+}
+
+// Evaluate decodes the dev images as the caption command does by default
+// (without <unk>) and scores them: the selection metric picks the best
+// model. Every evaluation enters the checkpoint's history.
+func (t *trainTask) Evaluate(ctx context.Context, st *trainloop.State) (float64, error) {
+	t.evalStart = time.Now()
+	hyps, err := decodeSet(ctx, t.model, t.cache, t.devImages, t.o.Beam, t.o.Workers, &caption.SearchOptions{NoUnk: true})
+	if err != nil {
+		return 0, err
+	}
+	sc, err := scoreSet(t.devImages, hyps)
+	if err != nil {
+		return 0, err
+	}
+	t.st.History = append(t.st.History, evalRecord{Epoch: st.Epoch, Step: st.Step, Loss: t.evalLoss / math.Max(1, t.evalN), Scores: sc})
+	t.evalLoss, t.evalN = 0, 0
+	t.lastScores, t.lastHyps = sc, hyps
+	return t.o.selection(sc), nil
+}
+
+func (t *trainTask) Evaluated(st *trainloop.State, improved bool) {
+	mark := " (best)"
+	if improved {
+		t.st.Best = t.lastScores
+	} else {
+		mark = fmt.Sprintf(" (best %s %.4f at epoch %d step %d)", t.o.Select, st.BestValue, st.BestEpoch, st.BestStep)
+	}
+	example := ""
+	if len(t.lastHyps) > 0 {
+		example = fmt.Sprintf("; %s: %q", t.devImages[0].ID, joinWords(t.lastHyps[0].Words))
+	}
+	t.logf("dev epoch %d step %d (%d images, %s, %v): %v%s%s", st.Epoch, st.Step, len(t.devImages), searchName(t.o.Beam),
+		time.Since(t.evalStart).Round(time.Second), t.lastScores, mark, example)
+}
+
+func (t *trainTask) File() (*safetensors.File, error) { return modelFile(t.model, t.note) }
+
+// CheckpointState is trainState, with the hard-attention baseline as it
+// is now.
+func (t *trainTask) CheckpointState(*trainloop.State) any {
+	t.st.Baseline = t.trainer.Baseline.Value
+	return t.st
 }
 
 func searchName(beam int) string {

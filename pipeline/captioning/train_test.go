@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // TestTrainResume checks that a run stopped after two epochs and resumed
@@ -47,11 +47,11 @@ func TestTrainResume(t *testing.T) {
 	if got.Steps != want.Steps || got.Epochs != want.Epochs || got.Best != want.Best || got.BestEpoch != want.BestEpoch {
 		t.Errorf("resumed: %+v\nstraight: %+v", got, want)
 	}
-	a, err := models.ReadFile(filepath.Join(straight.OutDir, lastName))
+	a, err := safetensors.ReadFile(filepath.Join(straight.OutDir, lastName))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := models.ReadFile(filepath.Join(dir, lastName))
+	b, err := safetensors.ReadFile(filepath.Join(dir, lastName))
 	if err != nil {
 		t.Fatal(err)
 	}

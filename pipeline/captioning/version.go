@@ -7,8 +7,8 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/attend-go/attend/internal/version"
 	"github.com/attend-go/attend/models/caption"
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/vision"
 )
 
@@ -18,7 +18,7 @@ import (
 // the user cache, checked against its SHA-256), or that the first
 // caption will download it. It never downloads.
 func VersionInfo() string {
-	s := pipeline.BuildVersion() + "\n" + pipeline.ModelLine(caption.DefaultID, caption.DefaultSize)
+	s := version.Build() + "\n" + version.ModelLine(caption.DefaultID, caption.DefaultSize)
 	enc := fmt.Sprintf("encoder %s sha256:%s", vision.EncoderFile, vision.EncoderSHA256[:12])
 	path, err := vision.LocateEncoder(context.Background(), &vision.LocateOptions{NoDownload: true})
 	switch {

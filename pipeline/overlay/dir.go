@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/internal/atomicfile"
 	"github.com/attend-go/attend/pipeline/batch"
 )
 
@@ -193,13 +193,12 @@ func (d *Dir) holdsFigure(rel string) bool {
 }
 
 // writeFile writes data to rel through root atomically
-// (pipeline.WriteFileInRoot): a reader sees the old file or the whole new
-// one.
+// (atomicfile.WriteIn): a reader sees the old file or the whole new one.
 func writeFile(root *os.Root, rel string, data []byte) error {
-	return pipeline.WriteFileInRoot(root, rel, func(w io.Writer) error {
+	return atomicfile.WriteIn(root, rel, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
-	})
+	}, nil)
 }
 
 // stemExts are the extensions of images that may share a name but for

@@ -3,7 +3,7 @@ package overlay
 import (
 	"strings"
 
-	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/internal/input"
 )
 
 // namedError puts the name of the input into an error of this package:
@@ -13,8 +13,8 @@ type namedError struct {
 	err  error
 }
 
-func named(input string, err error) error {
-	return &namedError{name: pipeline.DisplayName(input), err: err}
+func named(path string, err error) error {
+	return &namedError{name: input.DisplayName(path), err: err}
 }
 
 func (e *namedError) Error() string {

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/internal/atomicfile"
+	"github.com/attend-go/attend/internal/input"
 	"github.com/attend-go/attend/vision"
 )
 
@@ -42,13 +43,13 @@ func AlignmentPlots(t *Transcript, path string, reduction int) ([]string, error)
 		for _, w := range c.Words {
 			bounds = append(bounds, time.Duration((w.Start-c.Start)*float64(time.Second)))
 		}
-		title := fmt.Sprintf("%s  %s-%s  %q", pipeline.DisplayName(t.Path), stampShort(c.Start), stampShort(c.End), c.Text)
+		title := fmt.Sprintf("%s  %s-%s  %q", input.DisplayName(t.Path), stampShort(c.Start), stampShort(c.End), c.Text)
 		img, err := vision.AlignmentPlot(vision.Spectrogram{Frames: c.Frames, Bins: len(c.Features) / c.Frames, Data: c.Features},
 			al, &vision.AlignmentOptions{WordBoundaries: bounds, Title: title})
 		if err != nil {
 			return written, fmt.Errorf("alignment plot of chunk %d: %w", i+1, err)
 		}
-		if err := pipeline.WriteFileAtomic(out, func(w io.Writer) error { return png.Encode(w, img) }); err != nil {
+		if err := atomicfile.WriteFile(out, func(w io.Writer) error { return png.Encode(w, img) }, &atomicfile.Options{Perm: 0o644}); err != nil {
 			return written, err
 		}
 		written = append(written, out)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/pipeline"
 )
 
 // TestSettleShareMovesBoundariesToSentences shares the text of four
@@ -18,7 +17,7 @@ import (
 // proposal is off, by up to shareRadius words at each boundary, the
 // speller puts every boundary back between two readings.
 func TestSettleShareMovesBoundariesToSentences(t *testing.T) {
-	hello, err := pipeline.LoadSpeech(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
+	hello, err := Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

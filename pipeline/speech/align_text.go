@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/attend-go/attend/audio"
+	"github.com/attend-go/attend/internal/input"
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/speechdata"
 )
 
@@ -60,7 +60,7 @@ func (t *Transcriber) Align(path string, stdin io.Reader, text string) (*Transcr
 // and the split takes about a minute on top of the encoding (a second
 // for ten minutes). A chunk that gets no word has an empty text.
 func (t *Transcriber) AlignStream(path string, stream audio.Stream, text string) (*Transcript, error) {
-	name := pipeline.DisplayName(path)
+	name := input.DisplayName(path)
 	norm := speechdata.Normalize(text)
 	words := strings.Fields(norm)
 	if len(words) == 0 {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/speech"
 )
 
@@ -45,7 +44,7 @@ func checkTimes(t *testing.T, got *speech.Transcript, words []string, frameSec f
 
 func loadHello(tb testing.TB) *audio.Signal {
 	tb.Helper()
-	hello, err := pipeline.LoadSpeech(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
+	hello, err := speech.Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/speechdata"
 )
 
@@ -109,7 +108,7 @@ func loadOne(fe *Frontend, u speechdata.Utterance, vocab *asr.Vocab, o LoadOptio
 	if err != nil {
 		return nil, fmt.Sprintf("%s: %v", u.Path, err)
 	}
-	orig, err := pipeline.LoadSpeech(u.Path, nil)
+	orig, err := Load(u.Path, nil)
 	if err != nil {
 		return nil, err.Error()
 	}

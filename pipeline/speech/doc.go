@@ -126,7 +126,10 @@
 // # Training and evaluation
 //
 // Train fits a model on speech manifests (package speechdata) with
-// bucketed graphs, SpecAugment and checkpoints it can resume from;
+// bucketed graphs, SpecAugment and checkpoints it can resume from (the
+// loop is pipeline/trainloop's, shared with caption train; the best model
+// is the one of lowest dev CER, and progress lines report hours of audio
+// trained on per wall-clock hour);
 // TrainWordLM fits a word n-gram model (package ngram, ARPA) on normalized
 // text or transcripts and LMPerplexity scores text with one; TrainLM fits
 // the character language model for shallow fusion; Evaluate scores a

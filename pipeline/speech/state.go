@@ -8,23 +8,41 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/models/safetensors"
+	"github.com/attend-go/attend/pipeline/internal/modelfile"
+	"github.com/attend-go/attend/pipeline/trainloop"
 )
 
 // A training checkpoint (OutDir/last.safetensors) is an ASR model file
 // with the optimizer's moments as extra tensors ("adam.m/<param>",
 // "adam.v/<param>") and the loop's position as JSON metadata
-// ("attend.train"), so that --resume continues where a killed run left
-// off: same epoch plan, same batch, same optimizer state.
+// ("attend.train", trainCheckpoint), so that --resume continues where a
+// killed run left off: same epoch plan, same batch, same optimizer state.
 const (
-	lastName  = "last.safetensors"
-	bestName  = "best.safetensors"
-	stateKey  = "attend.train"
+	lastName  = trainloop.LastName
+	bestName  = trainloop.BestName
+	stateKey  = trainloop.StateKey
 	logPrefix = "asr train: "
 )
 
-// trainState is where a training run stands.
+// trainState is where a training run stands: the loop's state (its best
+// value is the dev CER, 1 before any evaluation) and the speech trainer's
+// own.
 type trainState struct {
+	trainloop.State
+	BestWER    float64 // WER of the best model
+	TrainUtts  int     // size of the training set
+	TrainHours float64 // and its audio
+}
+
+func newTrainState() trainState {
+	return trainState{State: trainloop.NewState(1), BestWER: 1}
+}
+
+// trainCheckpoint is trainState as checkpoints store it, under the names
+// it has had since the first release (not trainloop.State's), so that
+// every checkpoint resumes.
+type trainCheckpoint struct {
 	Epoch      int     `json:"epoch"`       // current epoch, from 1
 	Batch      int     `json:"batch"`       // batches of the epoch already done
 	Step       int     `json:"step"`        // optimizer steps so far
@@ -38,36 +56,41 @@ type trainState struct {
 	TrainHours float64 `json:"train_hours"` // and its audio
 }
 
-// saveCheckpoint writes model, optimizer and loop state atomically.
-func saveCheckpoint(path string, m *asr.Model, opt *models.Adam, st trainState) error {
-	f, err := m.File()
-	if err != nil {
-		return err
+func (st *trainState) checkpoint() trainCheckpoint {
+	return trainCheckpoint{
+		Epoch: st.Epoch, Batch: st.Batch, Step: st.Step,
+		BestCER: st.BestValue, BestWER: st.BestWER, BestEpoch: st.BestEpoch, BadEpochs: st.BadEvals,
+		LRScale: st.LRScale, Seconds: st.Seconds, TrainUtts: st.TrainUtts, TrainHours: st.TrainHours,
 	}
-	opt.AppendTensors(f)
-	js, err := json.Marshal(st)
-	if err != nil {
-		return err
+}
+
+func (c trainCheckpoint) state() trainState {
+	return trainState{
+		State: trainloop.State{
+			Epoch: c.Epoch, Batch: c.Batch, Step: c.Step,
+			BestValue: c.BestCER, BestEpoch: c.BestEpoch, BadEvals: c.BadEpochs,
+			LRScale: c.LRScale, Seconds: c.Seconds,
+		},
+		BestWER: c.BestWER, TrainUtts: c.TrainUtts, TrainHours: c.TrainHours,
 	}
-	f.Extra = map[string]string{stateKey: string(js)}
-	return models.WriteFile(path, f, models.F32)
 }
 
 // loadCheckpoint restores a training checkpoint into a fresh model and
 // optimizer built from its config.
 func loadCheckpoint(path string, adam *models.AdamOptions) (*asr.Model, *models.Adam, trainState, error) {
-	var st trainState
-	f, err := models.ReadFile(path)
+	var c trainCheckpoint
+	f, err := safetensors.ReadFile(path)
 	if err != nil {
-		return nil, nil, st, err
+		return nil, nil, trainState{}, err
 	}
 	js, ok := f.Extra[stateKey]
 	if !ok {
-		return nil, nil, st, fmt.Errorf("%s: not a training checkpoint (no %s metadata); use --init to start from a model", path, stateKey)
+		return nil, nil, trainState{}, fmt.Errorf("%s: not a training checkpoint (no %s metadata); use --init to start from a model", path, stateKey)
 	}
-	if err := json.Unmarshal([]byte(js), &st); err != nil {
-		return nil, nil, st, fmt.Errorf("%s: %s metadata: %w", path, stateKey, err)
+	if err := json.Unmarshal([]byte(js), &c); err != nil {
+		return nil, nil, trainState{}, fmt.Errorf("%s: %s metadata: %w", path, stateKey, err)
 	}
+	st := c.state()
 	model, err := modelFromTensors(f)
 	if err != nil {
 		return nil, nil, st, err
@@ -81,27 +104,18 @@ func loadCheckpoint(path string, adam *models.AdamOptions) (*asr.Model, *models.
 
 // modelFromTensors loads the model part of a file that may carry extra
 // (optimizer) tensors.
-func modelFromTensors(f *models.File) (*asr.Model, error) {
+func modelFromTensors(f *safetensors.File) (*asr.Model, error) {
 	return asr.Load(models.WithoutOptimizer(f))
 }
 
 // LoadModel reads an ASR model file: a shipped model, a best.safetensors
 // or a training checkpoint.
 func LoadModel(path string) (*asr.Model, error) {
-	f, err := pipeline.ReadModelFile(path, asr.Kind)
+	f, err := modelfile.Read(path, asr.Kind)
 	if err != nil {
 		return nil, err
 	}
 	return modelFromTensors(f)
-}
-
-// saveModel writes the model alone (float32) atomically.
-func saveModel(path string, m *asr.Model) error {
-	f, err := m.File()
-	if err != nil {
-		return err
-	}
-	return models.WriteFile(path, f, models.F32)
 }
 
 func fileExists(dir, name string) bool {
@@ -121,11 +135,11 @@ func ExportModel(src, dst string, half bool) (*asr.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	dtype := models.F32
+	dtype := safetensors.F32
 	if half {
-		dtype = models.F16
+		dtype = safetensors.F16
 	}
-	return m, models.WriteFile(dst, f, dtype)
+	return m, safetensors.WriteFile(dst, f, dtype)
 }
 
 // OpenModel loads an ASR model file, or the embedded default model for

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/attend-go/attend/audio"
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/metrics"
 	"github.com/attend-go/attend/pipeline/synth"
 )
@@ -96,7 +95,7 @@ func TimingAccuracy(ctx context.Context, tr *Transcriber, o TimingOptions) (*Tim
 	rep := &TimingReport{}
 	var forced, free []float64 // absolute start errors
 	err := timingClips(ctx, o, func(name string, samples []float32, ref []Word) error {
-		sig := &audio.Signal{Rate: pipeline.SpeechRate, Channels: 1, Samples: samples}
+		sig := &audio.Signal{Rate: SampleRate, Channels: 1, Samples: samples}
 		refWords := make([]string, len(ref))
 		for i, w := range ref {
 			refWords[i] = w.Word
@@ -193,7 +192,7 @@ func timingClips(ctx context.Context, o TimingOptions, clip func(name string, sa
 		if err := (synth.Espeak{}).Render(ctx, o.Voice, word, 1, path); err != nil {
 			return nil, err
 		}
-		sig, err := pipeline.LoadSpeech(path, nil)
+		sig, err := Load(path, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -206,7 +205,7 @@ func timingClips(ctx context.Context, o TimingOptions, clip func(name string, sa
 		var samples []float32
 		var ref []Word
 		pause := func() {
-			samples = append(samples, make([]float32, int((0.15+0.35*rng.Float64())*pipeline.SpeechRate))...)
+			samples = append(samples, make([]float32, int((0.15+0.35*rng.Float64())*SampleRate))...)
 		}
 		pause()
 		for range o.Words {
@@ -215,9 +214,9 @@ func timingClips(ctx context.Context, o TimingOptions, clip func(name string, sa
 			if err != nil {
 				return err
 			}
-			start := float64(len(samples)) / pipeline.SpeechRate
+			start := float64(len(samples)) / SampleRate
 			samples = append(samples, s...)
-			ref = append(ref, Word{Word: w, Start: start, End: float64(len(samples)) / pipeline.SpeechRate})
+			ref = append(ref, Word{Word: w, Start: start, End: float64(len(samples)) / SampleRate})
 			pause()
 		}
 		if err := clip(fmt.Sprintf("timing clip %d", c+1), samples, ref); err != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
@@ -15,8 +14,9 @@ import (
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/models/safetensors"
 	"github.com/attend-go/attend/pipeline/speechdata"
+	"github.com/attend-go/attend/pipeline/trainloop"
 )
 
 // TrainOptions configures Train. The zero value of a field means the
@@ -72,7 +72,7 @@ type TrainOptions struct {
 	LogEvery        int
 	// Snapshots keeps the weights after each dev evaluation as
 	// OutDir/snapshot-STEP.safetensors, that many of the most recent, for
-	// "asr average" to average (0 means none; see pipeline.Snapshots). A
+	// "asr average" to average (0 means none; see trainloop.Snapshots). A
 	// fresh run with Overwrite removes the snapshots of the run it
 	// replaces; without it, their presence is an error.
 	Snapshots int
@@ -144,7 +144,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 			return nil, fmt.Errorf("asr train: speed factor %g outside [%g, %g]", f, MinSpeed, MaxSpeed)
 		}
 	}
-	logf, closeLog, err := pipeline.OpenTrainLog(o.OutDir, o.Log)
+	logf, closeLog, err := trainloop.OpenLog(o.OutDir, o.Log)
 	if err != nil {
 		return nil, fmt.Errorf("asr train: %w", err)
 	}
@@ -154,14 +154,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	var (
 		model *asr.Model
 		opt   *models.Adam
-		st    = trainState{BestCER: 1, BestWER: 1, LRScale: 1}
+		st    = newTrainState()
 	)
-	adamOpts := &models.AdamOptions{LR: o.LR}
-	scale := func() float64 { return st.LRScale }
-	warm := o.Warmup
-	adamOpts.Schedule = func(step int) float64 {
-		return math.Min(1, float64(step)/float64(warm)) * scale()
-	}
+	adamOpts := trainloop.AdamOptions(o.LR, o.Warmup, &st.State)
 	last := filepath.Join(o.OutDir, lastName)
 	switch {
 	case o.Resume && o.Overwrite:
@@ -170,7 +165,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		if model, opt, st, err = loadCheckpoint(last, adamOpts); err != nil {
 			return nil, err
 		}
-		logf("resuming %s: epoch %d, batch %d, step %d, best dev CER %.2f%%", last, st.Epoch, st.Batch, st.Step, 100*st.BestCER)
+		logf("resuming %s: epoch %d, batch %d, step %d, best dev CER %.2f%%", last, st.Epoch, st.Batch, st.Step, 100*st.BestValue)
 	case o.Resume:
 		return nil, fmt.Errorf("asr train: --resume: %s does not exist", last)
 	case fileExists(o.OutDir, lastName) && !o.Overwrite:
@@ -187,10 +182,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	if opt == nil {
 		opt = models.NewAdam(model.Params, adamOpts)
 	}
-	if st.Epoch == 0 {
-		st.Epoch = 1
-	}
-	snapshots := pipeline.Snapshots{Dir: o.OutDir, Keep: o.Snapshots}
+	snapshots := trainloop.Snapshots{Dir: o.OutDir, Keep: o.Snapshots}
 	removed, err := snapshots.Prepare(o.Resume, o.Overwrite)
 	if err != nil {
 		return nil, fmt.Errorf("asr train: %w", err)
@@ -220,148 +212,118 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	grid := newBucketGrid(train, model, o.BatchSize)
 	logf("batch shapes (utterances × stacked frames × speller steps): %v", grid)
 	sum := &TrainSummary{TrainUtts: len(train), DevUtts: len(dev), TrainHours: st.TrainHours, Best: filepath.Join(o.OutDir, bestName)}
-	lastSave := time.Now()
-	save := func() error {
-		if err := saveCheckpoint(last, model, opt, st); err != nil {
-			return fmt.Errorf("asr train: checkpoint: %w", err)
-		}
-		lastSave = time.Now()
-		return nil
-	}
-	var augment *audio.SpecAugmentOptions
+	task := &trainTask{o: &o, model: model, st: &st, train: train, dev: dev, grid: grid, buckets: buckets, logf: logf}
 	if !o.NoSpecAugment {
-		augment = &audio.SpecAugmentOptions{}
+		task.augment = &audio.SpecAugmentOptions{}
 	}
-	runStart := time.Now()
-	secondsBefore := st.Seconds
-	for ; st.Epoch <= o.Epochs; st.Epoch++ {
-		batches := planEpoch(train, o.BatchSize, o.Seed, st.Epoch)
-		epochStart, startBatch, tokens, lossSum, lossN := time.Now(), st.Batch, 0, 0.0, 0
-		// Audio trained on this epoch (this run's share of it, when
-		// resumed) and the time the batches took, dev scoring excluded:
-		// training throughput in hours of audio per wall-clock hour.
-		audioSeconds := 0.0
-		for bi := st.Batch; bi < len(batches); bi++ {
-			if err := ctx.Err(); err != nil {
-				st.Seconds = secondsBefore + time.Since(runStart).Seconds()
-				if serr := save(); serr != nil {
-					return sum, serr
-				}
-				logf("interrupted: checkpoint saved at epoch %d, batch %d", st.Epoch, st.Batch)
-				sum.Stopped = "interrupted"
-				return sum, err
-			}
-			exs := batches[bi]
-			for _, e := range exs {
-				audioSeconds += float64(e.Frames) * FrameSeconds
-			}
-			rng := rand.New(rand.NewPCG(o.Seed^uint64(st.Epoch)<<20, uint64(bi)))
-			if augment != nil {
-				exs = specAugment(exs, model.Config.MelBins, augment, rng)
-			}
-			key := grid.key(model, exs)
-			bt, err := model.MakeBatch(key, exs)
-			if err != nil {
-				return sum, fmt.Errorf("asr train: %w", err)
-			}
-			gr, err := buckets.Get(key)
-			if err != nil {
-				return sum, fmt.Errorf("asr train: %w", err)
-			}
-			if err := gr.Inputs.Bind(bt); err != nil {
-				return sum, fmt.Errorf("asr train: %w", err)
-			}
-			loss, err := gr.Run()
-			if err != nil {
-				return sum, fmt.Errorf("asr train: %w", err)
-			}
-			if _, err := opt.Step(); err != nil {
-				return sum, fmt.Errorf("asr train: %w", err)
-			}
-			st.Step++
-			st.Batch = bi + 1
-			tokens += bt.Tokens
-			if !math.IsNaN(loss) {
-				lossSum += loss
-				lossN++
-			}
-			if st.Step%o.LogEvery == 0 {
-				el := time.Since(epochStart)
-				perBatch := el / time.Duration(max(1, bi+1-startBatch))
-				eta := time.Duration(len(batches)-bi-1) * perBatch
-				logf("epoch %d batch %d/%d step %d loss %.4f lr %.2g %.0f tok/s %.2f h audio/h %d graphs (%d builds) epoch ETA %v",
-					st.Epoch, bi+1, len(batches), st.Step, lossSum/float64(max(1, lossN)), opt.LR(),
-					float64(tokens)/el.Seconds(), audioSeconds/el.Seconds(), buckets.Len(), buckets.Builds(), eta.Round(time.Second))
-				lossSum, lossN = 0, 0
-			}
-			if time.Since(lastSave) > o.CheckpointEvery {
-				st.Seconds = secondsBefore + time.Since(runStart).Seconds()
-				if err := save(); err != nil {
-					return sum, err
-				}
-			}
-			if o.MaxSteps > 0 && st.Step >= o.MaxSteps {
-				break
-			}
-		}
-		trainTime := time.Since(epochStart)
-		logf("epoch %d trained on %.2f h of audio in %v: %.2f h of audio per hour (GOMAXPROCS %d)", st.Epoch,
-			audioSeconds/3600, trainTime.Round(time.Second), audioSeconds/trainTime.Seconds(), runtime.GOMAXPROCS(0))
-		// End of epoch: score dev, keep the best, decay or stop.
-		devUtts := dev
-		if o.MaxDev > 0 && len(devUtts) > o.MaxDev {
-			devUtts = devUtts[:o.MaxDev]
-		}
-		_, sc, err := score(ctx, model, devUtts, o.Workers, &asr.SearchOptions{Beam: 1, CTCWeight: -1})
-		if err != nil {
-			return sum, fmt.Errorf("asr train: dev: %w", err)
-		}
-		cer, wer := sc.CER.Rate(), sc.WER.Rate()
-		improved := st.BestEpoch == 0 || cer < st.BestCER
-		if improved {
-			st.BestCER, st.BestWER, st.BestEpoch, st.BadEpochs = cer, wer, st.Epoch, 0
-			if err := saveModel(sum.Best, model); err != nil {
-				return sum, fmt.Errorf("asr train: %w", err)
-			}
-		} else {
-			st.BadEpochs++
-			if st.BadEpochs%o.DecayPatience == 0 {
-				st.LRScale /= 2
-			}
-		}
-		logf("epoch %d done in %v: dev %v, %v, %d fallbacks, RTF %.3f%s", st.Epoch, time.Since(epochStart).Round(time.Second),
-			sc.CER, sc.WER, sc.Fallbacks, sc.RTF(), map[bool]string{true: " (best)", false: fmt.Sprintf(" (best %.2f%% at epoch %d)", 100*st.BestCER, st.BestEpoch)}[improved])
-		if err := snapshots.Save(st.Step, model.File); err != nil {
-			return sum, fmt.Errorf("asr train: snapshot: %w", err)
-		}
-		st.Batch = 0
-		stop := ""
-		switch {
-		case st.BadEpochs >= o.Patience:
-			stop = fmt.Sprintf("no dev improvement for %d epochs", st.BadEpochs)
-		case o.MaxSteps > 0 && st.Step >= o.MaxSteps:
-			stop = fmt.Sprintf("reached %d steps", st.Step)
-		case st.Epoch == o.Epochs:
-			stop = fmt.Sprintf("reached %d epochs", st.Epoch)
-		}
-		st.Seconds = secondsBefore + time.Since(runStart).Seconds()
-		if stop != "" {
-			st.Epoch++
-			if err := save(); err != nil {
-				return sum, err
-			}
-			sum.Stopped = stop
-			break
-		}
-		if err := func() error { st.Epoch++; defer func() { st.Epoch-- }(); return save() }(); err != nil {
-			return sum, err
-		}
+	sum.Stopped, err = trainloop.Run(ctx, trainloop.Options{
+		Name: "asr train", OutDir: o.OutDir,
+		Epochs: o.Epochs, MaxSteps: o.MaxSteps, Patience: o.Patience, DecayPatience: o.DecayPatience,
+		PatienceStop: "no dev improvement for %d epochs", LowerIsBetter: true,
+		CheckpointEvery: o.CheckpointEvery, LogEvery: o.LogEvery,
+		Snapshots: snapshots, Graphs: buckets, Logf: logf,
+	}, &st.State, opt, task)
+	if err != nil {
+		return sum, err
 	}
 	sum.Epochs, sum.Steps = st.Epoch-1, st.Step
-	sum.BestCER, sum.BestWER, sum.BestEpoch = st.BestCER, st.BestWER, st.BestEpoch
+	sum.BestCER, sum.BestWER, sum.BestEpoch = st.BestValue, st.BestWER, st.BestEpoch
 	logf("done (%s): best dev CER %.2f%% WER %.2f%% at epoch %d, %d steps, %v", sum.Stopped, 100*sum.BestCER, 100*sum.BestWER, sum.BestEpoch, sum.Steps, time.Duration(st.Seconds*float64(time.Second)).Round(time.Second))
 	return sum, nil
 }
+
+// trainTask is the speech model's part of the training loop.
+type trainTask struct {
+	o          *TrainOptions
+	model      *asr.Model
+	st         *trainState
+	train, dev []*utterance
+	grid       bucketGrid
+	buckets    *models.Buckets[asr.BatchKey, asr.Inputs]
+	augment    *audio.SpecAugmentOptions
+	logf       func(string, ...any)
+
+	batches    [][]asr.Example // the epoch's plan
+	epochStart time.Time
+	last       Scores // the last evaluation's, for its log line
+}
+
+func (t *trainTask) Plan(epoch int) (int, error) {
+	t.batches = planEpoch(t.train, t.o.BatchSize, t.o.Seed, epoch)
+	t.epochStart = time.Now()
+	return len(t.batches), nil
+}
+
+func (t *trainTask) Train(_ context.Context, epoch, bi int) (trainloop.Batch, error) {
+	exs := t.batches[bi]
+	var audioSeconds float64
+	for _, e := range exs {
+		audioSeconds += float64(e.Frames) * FrameSeconds
+	}
+	rng := rand.New(rand.NewPCG(t.o.Seed^uint64(epoch)<<20, uint64(bi)))
+	if t.augment != nil {
+		exs = specAugment(exs, t.model.Config.MelBins, t.augment, rng)
+	}
+	key := t.grid.key(t.model, exs)
+	bt, err := t.model.MakeBatch(key, exs)
+	if err != nil {
+		return trainloop.Batch{}, err
+	}
+	gr, err := t.buckets.Get(key)
+	if err != nil {
+		return trainloop.Batch{}, err
+	}
+	if err := gr.Inputs.Bind(bt); err != nil {
+		return trainloop.Batch{}, err
+	}
+	loss, err := gr.Run()
+	if err != nil {
+		return trainloop.Batch{}, err
+	}
+	return trainloop.Batch{Tokens: bt.Tokens, Loss: loss, Media: audioSeconds}, nil
+}
+
+// Progress reports the loss and the training throughput in hours of
+// audio per wall-clock hour.
+func (t *trainTask) Progress(p trainloop.Progress) (what, rate string) {
+	return fmt.Sprintf("loss %.4f", p.Loss), fmt.Sprintf("%.2f h audio/h", p.Media/p.Elapsed.Seconds())
+}
+
+// EpochDone logs the epoch's training throughput, dev scoring excluded:
+// the audio trained on (this run's share, when resumed) per wall-clock
+// hour of its batches.
+func (t *trainTask) EpochDone(p trainloop.Progress) {
+	t.logf("epoch %d trained on %.2f h of audio in %v: %.2f h of audio per hour (GOMAXPROCS %d)", p.Epoch,
+		p.Media/3600, p.Elapsed.Round(time.Second), p.Media/p.Elapsed.Seconds(), runtime.GOMAXPROCS(0))
+}
+
+// Evaluate scores the dev set by greedy attention decoding: its CER picks
+// the best model.
+func (t *trainTask) Evaluate(ctx context.Context, _ *trainloop.State) (float64, error) {
+	devUtts := t.dev
+	if t.o.MaxDev > 0 && len(devUtts) > t.o.MaxDev {
+		devUtts = devUtts[:t.o.MaxDev]
+	}
+	_, sc, err := score(ctx, t.model, devUtts, t.o.Workers, &asr.SearchOptions{Beam: 1, CTCWeight: -1})
+	if err != nil {
+		return 0, err
+	}
+	t.last = sc
+	return sc.CER.Rate(), nil
+}
+
+func (t *trainTask) Evaluated(st *trainloop.State, improved bool) {
+	sc := t.last
+	if improved {
+		t.st.BestWER = sc.WER.Rate()
+	}
+	t.logf("epoch %d done in %v: dev %v, %v, %d fallbacks, RTF %.3f%s", st.Epoch, time.Since(t.epochStart).Round(time.Second),
+		sc.CER, sc.WER, sc.Fallbacks, sc.RTF(), map[bool]string{true: " (best)", false: fmt.Sprintf(" (best %.2f%% at epoch %d)", 100*st.BestValue, st.BestEpoch)}[improved])
+}
+
+func (t *trainTask) File() (*safetensors.File, error) { return t.model.File() }
+
+func (t *trainTask) CheckpointState(*trainloop.State) any { return t.st.checkpoint() }
 
 // loadData reads the manifests and splits off the dev set.
 func (o *TrainOptions) loadData(ctx context.Context, vocab *asr.Vocab, logf func(string, ...any)) (train, dev []*utterance, err error) {

@@ -5,6 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/safetensors"
 	"github.com/attend-go/attend/pipeline/speechdata"
 	"io"
 	"math"
@@ -12,9 +15,6 @@ import (
 	"os"
 	"slices"
 	"time"
-
-	"github.com/attend-go/attend/models"
-	"github.com/attend-go/attend/models/asr"
 )
 
 // LMOptions configures TrainLM; zero fields mean the defaults noted.
@@ -149,7 +149,7 @@ func TrainLM(ctx context.Context, o LMOptions) (bpc float64, err error) {
 					if err != nil {
 						return best, err
 					}
-					if err := models.WriteFile(o.Out, f, models.F16); err != nil {
+					if err := safetensors.WriteFile(o.Out, f, safetensors.F16); err != nil {
 						return best, err
 					}
 				}
@@ -204,7 +204,7 @@ func lengthBatches(sents [][]int, B int, rng *rand.Rand) [][][]int {
 
 // LoadLM reads a character language model file.
 func LoadLM(path string) (*asr.CharLM, error) {
-	f, err := models.ReadFile(path)
+	f, err := safetensors.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/attend-go/attend/audio"
+	"github.com/attend-go/attend/internal/input"
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/pipeline"
 )
 
 // Word is one word of a transcript: its span in the recording, in
@@ -145,14 +145,14 @@ func (t *Transcriber) File(path string, stdin io.Reader) (*Transcript, error) {
 // decoded stream to use and closes the file after; a file that does not
 // decode is an error naming it.
 func withAudioFile(path string, stdin io.Reader, use func(audio.Stream) (*Transcript, error)) (*Transcript, error) {
-	r, closeFn, err := pipeline.OpenInput(path, stdin)
+	r, closeFn, err := input.Open(path, stdin)
 	if err != nil {
 		return nil, err
 	}
 	defer closeFn()
 	stream, _, err := audio.Open(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", pipeline.DisplayName(path), err)
+		return nil, fmt.Errorf("%s: %w", input.DisplayName(path), err)
 	}
 	return use(stream)
 }
@@ -163,7 +163,7 @@ func withAudioFile(path string, stdin io.Reader, use func(audio.Stream) (*Transc
 // workers at once while the next ones are cut, at most twice as many in
 // flight, and put back in order.
 func (t *Transcriber) Stream(path string, stream audio.Stream) (*Transcript, error) {
-	name := pipeline.DisplayName(path)
+	name := input.DisplayName(path)
 	so := t.opts.Segment
 	if !t.opts.NoVAD {
 		if so.VAD == nil {

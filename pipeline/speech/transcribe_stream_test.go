@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/audio"
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/speech"
 )
 
@@ -20,7 +19,7 @@ func longRecording(t *testing.T, clips int) *audio.Signal {
 	const rate = 16000
 	var x []float32
 	for i := 1; i <= clips; i++ {
-		sig, err := pipeline.LoadSpeech(filepath.Join("..", "..", "testdata", "speech", fmt.Sprintf("u%02d.flac", i)), nil)
+		sig, err := speech.Load(filepath.Join("..", "..", "testdata", "speech", fmt.Sprintf("u%02d.flac", i)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

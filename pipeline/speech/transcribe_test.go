@@ -14,7 +14,6 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/batch"
 	"github.com/attend-go/attend/pipeline/speech"
 	"github.com/attend-go/attend/pipeline/speechdata"
@@ -26,7 +25,7 @@ import (
 // the search's bound, contiguous chunks of at most 15 s, word times
 // inside their chunk and never going backwards.
 func TestTranscribeGuards(t *testing.T) {
-	hello, err := pipeline.LoadSpeech(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
+	hello, err := speech.Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

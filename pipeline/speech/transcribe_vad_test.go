@@ -11,7 +11,6 @@ import (
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/audio/audiotest"
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/speech"
 )
 
@@ -22,7 +21,7 @@ import (
 func TestTranscribeNoSpeech(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 11))
 	const rate, n = 16000, 4 * 16000
-	hello, err := pipeline.LoadSpeech(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
+	hello, err := speech.Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

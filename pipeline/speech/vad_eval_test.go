@@ -13,7 +13,6 @@ import (
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/audio/audiotest"
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/pipeline"
 	"github.com/attend-go/attend/pipeline/metrics"
 	"github.com/attend-go/attend/pipeline/speech"
 	"github.com/attend-go/attend/pipeline/speechdata"
@@ -85,7 +84,7 @@ func evalUtterances(t *testing.T) [][]evalUtterance {
 		}
 		var out []evalUtterance
 		for i, u := range utts {
-			sig, err := pipeline.LoadSpeech(u.Path, nil)
+			sig, err := speech.Load(u.Path, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

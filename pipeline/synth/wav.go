@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
+
+	"github.com/attend-go/attend/internal/atomicfile"
 )
 
 // wavHeaderSize is the size of the canonical header WriteWAV writes.
@@ -49,30 +49,12 @@ func WriteWAV(w io.Writer, x []float32, rate int) error {
 	return nil
 }
 
-// writeFileAtomic writes a file through a temporary file in the same
-// directory renamed into place, so a reader (or a resumed run) never sees
-// a partial file under the final name.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = write(f); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+// writeFileAtomic writes a file (mode 0644) through a temporary file in
+// the same directory, synced and renamed into place, so a reader (or a
+// resumed run, even after a crash) never sees a partial file under the
+// final name.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	return atomicfile.WriteFile(path, write, &atomicfile.Options{Perm: 0o644})
 }
 
 // wavSeconds returns the duration of a file WriteWAV wrote, from its size.

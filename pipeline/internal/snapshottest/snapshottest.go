@@ -1,5 +1,5 @@
 // Package snapshottest checks the snapshots that the trainers (asr train,
-// caption train) keep with pipeline.Snapshots, so that both are held to
+// caption train) keep with trainloop.Snapshots, so that both are held to
 // the same contract: after each dev evaluation, the model alone, the
 // newest the weights of the training checkpoint written with it.
 package snapshottest
@@ -13,22 +13,23 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/models"
-	"github.com/attend-go/attend/pipeline"
+	"github.com/attend-go/attend/models/safetensors"
+	"github.com/attend-go/attend/pipeline/trainloop"
 )
 
 // Check checks that dir holds the snapshots of steps and no others, and
 // that the newest holds the weights of the training checkpoint last
 // without its optimizer state and loads with check. It returns the
 // newest snapshot.
-func Check(t testing.TB, dir, last string, check func(*models.File) error, steps ...int) *models.File {
+func Check(t testing.TB, dir, last string, check func(*safetensors.File) error, steps ...int) *safetensors.File {
 	t.Helper()
 	CheckSteps(t, dir, steps...)
-	ckpt, err := models.ReadFile(last)
+	ckpt, err := safetensors.ReadFile(last)
 	if err != nil {
 		t.Fatal(err)
 	}
-	newest := pipeline.Snapshots{Dir: dir}.Path(steps[len(steps)-1])
-	snap, err := models.ReadFile(newest)
+	newest := trainloop.Snapshots{Dir: dir}.Path(steps[len(steps)-1])
+	snap, err := safetensors.ReadFile(newest)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func Check(t testing.TB, dir, last string, check func(*models.File) error, steps
 		t.Errorf("%s does not load: %v", newest, err)
 	}
 	want := models.WithoutOptimizer(ckpt).Tensors
-	if !slices.EqualFunc(snap.Tensors, want, func(a, b models.Tensor) bool { return a.Name == b.Name && slices.Equal(a.Data, b.Data) }) {
+	if !slices.EqualFunc(snap.Tensors, want, func(a, b safetensors.Tensor) bool { return a.Name == b.Name && slices.Equal(a.Data, b.Data) }) {
 		t.Errorf("%s does not hold the weights of %s without its optimizer state", newest, last)
 	}
 	return snap
@@ -45,7 +46,7 @@ func Check(t testing.TB, dir, last string, check func(*models.File) error, steps
 // CheckSteps checks that dir holds the snapshots of steps and no others.
 func CheckSteps(t testing.TB, dir string, steps ...int) {
 	t.Helper()
-	s := pipeline.Snapshots{Dir: dir}
+	s := trainloop.Snapshots{Dir: dir}
 	var want []string
 	for _, step := range steps {
 		want = append(want, s.Path(step))

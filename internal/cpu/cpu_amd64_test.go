@@ -1,0 +1,35 @@
+//go:build linux && !purego
+
+package cpu
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestAVX2FMA checks the CPUID/XGETBV detection against the flags
+// the Linux kernel reports for the first CPU (it lists avx2 and fma only
+// when it also saves the AVX state).
+func TestAVX2FMA(t *testing.T) {
+	info, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		t.Fatalf("reading the kernel's view of the CPU: %v", err)
+	}
+	var flags []string
+	for line := range strings.Lines(string(info)) {
+		if name, value, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(name) == "flags" {
+			flags = strings.Fields(value)
+			break
+		}
+	}
+	if flags == nil {
+		t.Fatal("/proc/cpuinfo has no flags line")
+	}
+	want := slices.Contains(flags, "avx2") && slices.Contains(flags, "fma")
+	if got := hasAVX2FMA(); got != want {
+		t.Errorf("hasAVX2FMA() = %v, /proc/cpuinfo flags say %v", got, want)
+	}
+	t.Logf("AVX2 and FMA: %v", want)
+}

@@ -1,0 +1,126 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// func biasClampKernelAVX2(k int, a *float32, lda int, b *float32, c *float32, ldc int, bias *float32, lo, hi float32)
+//
+// One 6×16 tile: c[i][j] = clamp(bias[j] + Σ_r a[i*lda+r]·b[r*16+j], lo, hi)
+// for i < 6, j < 16, k ≥ 1. Y0–Y11 hold the tile (row i in Y(2i), Y(2i+1));
+// each step over r loads 16 values of b, broadcasts the 6 values of a and
+// issues 12 fused multiply-adds.
+TEXT ·biasClampKernelAVX2(SB), NOSPLIT, $0-64
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ lda+16(FP), R8
+	SHLQ $2, R8             // R8 = lda in bytes
+	LEAQ (R8)(R8*1), R9     // R9 = 2·lda
+	LEAQ (SI)(R9*1), DI
+	ADDQ R8, DI             // DI = a + 3·lda: rows 3–5
+	MOVQ b+24(FP), BX
+
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+loop:
+	VMOVUPS      (BX), Y12
+	VMOVUPS      32(BX), Y13
+	VBROADCASTSS (SI), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS (SI)(R8*1), Y14
+	VFMADD231PS  Y12, Y14, Y2
+	VFMADD231PS  Y13, Y14, Y3
+	VBROADCASTSS (SI)(R9*1), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS (DI), Y14
+	VFMADD231PS  Y12, Y14, Y6
+	VFMADD231PS  Y13, Y14, Y7
+	VBROADCASTSS (DI)(R8*1), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	VBROADCASTSS (DI)(R9*1), Y14
+	VFMADD231PS  Y12, Y14, Y10
+	VFMADD231PS  Y13, Y14, Y11
+	ADDQ         $4, SI
+	ADDQ         $4, DI
+	ADDQ         $64, BX
+	DECQ         CX
+	JNZ          loop
+
+	// Bias, then clamp.
+	MOVQ    bias+48(FP), AX
+	VMOVUPS (AX), Y12
+	VMOVUPS 32(AX), Y13
+	VADDPS  Y12, Y0, Y0
+	VADDPS  Y13, Y1, Y1
+	VADDPS  Y12, Y2, Y2
+	VADDPS  Y13, Y3, Y3
+	VADDPS  Y12, Y4, Y4
+	VADDPS  Y13, Y5, Y5
+	VADDPS  Y12, Y6, Y6
+	VADDPS  Y13, Y7, Y7
+	VADDPS  Y12, Y8, Y8
+	VADDPS  Y13, Y9, Y9
+	VADDPS  Y12, Y10, Y10
+	VADDPS  Y13, Y11, Y11
+
+	VBROADCASTSS lo+56(FP), Y12
+	VBROADCASTSS hi+60(FP), Y13
+	VMAXPS Y12, Y0, Y0
+	VMAXPS Y12, Y1, Y1
+	VMAXPS Y12, Y2, Y2
+	VMAXPS Y12, Y3, Y3
+	VMAXPS Y12, Y4, Y4
+	VMAXPS Y12, Y5, Y5
+	VMAXPS Y12, Y6, Y6
+	VMAXPS Y12, Y7, Y7
+	VMAXPS Y12, Y8, Y8
+	VMAXPS Y12, Y9, Y9
+	VMAXPS Y12, Y10, Y10
+	VMAXPS Y12, Y11, Y11
+	VMINPS Y13, Y0, Y0
+	VMINPS Y13, Y1, Y1
+	VMINPS Y13, Y2, Y2
+	VMINPS Y13, Y3, Y3
+	VMINPS Y13, Y4, Y4
+	VMINPS Y13, Y5, Y5
+	VMINPS Y13, Y6, Y6
+	VMINPS Y13, Y7, Y7
+	VMINPS Y13, Y8, Y8
+	VMINPS Y13, Y9, Y9
+	VMINPS Y13, Y10, Y10
+	VMINPS Y13, Y11, Y11
+
+	MOVQ    c+32(FP), DX
+	MOVQ    ldc+40(FP), R10
+	SHLQ    $2, R10
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	ADDQ    R10, DX
+	VMOVUPS Y2, (DX)
+	VMOVUPS Y3, 32(DX)
+	ADDQ    R10, DX
+	VMOVUPS Y4, (DX)
+	VMOVUPS Y5, 32(DX)
+	ADDQ    R10, DX
+	VMOVUPS Y6, (DX)
+	VMOVUPS Y7, 32(DX)
+	ADDQ    R10, DX
+	VMOVUPS Y8, (DX)
+	VMOVUPS Y9, 32(DX)
+	ADDQ    R10, DX
+	VMOVUPS Y10, (DX)
+	VMOVUPS Y11, 32(DX)
+	VZEROUPPER
+	RET

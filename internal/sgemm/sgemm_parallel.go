@@ -1,0 +1,164 @@
+package sgemm
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Threading. A product of at least sgemmParallelFlops floating-point
+// operations (2mnk) is cut into chunks of whole rows of C (when m ≥ n) or
+// whole columns (when n > m), each an independent product computed with
+// its own packing buffers; the caller and up to GOMAXPROCS−1 helper
+// goroutines take chunks in turn until none is left. Cutting the larger
+// dimension means that the operand each chunk packs again (B for row
+// chunks, A for column chunks) is the smaller one. Two chunks per
+// goroutine rather than one keep a goroutine that lost its core to another
+// process from holding up the product, at the price of one more repacking;
+// each chunk is at least sgemmMinChunk rows or columns.
+//
+// Measured on the 2-core Xeon this was developed on (other cores idle):
+// products under about 4 MFLOP (70 µs on one core) ran no faster on two;
+// (16×256)·(256×1024), 8.4 MFLOP, 1.2× faster at best but no faster on
+// average over back-to-back calls; (32×576)·(576×1024), 38 MFLOP, 1.5–1.6×;
+// from 50 MFLOP up 1.7–2×. One chunk per goroutine was 5% faster on
+// (256×6400)·(6400×1024), where each column chunk repacks all of A, and 8%
+// slower on 256³; three per goroutine no better than two.
+const (
+	sgemmParallelFlops = 1 << 24 // 16.8 MFLOP: about 250 µs on one core
+	sgemmChunksPerProc = 2
+	sgemmMinChunk      = 96
+)
+
+// run computes the product, split over goroutines when it is large enough.
+func (g *gemmArgs) run() {
+	procs := runtime.GOMAXPROCS(0)
+	splitM, size, chunks := g.split(procs)
+	if chunks <= 1 {
+		s := getScratch()
+		g.serial(s)
+		putScratch(s)
+		return
+	}
+	j := getJob()
+	j.g, j.splitM, j.size, j.chunks = *g, splitM, size, chunks
+	j.next.Store(0)
+	helpers := min(procs, chunks) - 1
+	startWorkers(helpers)
+	for range helpers {
+		j.wg.Add(1)
+		select {
+		case sgemmJobs <- j:
+		default: // every helper is busy: the caller does the work
+			j.wg.Done()
+		}
+	}
+	j.work()
+	j.wg.Wait()
+	putJob(j)
+}
+
+// split decides how to cut the product over procs goroutines: by rows or
+// columns, the chunk size (a multiple of the tile) and the number of chunks.
+func (g *gemmArgs) split(procs int) (splitM bool, size, chunks int) {
+	if procs < 2 || 2*g.m*g.n*g.k < sgemmParallelFlops {
+		return false, 0, 1
+	}
+	splitM = g.m >= g.n
+	dim, unit := g.n, sgemmNR
+	if splitM {
+		dim, unit = g.m, sgemmMR
+	}
+	size = roundUp((dim+procs*sgemmChunksPerProc-1)/(procs*sgemmChunksPerProc), unit)
+	size = max(size, roundUp(sgemmMinChunk, unit))
+	if size*procs > dim { // too few chunks to keep every goroutine busy
+		size = roundUp((dim+procs-1)/procs, unit)
+	}
+	return splitM, size, (dim + size - 1) / size
+}
+
+// part returns chunk [lo, lo+size) of the rows (splitM) or columns of C
+// as a product of its own.
+func (g *gemmArgs) part(splitM bool, lo, size int) gemmArgs {
+	p := *g
+	if splitM {
+		p.m = min(size, g.m-lo)
+		if g.transA {
+			p.a = g.a[lo:]
+		} else {
+			p.a = g.a[lo*g.lda:]
+		}
+		p.c = g.c[lo*g.ldc:]
+		return p
+	}
+	p.n = min(size, g.n-lo)
+	if g.transB {
+		p.b = g.b[lo*g.ldb:]
+	} else {
+		p.b = g.b[lo:]
+	}
+	p.c = g.c[lo:]
+	return p
+}
+
+// gemmJob is a product being computed by several goroutines.
+type gemmJob struct {
+	g            gemmArgs
+	splitM       bool
+	size, chunks int
+	next         atomic.Int64 // the next chunk to take
+	wg           sync.WaitGroup
+}
+
+// work takes chunks until none is left.
+func (j *gemmJob) work() {
+	s := getScratch()
+	for {
+		i := int(j.next.Add(1)) - 1
+		if i >= j.chunks {
+			break
+		}
+		p := j.g.part(j.splitM, i*j.size, j.size)
+		p.serial(s)
+	}
+	putScratch(s)
+}
+
+// The helper goroutines, started on first need and then parked on
+// sgemmJobs; their number only grows, to GOMAXPROCS−1 at its largest.
+var (
+	sgemmJobs     = make(chan *gemmJob, 256)
+	sgemmWorkerMu sync.Mutex
+	sgemmWorkerN  int
+	sgemmJobFree  = make(chan *gemmJob, 16)
+)
+
+func startWorkers(n int) {
+	sgemmWorkerMu.Lock()
+	defer sgemmWorkerMu.Unlock()
+	for ; sgemmWorkerN < n; sgemmWorkerN++ {
+		go func() {
+			for j := range sgemmJobs {
+				j.work()
+				j.wg.Done()
+			}
+		}()
+	}
+}
+
+func getJob() *gemmJob {
+	select {
+	case j := <-sgemmJobFree:
+		return j
+	default:
+		return new(gemmJob)
+	}
+}
+
+func putJob(j *gemmJob) {
+	j.g = gemmArgs{} // drop the references to the caller's matrices
+	select {
+	case sgemmJobFree <- j:
+	default:
+	}
+}

@@ -1,0 +1,136 @@
+package trainloop
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/safetensors"
+	"gorgonia.org/tensor"
+)
+
+// fakeTask is the smallest task: one parameter, two batches an epoch, and
+// dev values read from a script, one per evaluation.
+type fakeTask struct {
+	params   *models.Params
+	values   []float64
+	evals    int
+	cancel   func() // called by the batch of step cancelAt, if set
+	step     int
+	cancelAt int
+	log      []string
+}
+
+func (f *fakeTask) Plan(int) (int, error) { return 2, nil }
+func (f *fakeTask) Train(context.Context, int, int) (Batch, error) {
+	f.step++
+	if f.cancel != nil && f.step == f.cancelAt {
+		f.cancel()
+	}
+	return Batch{Tokens: 10, Loss: 1, Media: 5}, nil
+}
+func (f *fakeTask) Progress(p Progress) (string, string) {
+	return fmt.Sprintf("loss %.1f", p.Loss), "fast"
+}
+func (f *fakeTask) EpochDone(p Progress) {
+	f.log = append(f.log, fmt.Sprintf("epoch %d done", p.Epoch))
+}
+func (f *fakeTask) Evaluate(context.Context, *State) (float64, error) {
+	v := f.values[min(f.evals, len(f.values)-1)]
+	f.evals++
+	return v, nil
+}
+func (f *fakeTask) Evaluated(st *State, improved bool) {
+	f.log = append(f.log, fmt.Sprintf("eval %d improved %v", st.Step, improved))
+}
+func (f *fakeTask) File() (*safetensors.File, error) {
+	return f.params.NewFile("fake", struct{}{}, nil)
+}
+func (f *fakeTask) CheckpointState(st *State) any { return st }
+
+type graphs struct{}
+
+func (graphs) Len() int    { return 0 }
+func (graphs) Builds() int { return 0 }
+
+func newFake(values ...float64) *fakeTask {
+	ps := models.NewParams(tensor.Float32, nil)
+	ps.New("w", models.Zeros, 2)
+	return &fakeTask{params: ps, values: values}
+}
+
+func fakeOptions(dir string) Options {
+	return Options{Name: "fake", OutDir: dir, Epochs: 10, Patience: 3, DecayPatience: 2,
+		PatienceStop: "no dev improvement in %d evaluations", LowerIsBetter: true,
+		CheckpointEvery: time.Hour, LogEvery: 1, Graphs: graphs{}, Logf: func(string, ...any) {}}
+}
+
+// readState reads the loop state of the checkpoint in dir.
+func readState(t *testing.T, dir string) State {
+	t.Helper()
+	f, err := safetensors.ReadFile(filepath.Join(dir, LastName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st State
+	if err := json.Unmarshal([]byte(f.Extra[StateKey]), &st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// TestRunPatience: dev improves twice, then not; the learning rate halves
+// after every DecayPatience bad evaluations, and Patience stops the run.
+func TestRunPatience(t *testing.T) {
+	dir := t.TempDir()
+	task := newFake(3, 2, 2.5, 2, 2.1)
+	st := NewState(1e9)
+	opt := models.NewAdam(task.params, AdamOptions(1e-3, 1, &st))
+	stop, err := Run(context.Background(), fakeOptions(dir), &st, opt, task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stop != "no dev improvement in 3 evaluations" || st.Epoch != 6 || st.Step != 10 {
+		t.Errorf("stopped %q at epoch %d step %d, want patience after 5 epochs, 10 steps", stop, st.Epoch, st.Step)
+	}
+	if st.BestValue != 2 || st.BestEpoch != 2 || st.BestStep != 4 || st.LRScale != 0.5 {
+		t.Errorf("state %+v, want best 2 at epoch 2 step 4, learning rate halved once", st)
+	}
+	if got := readState(t, dir); got != st {
+		t.Errorf("checkpoint state %+v, want %+v", got, st)
+	}
+	if _, err := safetensors.ReadFile(filepath.Join(dir, BestName)); err != nil {
+		t.Errorf("no best model: %v", err)
+	}
+}
+
+// TestRunInterrupt: a cancelled run saves where it stands, and a run
+// resumed from there ends as one that ran straight through.
+func TestRunInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	task := newFake(3, 2, 1)
+	task.cancel, task.cancelAt = cancel, 3 // in epoch 2
+	st := NewState(1e9)
+	opt := models.NewAdam(task.params, AdamOptions(1e-3, 1, &st))
+	o := fakeOptions(dir)
+	o.Epochs = 3
+	stop, err := Run(ctx, o, &st, opt, task)
+	if !errors.Is(err, context.Canceled) || stop != "interrupted" {
+		t.Fatalf("Run: %q, %v; want interrupted", stop, err)
+	}
+	saved := readState(t, dir)
+	if saved.Epoch != 2 || saved.Batch != 1 || saved.Step != 3 {
+		t.Errorf("checkpoint at epoch %d batch %d step %d, want epoch 2 batch 1 step 3", saved.Epoch, saved.Batch, saved.Step)
+	}
+	task.cancel = nil
+	stop, err = Run(context.Background(), o, &saved, opt, task)
+	if err != nil || stop != "reached 3 epochs" || saved.Step != 6 || saved.BestValue != 1 {
+		t.Errorf("resumed: %q, %v, state %+v; want 3 epochs, 6 steps, best 1", stop, err, saved)
+	}
+}
