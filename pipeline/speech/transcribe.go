@@ -58,9 +58,14 @@ type Chunk struct {
 	// Alignment (characters × encoder frames) and the features
 	// (frames × 80), kept only with TranscribeOptions.KeepAlignment.
 	Alignment [][]float32 `json:"-"`
-	Chars     []string    `json:"-"`
-	Features  []float32   `json:"-"`
-	Frames    int         `json:"-"`
+	// CTC holds, after a CTC fallback (Fallback not empty), per character
+	// the CTC head's posterior of it at each encoder frame: what the text
+	// came from (Alignment is then one-hot at the frames of the CTC best
+	// path, not attention). Kept only with KeepAlignment.
+	CTC      [][]float32 `json:"-"`
+	Chars    []string    `json:"-"`
+	Features []float32   `json:"-"`
+	Frames   int         `json:"-"`
 }
 
 // Transcript is a transcribed recording.
@@ -394,9 +399,24 @@ func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) 
 			c.Chars = append(c.Chars, t.Model.Vocab.Decode([]int{tok}))
 		}
 		c.Features, c.Frames = append([]float32(nil), f.Data...), f.Frames
+		if r.Fallback != "" && e.CTCLogProbs != nil {
+			c.CTC = ctcPosteriors(e, r.Tokens, t.Model.Vocab.Size())
+		}
 	}
 	c.decode = time.Since(start).Seconds()
 	return c, nil
+}
+
+// ctcPosteriors returns, per token, its CTC posterior at each frame of e.
+func ctcPosteriors(e *asr.Encoded, tokens []int, V int) [][]float32 {
+	rows := make([][]float32, len(tokens))
+	for i, tok := range tokens {
+		rows[i] = make([]float32, e.T)
+		for t := range e.T {
+			rows[i][t] = float32(math.Exp(float64(e.CTCLogProbs[t*V+tok])))
+		}
+	}
+	return rows
 }
 
 // timeWords times the words spelled by tokens (spaces included) over
