@@ -1,6 +1,7 @@
 package audio
 
 import (
+	"errors"
 	"io"
 
 	"github.com/mewkiz/flac"
@@ -34,13 +35,22 @@ func openFLAC(r *bufReadSeeker) (Stream, int64, error) {
 
 // flacStream decodes a FLAC stream frame by frame into float32, keeping
 // the part of the last frame that did not fit into dst.
+//
+// A file cut short ends inside a frame (a FLAC frame holds up to 65,535
+// samples, 4,096 from most encoders: a quarter of a second at 16 kHz, or
+// the whole of a short clip). The samples of that frame before the cut
+// are decoded too (partialFrame), so that a cut file keeps all the audio
+// it holds, as WAV, OGG and MP3 do; after them Read returns the
+// truncation error (wrapping io.ErrUnexpectedEOF), which decodeStream
+// turns into the end of the audio and Truncated.
 type flacStream struct {
 	st       *flac.Stream
 	rate     int
 	channels int
 	bps      int // from STREAMINFO; frames may override it
 	pending  []float32
-	next     int // pending[next:] not yet returned
+	next     int   // pending[next:] not yet returned
+	cut      error // the truncation after pending, if the file ends in a frame
 	done     bool
 }
 
@@ -53,6 +63,10 @@ func (s *flacStream) Read(dst []float32) (int, error) {
 		if s.next == len(s.pending) {
 			if s.done {
 				break
+			}
+			if s.cut != nil {
+				s.done = true
+				return n, s.cut
 			}
 			if err := s.decodeFrame(); err != nil {
 				if err == io.EOF {
@@ -74,11 +88,16 @@ func (s *flacStream) Read(dst []float32) (int, error) {
 
 // decodeFrame parses the next FLAC frame into s.pending, interleaved and
 // scaled by 2^-(bits-1). Samples that overflow the declared bit depth
-// (possible only in corrupt files) are clamped to [-1, 1].
+// (possible only in corrupt files) are clamped to [-1, 1]. A frame cut
+// short by the end of the file leaves its samples before the cut in
+// s.pending and the error in s.cut.
 func (s *flacStream) decodeFrame() error {
 	f, err := s.st.ParseNext()
 	if err == io.EOF {
 		return io.EOF
+	}
+	if err != nil && errors.Is(err, io.ErrUnexpectedEOF) && f != nil && partialFrame(f) > 0 {
+		s.cut, err = formatErrorf("FLAC: frame %d: %w", f.Num, err), nil
 	}
 	if err != nil {
 		return formatErrorf("FLAC: %w", err)
@@ -113,4 +132,70 @@ func interleave(dst []float32, f *frame.Frame, frames int, scale float32) {
 			dst[i*ch+c] = clampSample(float32(v) * scale)
 		}
 	}
+}
+
+// partialFrame reconstructs the samples of a frame that the end of the
+// file cut short, as far as every channel got, and returns how many
+// there are; each subframe is left holding that many samples, decoded
+// and correlated. mewkiz/flac decodes the subframes in channel order and
+// stops at the first read that fails, keeping what it read: the
+// subframes before hold all their samples, predicted but not yet
+// correlated; the cut one, if verbatim, its samples as read, if
+// predicted, its warm-up samples and the residuals before the cut (each
+// shifted left by the wasted bits), not yet predicted; the ones after
+// are nil. So a frame of several channels keeps samples only when the
+// cut falls in its last subframe. When every subframe is whole, the cut
+// fell in the CRC after them, and the frame is complete (correlated).
+// The CRC cannot be checked, but every bit read lies before the cut.
+func partialFrame(f *frame.Frame) int {
+	block := int(f.BlockSize)
+	if len(f.Subframes) == 0 || f.Subframes[len(f.Subframes)-1] == nil {
+		return 0
+	}
+	last := f.Subframes[len(f.Subframes)-1]
+	if len(last.Samples) == block {
+		return block // cut in the CRC: decoded and correlated
+	}
+	n := predictPartial(last)
+	for _, sub := range f.Subframes {
+		sub.Samples = sub.Samples[:n]
+	}
+	f.Correlate()
+	return n
+}
+
+// predictPartial turns the warm-up samples and residuals of a cut
+// subframe into samples, in place, and returns how many it has.
+func predictPartial(sub *frame.Subframe) int {
+	var coeffs []int32
+	var shift int32
+	switch sub.Pred {
+	case frame.PredConstant, frame.PredVerbatim:
+		return len(sub.Samples) // constant: all or nothing; verbatim: samples as read
+	case frame.PredFixed:
+		if sub.Order < len(frame.FixedCoeffs) {
+			coeffs = frame.FixedCoeffs[sub.Order]
+		}
+	case frame.PredFIR:
+		coeffs, shift = sub.Coeffs, sub.CoeffShift
+	}
+	x := sub.Samples
+	if len(coeffs) != sub.Order || shift < 0 {
+		return min(len(x), sub.Order) // cut before the coefficients: the warm-up only
+	}
+	w := sub.Wasted
+	for i := range x {
+		x[i] >>= w // exact: mewkiz shifted them left
+	}
+	for i := sub.Order; i < len(x); i++ {
+		var p int64
+		for j, c := range coeffs {
+			p += int64(c) * int64(x[i-j-1])
+		}
+		x[i] += int32(p >> uint(shift))
+	}
+	for i := range x {
+		x[i] <<= w
+	}
+	return len(x)
 }

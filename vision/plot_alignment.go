@@ -31,6 +31,11 @@ type Alignment struct {
 	// is Outputs, or Labels is nil to number the outputs. A space is
 	// drawn as "␣".
 	Labels []string
+	// Posteriors says the rows are not attention but, per output, its
+	// probability at each frame under a frame classifier (a CTC head's
+	// posteriors of the output's token): each weight in [0, 1], rows not
+	// summing to 1. They are drawn on an absolute scale, 0 to 1.
+	Posteriors bool
 	// FrameDuration is the time one encoder frame spans (the spectrogram
 	// frame shift times the encoder's time reduction, e.g. 8 × 10 ms for
 	// three pyramid layers). Zero means the spectrogram's duration
@@ -70,6 +75,20 @@ type AlignmentOptions struct {
 
 	// Title, if not empty, is written above the plot.
 	Title string
+
+	// Note, if not empty, is written under the title, in red: what the
+	// reader must know to read the figure right.
+	Note string
+
+	// Path, if not nil, holds one encoder frame per output, marked by a
+	// white-edged box in its row: the frames a decoder placed the outputs
+	// on. A frame of -1 marks none.
+	Path []int
+
+	// OutputCaption names the outputs along the alignment's vertical
+	// axis; empty means "output". When rows are too thin to label each,
+	// the caption says which are labelled.
+	OutputCaption string
 }
 
 // alignPlot holds the geometry of one AlignmentPlot.
@@ -178,8 +197,25 @@ func (p *alignPlot) check() error {
 			return fmt.Errorf("%w: spectrogram value of frame %d, bin %d is NaN", ErrOptions, i/s.Bins, i%s.Bins)
 		}
 	}
+	if o.Path != nil && len(o.Path) != a.Outputs {
+		return fmt.Errorf("%w: a path of %d frames for %d outputs", ErrOptions, len(o.Path), a.Outputs)
+	}
+	for k, f := range o.Path {
+		if f < -1 || f >= a.Frames {
+			return fmt.Errorf("%w: Path[%d] = %d is outside the %d frames", ErrOptions, k, f, a.Frames)
+		}
+	}
 	for k := range a.Outputs {
-		if err := CheckWeights(a.Weights[k*a.Frames:(k+1)*a.Frames], 1, a.Frames); err != nil {
+		row := a.Weights[k*a.Frames : (k+1)*a.Frames]
+		if a.Posteriors {
+			for f, v := range row {
+				if !(v >= 0 && v <= 1+WeightSumTolerance) {
+					return fmt.Errorf("%w: posterior of output %d (%q) at frame %d is %v, want 0..1", ErrWeights, k, p.label(k), f, v)
+				}
+			}
+			continue
+		}
+		if err := CheckWeights(row, 1, a.Frames); err != nil {
 			return &namedError{name: fmt.Sprintf("alignment row %d (output %q)", k, p.label(k)), err: err}
 		}
 	}
@@ -226,13 +262,16 @@ func (p *alignPlot) layout() {
 	if p.o.Title != "" {
 		top += lh + gap
 	}
+	if p.o.Note != "" {
+		top += lh + gap/2
+	}
 	specH := min(max(2*p.spec.Bins, 80), 240)
 	p.specRect = image.Rect(left, top, left+width, top+specH)
 	alignTop := p.specRect.Max.Y + 6 + lh + gap + lh + 4 // time ticks, frame numbers
 	p.alignRect = image.Rect(left, alignTop, left+width, alignTop+p.al.Outputs*p.rowH)
 	p.plot = image.Rect(left, top, left+width, p.alignRect.Max.Y)
 	right := p.plot.Max.X + gap + 12 + 4 + textWidth(p.face, "high") + margin
-	p.width = max(right, left+textWidth(p.bold, p.o.Title)+margin) // the title starts at the plot's left edge
+	p.width = max(right, left+textWidth(p.bold, p.o.Title)+margin, left+textWidth(p.face, p.o.Note)+margin) // the title starts at the plot's left edge
 	p.height = p.alignRect.Max.Y + 6 + lh + 2*lh + margin
 }
 
@@ -280,7 +319,7 @@ func (p *alignPlot) drawSpectrogram(dst *image.RGBA) {
 func (p *alignPlot) drawAlignment(dst *image.RGBA) {
 	a := p.al
 	var top float32 = 1
-	if p.o.Scale != ScaleAbsolute {
+	if p.o.Scale != ScaleAbsolute && !a.Posteriors {
 		top = slices.Max(a.Weights)
 	}
 	inv := float32(0)
@@ -297,6 +336,15 @@ func (p *alignPlot) drawAlignment(dst *image.RGBA) {
 			}
 			fillRect(dst, image.Rect(r.Min.X+x, r.Min.Y+k*p.rowH, r.Min.X+x+1, r.Min.Y+(k+1)*p.rowH), c)
 		}
+	}
+	for k, f := range p.o.Path {
+		if f < 0 {
+			continue
+		}
+		x0 := r.Min.X + p.timeX(float64(f)*p.encSec)
+		x1 := max(r.Min.X+p.timeX(float64(f+1)*p.encSec), x0+3)
+		box := image.Rect(x0, r.Min.Y+k*p.rowH, x1, r.Min.Y+(k+1)*p.rowH)
+		strokeRect(dst, box, 1, plotPaper)
 	}
 	strokeRect(dst, r.Inset(-1), 1, plotFrame)
 	p.drawColorbar(dst, r, p.o.Colormap, "0", formatWeight(top))

@@ -12,8 +12,13 @@ import (
 func (p *alignPlot) drawAxes(dst *image.RGBA) {
 	face := p.face
 	lh, asc := lineHeight(face), ascent(face)
+	noteY := 12 + asc
 	if p.o.Title != "" {
 		drawLabel(dst, p.bold, p.o.Title, p.plot.Min.X, 12+asc, alignLeft, plotInk)
+		noteY += lh + 8
+	}
+	if p.o.Note != "" {
+		drawLabel(dst, face, p.o.Note, p.plot.Min.X, noteY, alignLeft, plotWarn)
 	}
 	axisX := 12 + lh // right edge of the rotated axis captions
 
@@ -53,13 +58,13 @@ func (p *alignPlot) drawAxes(dst *image.RGBA) {
 
 	// Alignment: one label per row, or every few rows when rows are thin.
 	r = p.alignRect
-	every := (lh + p.rowH - 1) / p.rowH
+	every := p.labelEvery()
 	labelW := r.Min.X - 8 - (axisX + 8)
 	for k := 0; k < p.al.Outputs; k += every {
 		y := r.Min.Y + k*p.rowH + p.rowH/2 + (asc-descent(face))/2
 		drawLabel(dst, face, ellipsize(face, p.label(k), labelW), r.Min.X-6, y, alignRight, plotInk)
 	}
-	drawLabelUp(dst, face, "output", axisX, r.Min.Y+r.Dy()/2, plotInk)
+	drawLabelUp(dst, face, ellipsize(face, p.outputCaption(), max(r.Dy(), textWidth(face, "output"))), axisX, r.Min.Y+r.Dy()/2, plotInk)
 }
 
 // formatSeconds writes a duration in milliseconds below a second.
@@ -68,4 +73,38 @@ func formatSeconds(s float64) string {
 		return strconv.FormatFloat(math.Round(s*1e5)/1e2, 'f', -1, 64) + " ms"
 	}
 	return strconv.FormatFloat(math.Round(s*1e3)/1e3, 'f', -1, 64) + " s"
+}
+
+// labelEvery is how many rows apart the output labels are: 1 when each
+// row has room for its own.
+func (p *alignPlot) labelEvery() int {
+	return (lineHeight(p.face) + p.rowH - 1) / p.rowH
+}
+
+// outputCaption names the outputs' axis, saying which are labelled when
+// not all are.
+func (p *alignPlot) outputCaption() string {
+	caption := p.o.OutputCaption
+	if caption == "" {
+		caption = "output"
+	}
+	if every := p.labelEvery(); every > 1 {
+		caption += fmt.Sprintf(" (every %s labelled)", ordinalWord(every))
+	}
+	return caption
+}
+
+// ordinalWord writes n as "2nd", "3rd", "11th", "21st".
+func ordinalWord(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
 }

@@ -2,6 +2,7 @@ package vision
 
 import (
 	"errors"
+	"fmt"
 	"image"
 	"math"
 	"strings"
@@ -89,6 +90,12 @@ func TestAlignmentPlotLongOutputs(t *testing.T) {
 	if p.rowH != 4 || p.alignRect.Dy() != 1200 {
 		t.Errorf("row height %d, matrix height %d; want 4 and 1200", p.rowH, p.alignRect.Dy())
 	}
+	if got, want := p.outputCaption(), fmt.Sprintf("output (every %s labelled)", ordinalWord(p.labelEvery())); p.labelEvery() < 2 || got != want {
+		t.Errorf("caption %q of rows labelled every %d, want %q", got, p.labelEvery(), want)
+	}
+	if short, _ := newAlignPlot(spec, Alignment{Outputs: 2, Frames: 10, Weights: al.Weights[:20]}, &AlignmentOptions{OutputCaption: "character"}); short.outputCaption() != "character" {
+		t.Errorf("caption of two rows %q, want %q", short.outputCaption(), "character")
+	}
 	if _, err := AlignmentPlot(spec, al, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -121,6 +128,9 @@ func TestAlignmentPlotErrors(t *testing.T) {
 		{"width", spec, al, AlignmentOptions{Width: -3}, ErrOptions, "Width -3"},
 		{"row height", spec, al, AlignmentOptions{RowHeight: 1}, ErrOptions, "RowHeight 1"},
 		{"scale", spec, al, AlignmentOptions{Scale: 9}, ErrOptions, "HeatScale(9)"},
+		{"path length", spec, al, AlignmentOptions{Path: []int{0}}, ErrOptions, "a path of 1 frames for 2 outputs"},
+		{"path frame", spec, al, AlignmentOptions{Path: []int{0, 5}}, ErrOptions, "Path[1] = 5 is outside the 5 frames"},
+		{"posterior", spec, Alignment{Outputs: 2, Frames: 5, Weights: []float32{0, 0.2, 0.9, 0.9, 0, 0, 0, 1.5, 0, 0}, Posteriors: true, Labels: []string{"h", "i"}}, AlignmentOptions{}, ErrWeights, `posterior of output 1 ("i") at frame 2 is 1.5`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := AlignmentPlot(tc.spec, tc.al, &tc.o)
@@ -189,5 +199,41 @@ func TestAlignmentPlotLongTitle(t *testing.T) {
 				t.Fatalf("ink %v at (%d, %d), in the right margin", c, x, y)
 			}
 		}
+	}
+}
+
+// TestAlignmentPlotPosteriors draws rows that are per-frame posteriors,
+// not distributions over frames, with a path and a note: the note is
+// written in its red, and the path boxes its frames in white.
+func TestAlignmentPlotPosteriors(t *testing.T) {
+	spec := Spectrogram{Frames: 40, Bins: 8, Data: make([]float32, 320)}
+	al := Alignment{Outputs: 2, Frames: 10, Posteriors: true, Labels: []string{"h", "i"}, Weights: []float32{
+		0.9, 0.8, 0.1, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0.3, 0.95, 0.2, 0, 0,
+	}}
+	o := &AlignmentOptions{Note: "CTC fallback", Path: []int{0, 6}}
+	img, err := AlignmentPlot(spec, al, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := newAlignPlot(spec, al, o)
+	red := 0
+	for y := range p.specRect.Min.Y {
+		for x := range img.Rect.Dx() {
+			if img.RGBAAt(x, y) == plotWarn {
+				red++
+			}
+		}
+	}
+	if red == 0 {
+		t.Error("no note above the panels")
+	}
+	r := p.alignRect
+	x := r.Min.X + p.timeX(6*p.encSec)
+	if got := img.RGBAAt(x, r.Min.Y+p.rowH+1); got != plotPaper {
+		t.Errorf("the path's box on frame 6 of row 1 is %v, want white", got)
+	}
+	if got := img.RGBAAt(x, r.Min.Y+1); got == plotPaper {
+		t.Error("row 0 is boxed on frame 6, which its path does not hold")
 	}
 }

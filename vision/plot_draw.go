@@ -13,6 +13,7 @@ var (
 	plotInk   = color.RGBA{25, 25, 25, 255}    // words, axes
 	plotMuted = color.RGBA{95, 95, 95, 255}    // secondary text
 	plotFrame = color.RGBA{60, 60, 60, 255}    // panel borders
+	plotWarn  = color.RGBA{180, 30, 30, 255}   // notes the reader must not miss
 )
 
 // fillRect paints r (clipped to dst) with c.

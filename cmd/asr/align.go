@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/attend-go/attend/cmd/internal/cli"
+	"github.com/attend-go/attend/internal/input"
 	"github.com/attend-go/attend/pipeline/speech"
 )
 
@@ -34,10 +36,19 @@ long as its training utterances, a few seconds), and the words are
 shared out among the chunks by the CTC alignment of the whole text, so
 more than one chunk needs a model with a CTC head (the default model has
 one). The output goes to standard output in -format: srt and vtt
-subtitles, json the chunks with per-word start/end times, txt the
-normalized text. -plot draws the spectrogram over the attention of each
-chunk, with the word starts marked (PATH-001.png, PATH-002.png, … for
-several chunks).
+subtitles, json the chunks with per-word start/end times, txt the text.
+They show the script's words as written ("Dr. Smith paid $5."), each
+timed by the normalized words it was aligned as ("dr smith paid five":
+in json, "word" as written and "normalized"); a word that says nothing
+(a dash) goes with its neighbour. -plot draws the spectrogram over the
+attention of each chunk, with the word starts marked (PATH-001.png,
+PATH-002.png, … for several chunks).
+
+A script that does not match the audio still gets times, but they mean
+nothing: when the speller finds the script's characters unlikely (a
+mean log-probability per character below -1.5, "script_score" in json)
+asr align warns on standard error, and with -strict fails instead,
+writing nothing.
 
 Flags:
 `
@@ -61,6 +72,7 @@ func runAlign(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	textFile := fs.String("text-file", "", "read the text from `file` (\"-\": standard input) instead of the arguments")
 	plot := fs.String("plot", "", "draw the spectrogram and the forced alignment of each chunk into this PNG `path`")
 	chunk := fs.Duration("chunk", speech.AlignChunkLength, "longest `duration` of audio aligned at once")
+	strict := fs.Bool("strict", false, "fail, writing nothing, when the script does not seem to match the audio (instead of a warning)")
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
@@ -110,6 +122,18 @@ func runAlign(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	t, err := tr.Align(audioPath, stdin, text)
 	if err != nil {
 		return err
+	}
+	name := input.DisplayName(audioPath)
+	if t.ScriptScore < speech.MismatchScore {
+		msg := fmt.Sprintf("%s: the script does not seem to match the audio: its characters score %.2f (mean log-probability per character under the speller; a matching script scores above %.1f)",
+			name, t.ScriptScore, speech.MismatchScore)
+		if *strict {
+			return errors.New(msg)
+		}
+		fmt.Fprintln(stderr, "asr: warning:", msg)
+	}
+	if t.Truncated {
+		fmt.Fprintf(stderr, "asr: warning: %s: the file is cut short: aligned the script to the %.1f s it holds\n", name, t.Duration)
 	}
 	if *plot != "" {
 		files, err := speech.AlignmentPlots(t, *plot, model.Config.Reduction())

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +13,9 @@ import (
 
 	"github.com/attend-go/attend/pipeline/speech"
 	"github.com/attend-go/attend/pipeline/synth"
+	"github.com/mewkiz/flac"
+	"github.com/mewkiz/flac/frame"
+	"github.com/mewkiz/flac/meta"
 )
 
 // longWAV writes a recording of the first clips test clips joined by
@@ -134,4 +139,76 @@ func TestTranscribeTruncated(t *testing.T) {
 	if _, whole, _ := asrRun(t, "", "transcribe", "-beam", "1", "-format", "json", filepath.Join("..", "..", "testdata", "hello.wav")); strings.Contains(whole, "truncated") {
 		t.Errorf("a whole file is marked truncated: %.100q", whole)
 	}
+}
+
+// TestTranscribeTruncatedFLAC: a FLAC file cut short keeps the audio
+// before the cut, even inside the frame the cut falls in (here the whole
+// recording is one frame, as a short clip is: before, it decoded to no
+// audio at all), with the warning and "truncated": true.
+func TestTranscribeTruncatedFLAC(t *testing.T) {
+	data := helloFLAC(t)
+	cut := filepath.Join(t.TempDir(), "cut.flac")
+	if err := os.WriteFile(cut, data[:len(data)*2/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := asrRun(t, "", "transcribe", "-beam", "1", "-format", "json", cut)
+	var got struct {
+		Text      string
+		Duration  float64
+		Truncated bool
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); code != 0 || err != nil {
+		t.Fatalf("exit %d, stdout %q (%v), stderr %q", code, stdout, err, stderr)
+	}
+	if !got.Truncated || got.Duration < 2 || got.Duration > 2.5 || got.Text == "" || !strings.Contains(stderr, "warning: "+cut+": the file is cut short") {
+		t.Errorf("transcript %+v, stderr %q; want the first 2–2.5 s of 3.4 transcribed, marked truncated, and a warning", got, stderr)
+	}
+}
+
+// helloFLAC encodes testdata/hello.wav (3.4 s, 16 kHz, 16 bits) as a
+// FLAC file of one frame with fixed linear prediction.
+func helloFLAC(t *testing.T) []byte {
+	t.Helper()
+	wav, err := os.ReadFile(filepath.Join("..", "..", "testdata", "hello.wav"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rate = 16000
+	at := bytes.Index(wav, []byte("data"))
+	if at < 0 || !bytes.Equal(wav[22:26], []byte{1, 0, 0x80, 0x3e}) { // mono, 16 kHz
+		t.Fatal("testdata/hello.wav is not the 16 kHz mono 16-bit WAV this test reads")
+	}
+	pcm := wav[at+8 : at+8+int(binary.LittleEndian.Uint32(wav[at+4:]))]
+	samples := make([]int32, len(pcm)/2)
+	for i := range samples {
+		samples[i] = int32(int16(binary.LittleEndian.Uint16(pcm[2*i:])))
+	}
+	path := filepath.Join(t.TempDir(), "hello.flac")
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &meta.StreamInfo{SampleRate: rate, NChannels: 1, BitsPerSample: 16, NSamples: uint64(len(samples)),
+		BlockSizeMin: uint16(len(samples)), BlockSizeMax: uint16(len(samples))}
+	enc, err := flac.NewEncoder(out, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc.EnablePredictionAnalysis(true)
+	fr := &frame.Frame{
+		Header: frame.Header{HasFixedBlockSize: true, BlockSize: uint16(len(samples)), SampleRate: rate,
+			Channels: frame.ChannelsMono, BitsPerSample: 16},
+		Subframes: []*frame.Subframe{{SubHeader: frame.SubHeader{Pred: frame.PredVerbatim}, Samples: samples, NSamples: len(samples)}},
+	}
+	if err := enc.WriteFrame(fr); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

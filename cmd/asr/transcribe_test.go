@@ -1,6 +1,9 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,5 +131,52 @@ func TestTranscribeWrongModel(t *testing.T) {
 		if code != 1 || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "header length") {
 			t.Errorf("-model %s: exit %d, stderr %q; want 1 and %q", tc.model, code, stderr, tc.want)
 		}
+	}
+}
+
+// TestTranscribeAlignFallback draws the figures of chunks whose text came
+// from the CTC fallback (-ctc-beam 0 leaves the attention transcript of a
+// 14 s chunk of isolated words to fail): such a figure carries the red
+// note that says so above its panels, and a figure of attention does not.
+func TestTranscribeAlignFallback(t *testing.T) {
+	long := longWAV(t, 6)
+	dir := t.TempDir()
+	code, stdout, stderr := asrRun(t, "", "transcribe", "-vad=false", "-ctc-beam", "0", "-format", "json", "-align", filepath.Join(dir, "fig.png"), long)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got struct{ Chunks []struct{ Fallback string } }
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	fallbacks := 0
+	for i, c := range got.Chunks {
+		path := filepath.Join(dir, fmt.Sprintf("fig-%03d.png", i+1))
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		noted := false
+		for y := range 48 { // the title and the note
+			for x := range img.Bounds().Dx() {
+				if r, g, b, _ := img.At(x, y).RGBA(); r>>8 == 180 && g>>8 == 30 && b>>8 == 30 {
+					noted = true
+				}
+			}
+		}
+		if noted != (c.Fallback != "") {
+			t.Errorf("chunk %d: fallback %q, figure noted %v", i+1, c.Fallback, noted)
+		}
+		if c.Fallback != "" {
+			fallbacks++
+		}
+	}
+	if fallbacks == 0 {
+		t.Errorf("no chunk of %d fell back to CTC: the test needs another recording", len(got.Chunks))
 	}
 }

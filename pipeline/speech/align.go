@@ -5,6 +5,7 @@ import (
 	"image/png"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,6 +19,12 @@ import (
 // (characters × encoder frames) with the word starts marked, and writes
 // them as PNG: to path for a one-chunk transcript, else to path with
 // "-001", "-002", … before its extension. It returns the files written.
+//
+// A chunk whose text came from the CTC fallback (Chunk.Fallback) has no
+// attention to show: its figure says so, with the reason, and draws what
+// the text came from instead, the CTC head's posterior of each character
+// at each frame (0 to 1, Chunk.CTC), a box on the frame where the best
+// path emitted it.
 func AlignmentPlots(t *Transcript, path string, reduction int) ([]string, error) {
 	ext := filepath.Ext(path)
 	base := strings.TrimSuffix(path, ext)
@@ -44,8 +51,22 @@ func AlignmentPlots(t *Transcript, path string, reduction int) ([]string, error)
 			bounds = append(bounds, time.Duration((w.Start-c.Start)*float64(time.Second)))
 		}
 		title := fmt.Sprintf("%s  %s-%s  %q", input.DisplayName(t.Path), stampShort(c.Start), stampShort(c.End), c.Text)
+		opts := &vision.AlignmentOptions{WordBoundaries: bounds, Title: title, OutputCaption: "character"}
+		if c.Fallback != "" {
+			opts.Note = "CTC fallback (" + c.Fallback + "): the text is the CTC head's best path. Not attention: the CTC posterior of each character, boxed where the path emits it."
+			opts.OutputCaption = "character (CTC posterior)"
+			if len(c.CTC) == len(c.Alignment) {
+				al.Weights, al.Posteriors = al.Weights[:0], true
+				for _, row := range c.CTC {
+					al.Weights = append(al.Weights, row...)
+				}
+			}
+			for _, row := range c.Alignment { // one-hot at the emitting frame
+				opts.Path = append(opts.Path, slices.Index(row, 1))
+			}
+		}
 		img, err := vision.AlignmentPlot(vision.Spectrogram{Frames: c.Frames, Bins: len(c.Features) / c.Frames, Data: c.Features},
-			al, &vision.AlignmentOptions{WordBoundaries: bounds, Title: title})
+			al, opts)
 		if err != nil {
 			return written, fmt.Errorf("alignment plot of chunk %d: %w", i+1, err)
 		}

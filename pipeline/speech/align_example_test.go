@@ -9,7 +9,7 @@ import (
 )
 
 // ExampleTranscriber_Align times the words of a known text in a recording:
-// each word of the normalized text comes back with its start and end in
+// each word of the text as written comes back with its start and end in
 // seconds (`asr align -format json` prints them; here only their count
 // and order, which do not depend on the model).
 func ExampleTranscriber_Align() {
@@ -36,6 +36,6 @@ func ExampleTranscriber_Align() {
 	}
 	fmt.Printf("%d words timed, in order: %v\n", n, ordered)
 	// Output:
-	// the quick brown fox jumps over the lazy dog
+	// The quick brown fox jumps over the lazy dog.
 	// 9 words timed, in order: true
 }

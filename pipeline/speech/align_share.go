@@ -16,8 +16,11 @@ const shareRadius = 2
 // shareWords returns how many of words, in order, each chunk holds: all
 // of them for a single chunk. For several, the CTC alignment of the whole
 // text to the whole recording proposes the boundaries (ctcShare) and the
-// speller settles them (settleShare).
-func (t *Transcriber) shareWords(chunks []*encodedChunk, words []string) ([]int, error) {
+// speller settles them (settleShare). A boundary falls only before a word
+// b where cut[b] is true (cut has len(words)+1 entries, nil means
+// anywhere): a word as written, "1999", may be several normalized words
+// that one chunk must hold.
+func (t *Transcriber) shareWords(chunks []*encodedChunk, words []string, cut []bool) ([]int, error) {
 	if len(chunks) == 1 {
 		return []int{len(words)}, nil
 	}
@@ -30,7 +33,34 @@ func (t *Transcriber) shareWords(chunks []*encodedChunk, words []string) ([]int,
 	if err != nil {
 		return nil, err
 	}
-	return t.settleShare(chunks, words, counts)
+	return t.settleShare(chunks, words, snapShare(counts, cut), cut)
+}
+
+// snapShare moves each boundary of counts to the nearest place where cut
+// allows one (the earlier of two as near), keeping them in order.
+func snapShare(counts []int, cut []bool) []int {
+	if cut == nil {
+		return counts
+	}
+	out := make([]int, len(counts))
+	at, prev := 0, 0 // the proposed boundary, and the last one placed
+	for i, n := range counts[:len(counts)-1] {
+		at += n
+		b := at
+		for d := 0; d < len(cut); d++ {
+			if lo := at - d; lo >= prev && lo < len(cut) && cut[lo] {
+				b = lo
+				break
+			}
+			if hi := at + d; hi >= prev && hi < len(cut) && cut[hi] {
+				b = hi
+				break
+			}
+		}
+		out[i], prev = b-prev, b
+	}
+	out[len(out)-1] = len(cut) - 1 - prev
+	return out
 }
 
 // ctcShare shares words out by the most likely CTC alignment of the
@@ -70,8 +100,8 @@ func (t *Transcriber) ctcShare(chunks []*encodedChunk, words []string) ([]int, e
 }
 
 // settleShare moves each boundary between chunks by up to shareRadius
-// words from where counts put it, to the sharing that the speller finds
-// most likely:
+// words from where counts put it (to places cut allows, as shareWords),
+// to the sharing that the speller finds most likely:
 //
 //	argmax over b₁ ≤ … ≤ b_{n−1} of Σᵢ log p(words[bᵢ₋₁:bᵢ], EOS | chunk i)
 //
@@ -87,7 +117,7 @@ func (t *Transcriber) ctcShare(chunks []*encodedChunk, words []string) ([]int, e
 // whole, with its end: a chunk that ends on a word it never heard, or
 // starts past one it did, is unlikely. Every term has the same tokens in
 // all, so sharings compare fairly.
-func (t *Transcriber) settleShare(chunks []*encodedChunk, words []string, counts []int) ([]int, error) {
+func (t *Transcriber) settleShare(chunks []*encodedChunk, words []string, counts []int, cut []bool) ([]int, error) {
 	n, W := len(chunks), len(words)
 	// bounds[j] lists the candidate word indices of the boundary before
 	// chunk j; the first and the last are fixed.
@@ -97,7 +127,7 @@ func (t *Transcriber) settleShare(chunks []*encodedChunk, words []string, counts
 	for j := 1; j < n; j++ {
 		at += counts[j-1]
 		for d := -shareRadius; d <= shareRadius; d++ {
-			if b := at + d; b >= 0 && b <= W {
+			if b := at + d; b >= 0 && b <= W && (cut == nil || cut[b]) {
 				bounds[j] = append(bounds[j], b)
 			}
 		}

@@ -75,7 +75,7 @@ func TestSettleShareMovesBoundariesToSentences(t *testing.T) {
 				proposal[i] += d
 				proposal[i+1] -= d
 			}
-			got, err := tr.settleShare(chunks, words, proposal)
+			got, err := tr.settleShare(chunks, words, proposal, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,7 +11,6 @@ import (
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/internal/input"
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/pipeline/speechdata"
 )
 
 // ErrNoText marks a text to align that holds no word once normalized.
@@ -45,6 +44,14 @@ func (t *Transcriber) Align(path string, stdin io.Reader, text string) (*Transcr
 // the start of its first character's encoder frame and ends at the end of
 // its last one's. Search options do not apply.
 //
+// The transcript shows the script's own words: its Text is the script
+// with white space collapsed, and each Word is a white-space separated
+// word of it as written ("Dr.", "$5."), with the normalized words it was
+// aligned as in Normalized ("dr", "five"); its time spans theirs, and a
+// word that normalizes to nothing (a dash) is shown with a neighbour.
+// ScriptScore says how well the script fits the audio (see
+// MismatchScore). Times are rounded to milliseconds.
+//
 // Long audio is cut into chunks at pauses as Stream cuts it, but of at
 // most AlignChunkLength unless the options' Segment.MaxLength says
 // otherwise, and the text is shared out among the chunks by the most
@@ -58,35 +65,50 @@ func (t *Transcriber) Align(path string, stdin io.Reader, text string) (*Transcr
 // encoded before any word is timed. For an hour of speech that holds
 // about 120 MB of encoder output and 200 MB of CTC scores at the cuts,
 // and the split takes about a minute on top of the encoding (a second
-// for ten minutes). A chunk that gets no word has an empty text.
+// for ten minutes). A chunk that gets no word has an empty text; chunks
+// are cut between words as written, never inside "1999".
 func (t *Transcriber) AlignStream(path string, stream audio.Stream, text string) (*Transcript, error) {
 	name := input.DisplayName(path)
-	norm := speechdata.Normalize(text)
-	words := strings.Fields(norm)
-	if len(words) == 0 {
+	script := scriptWords(text)
+	if len(script) == 0 {
 		return nil, fmt.Errorf("%s: %w in %q", name, ErrNoText, text)
 	}
-	if _, err := t.Model.Vocab.Encode(norm); err != nil {
+	var words, shown []string
+	for _, w := range script {
+		words = append(words, w.norm...)
+		shown = append(shown, w.text)
+	}
+	if _, err := t.Model.Vocab.Encode(strings.Join(words, " ")); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	chunks, err := t.encodeChunks(name, stream)
 	if err != nil {
 		return nil, err
 	}
-	counts, err := t.shareWords(chunks, words)
+	counts, err := t.shareWords(chunks, words, scriptBoundaries(script))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	tr := &Transcript{Path: path, Text: norm, Chunks: []Chunk{}}
+	tr := &Transcript{Path: path, Text: strings.Join(shown, " "), Chunks: []Chunk{}}
+	var logP float64
+	var chars int
 	for i, ec := range chunks {
 		c, err := t.alignChunk(ec, words[:counts[i]])
 		if err != nil {
 			return nil, fmt.Errorf("%s at %.3f s: %w", name, ec.start, err)
 		}
 		words = words[counts[i]:]
+		scriptChunk(&c.Chunk, &script)
+		c.Start, c.End = roundMs(c.Start), roundMs(c.End)
+		logP, chars = logP+c.scriptLogP, chars+c.scriptChars
 		tr.Decode += c.decode
 		tr.Duration = c.End
 		tr.Chunks = append(tr.Chunks, c.Chunk)
+	}
+	tr.ScriptScore = logP / float64(chars)
+	tr.Decode = roundMs(tr.Decode)
+	if t, ok := stream.(interface{ Truncated() bool }); ok {
+		tr.Truncated = t.Truncated()
 	}
 	return tr, nil
 }
@@ -196,6 +218,12 @@ func (t *Transcriber) alignChunk(ec *encodedChunk, words []string) (*timedChunk,
 		}
 		if c.Words, err = t.timeWords(&ec.enc, tokens, fa.Alignment, fa.LogProbs); err != nil {
 			return nil, err
+		}
+		for i, tok := range tokens {
+			if t.Model.Vocab.Decode([]int{tok}) != " " {
+				c.scriptLogP += float64(fa.LogProbs[i])
+				c.scriptChars++
+			}
 		}
 		for i := range c.Words {
 			c.Words[i].Start += ec.start

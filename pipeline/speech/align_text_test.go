@@ -15,30 +15,41 @@ import (
 const helloText = "the quick brown fox jumps over the lazy dog"
 
 // checkTimes checks what every forced transcript must satisfy: the
-// words of the text, in order, inside their chunks, never going
-// backwards, and chunks that tile the recording.
+// words of the text (normalized), in order, inside their chunks, never
+// going backwards, chunks that tile the recording, and texts that are
+// the words shown (as written, in forced alignment).
 func checkTimes(t *testing.T, got *speech.Transcript, words []string, frameSec float64) {
 	t.Helper()
-	var timed []string
+	var timed, shown []string
 	prevEnd, prevStart := 0.0, 0.0
 	for i, c := range got.Chunks {
 		if math.Abs(c.Start-prevEnd) > 1e-9 {
 			t.Errorf("chunk %d starts at %.3f s, the one before ends at %.3f s", i, c.Start, prevEnd)
 		}
 		prevEnd = c.End
+		var inChunk []string
 		for _, w := range c.Words {
 			if w.Start < prevStart-1e-9 || w.End <= w.Start || w.Start < c.Start-1e-9 || w.End > c.End+frameSec {
 				t.Errorf("chunk %d (%.2f–%.2f s): word %+v out of order or outside it", i, c.Start, c.End, w)
 			}
 			prevStart = w.Start
-			timed = append(timed, w.Word)
+			norm := w.Normalized
+			if norm == "" {
+				norm = w.Word
+			}
+			timed = append(timed, norm)
+			inChunk = append(inChunk, w.Word)
 		}
+		if c.Text != strings.Join(inChunk, " ") {
+			t.Errorf("chunk %d: text %q, words %q", i, c.Text, inChunk)
+		}
+		shown = append(shown, inChunk...)
 	}
 	if strings.Join(timed, " ") != strings.Join(words, " ") {
 		t.Errorf("timed words %q, want %q", timed, words)
 	}
-	if got.Text != strings.Join(words, " ") {
-		t.Errorf("text %q, want %q", got.Text, strings.Join(words, " "))
+	if got.Text != strings.Join(shown, " ") {
+		t.Errorf("text %q, want the words shown %q", got.Text, shown)
 	}
 }
 
@@ -67,7 +78,8 @@ func defaultTranscriber(tb testing.TB, opts *speech.TranscribeOptions) *speech.T
 
 // TestAlignNormalizesAndTimesEveryWord aligns testdata/hello.wav with its
 // text written as a person would: every word gets a time, in order, and
-// the words are the normalized text's.
+// the words shown are the text's as written, aligned as the normalized
+// text's.
 func TestAlignNormalizesAndTimesEveryWord(t *testing.T) {
 	tr := defaultTranscriber(t, &speech.TranscribeOptions{KeepAlignment: true})
 	got, err := tr.Align(filepath.Join("..", "..", "testdata", "hello.wav"), nil, "The quick brown fox — jumps over the LAZY dog!")
@@ -75,6 +87,9 @@ func TestAlignNormalizesAndTimesEveryWord(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkTimes(t, got, strings.Fields(helloText), 0.06)
+	if got.Text != "The quick brown fox — jumps over the LAZY dog!" {
+		t.Errorf("text %q, want the script as written", got.Text)
+	}
 	if len(got.Chunks) != 1 || len(got.Chunks[0].Alignment) != len(helloText) || len(got.Chunks[0].Chars) != len(helloText) {
 		t.Fatalf("want one chunk keeping one alignment row and label per character, got %+v", got.Chunks)
 	}

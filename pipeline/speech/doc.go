@@ -118,7 +118,10 @@
 // text to the whole recording (asr.CTCSplit): a word goes to the chunk
 // holding its middle character; then the speller moves each boundary by
 // up to two words to the sharing under which it finds the text most
-// likely, which mends CTC's mistakes at the edges of chunks. TimingAccuracy measures both kinds of
+// likely, which mends CTC's mistakes at the edges of chunks. The
+// transcript shows the script's words as written, each with the
+// normalized words it was aligned as, and scores how well the script fits
+// the audio (Transcript.ScriptScore, MismatchScore). TimingAccuracy measures both kinds of
 // alignment against the true word starts of synthetic clips, and
 // AlignmentPlots draws the spectrogram over the attention with the word
 // starts marked.

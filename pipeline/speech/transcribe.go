@@ -18,9 +18,14 @@ import (
 // seconds, derived from the alignment (see the package comment's Word
 // times), and the model's confidence in it.
 type Word struct {
-	Word  string  `json:"word"`
-	Start float64 `json:"start"`
-	End   float64 `json:"end"`
+	Word string `json:"word"`
+	// Normalized is, in forced alignment, the normalized words that Word,
+	// a word of the script as written ("$5."), was aligned as ("five"):
+	// its time spans theirs. Empty in transcription, where Word is itself
+	// normalized.
+	Normalized string  `json:"normalized,omitempty"`
+	Start      float64 `json:"start"`
+	End        float64 `json:"end"`
 	// Confidence is the geometric mean of the probabilities the speller
 	// gives the word's characters, exp(mean log p), in (0, 1]: of the
 	// characters it chose when decoding (asr.Result.LogProbs; after a CTC
@@ -53,9 +58,14 @@ type Chunk struct {
 	// Alignment (characters × encoder frames) and the features
 	// (frames × 80), kept only with TranscribeOptions.KeepAlignment.
 	Alignment [][]float32 `json:"-"`
-	Chars     []string    `json:"-"`
-	Features  []float32   `json:"-"`
-	Frames    int         `json:"-"`
+	// CTC holds, after a CTC fallback (Fallback not empty), per character
+	// the CTC head's posterior of it at each encoder frame: what the text
+	// came from (Alignment is then one-hot at the frames of the CTC best
+	// path, not attention). Kept only with KeepAlignment.
+	CTC      [][]float32 `json:"-"`
+	Chars    []string    `json:"-"`
+	Features []float32   `json:"-"`
+	Frames   int         `json:"-"`
 }
 
 // Transcript is a transcribed recording.
@@ -67,6 +77,12 @@ type Transcript struct {
 	// Truncated says the file ended before its header said it would: the
 	// audio there was transcribed (commands warn).
 	Truncated bool `json:"truncated,omitempty"`
+	// ScriptScore is, in forced alignment, the mean log-probability per
+	// character (spaces excepted) of the normalized script under the
+	// speller: how well the script fits the audio. Below MismatchScore
+	// the script probably does not match it (commands warn). Zero in
+	// transcription.
+	ScriptScore float64 `json:"script_score,omitempty"`
 	// Decode is the time spent featurizing, encoding and searching
 	// (model load and file decoding excluded), for real-time factors.
 	Decode float64 `json:"decode_seconds"`
@@ -340,6 +356,10 @@ func roundMs(sec float64) float64 { return math.Round(sec*1000) / 1000 }
 type timedChunk struct {
 	Chunk
 	decode float64
+	// In forced alignment: the sum of the log-probabilities of the
+	// script's characters (spaces excepted), and their number.
+	scriptLogP  float64
+	scriptChars int
 }
 
 // Samples transcribes one chunk of 16 kHz mono audio; word times are
@@ -379,9 +399,24 @@ func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) 
 			c.Chars = append(c.Chars, t.Model.Vocab.Decode([]int{tok}))
 		}
 		c.Features, c.Frames = append([]float32(nil), f.Data...), f.Frames
+		if r.Fallback != "" && e.CTCLogProbs != nil {
+			c.CTC = ctcPosteriors(e, r.Tokens, t.Model.Vocab.Size())
+		}
 	}
 	c.decode = time.Since(start).Seconds()
 	return c, nil
+}
+
+// ctcPosteriors returns, per token, its CTC posterior at each frame of e.
+func ctcPosteriors(e *asr.Encoded, tokens []int, V int) [][]float32 {
+	rows := make([][]float32, len(tokens))
+	for i, tok := range tokens {
+		rows[i] = make([]float32, e.T)
+		for t := range e.T {
+			rows[i][t] = float32(math.Exp(float64(e.CTCLogProbs[t*V+tok])))
+		}
+	}
+	return rows
 }
 
 // timeWords times the words spelled by tokens (spaces included) over

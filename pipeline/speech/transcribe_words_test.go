@@ -27,13 +27,13 @@ func TestWordTimes(t *testing.T) {
 			"two words", "ab cd",
 			[]int{2, 4, 5, 7, 9},
 			[]float32{ln(0.5), ln(0.125), ln(0.9), ln(1), ln(0.25)},
-			[]Word{{"ab", 2 * fs, 5 * fs, 0.25}, {"cd", 7 * fs, 10 * fs, 0.5}},
+			[]Word{{Word: "ab", Start: 2 * fs, End: 5 * fs, Confidence: 0.25}, {Word: "cd", Start: 7 * fs, End: 10 * fs, Confidence: 0.5}},
 		},
 		{
 			"spaces around and between", " a  b ",
 			[]int{0, 1, 1, 2, 3, 3},
 			[]float32{ln(0.1), ln(0.8), ln(0.1), ln(0.1), ln(0.4), ln(0.1)},
-			[]Word{{"a", 1 * fs, 2 * fs, 0.8}, {"b", 3 * fs, 4 * fs, 0.4}},
+			[]Word{{Word: "a", Start: 1 * fs, End: 2 * fs, Confidence: 0.8}, {Word: "b", Start: 3 * fs, End: 4 * fs, Confidence: 0.4}},
 		},
 		{
 			// Two words sharing a frame: the second starts where the
@@ -41,13 +41,13 @@ func TestWordTimes(t *testing.T) {
 			"shared frame", "a b",
 			[]int{4, 4, 4},
 			[]float32{0, 0, 0},
-			[]Word{{"a", 4 * fs, 5 * fs, 1}, {"b", 5 * fs, 6 * fs, 1}},
+			[]Word{{Word: "a", Start: 4 * fs, End: 5 * fs, Confidence: 1}, {Word: "b", Start: 5 * fs, End: 6 * fs, Confidence: 1}},
 		},
 		{
 			"apostrophe", "don't",
 			[]int{1, 1, 2, 2, 3},
 			[]float32{0, 0, 0, 0, 0},
-			[]Word{{"don't", 1 * fs, 4 * fs, 1}},
+			[]Word{{Word: "don't", Start: 1 * fs, End: 4 * fs, Confidence: 1}},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
