@@ -17,7 +17,10 @@ import (
 	"golang.org/x/image/draw"
 )
 
-var updateScreenshots = flag.Bool("update-screenshots", false, "write the page screenshots to docs/ for the README")
+var (
+	updateScreenshots = flag.Bool("update-screenshots", false, "write the page screenshots to docs/ for the README")
+	screenshotDir     = flag.String("screenshot-dir", "", "write the page screenshots to this directory, to look at them")
+)
 
 // chromiumPath is Debian's chromium.
 const chromiumPath = "/usr/bin/chromium"
@@ -143,7 +146,7 @@ func TestBrowserASRPage(t *testing.T) {
 	if c.Ink < 0.3 || c.Colors < 20 {
 		t.Errorf("the alignment canvas looks blank: %+v", c)
 	}
-	screenshot(t, ctx, "serve-asr.png")
+	screenshot(t, ctx, "serve-asr.png", 5, 8)
 }
 
 func TestBrowserCaptionPage(t *testing.T) {
@@ -183,13 +186,107 @@ func TestBrowserCaptionPage(t *testing.T) {
 	if after.Ink < 0.5 || after.Colors < 50 || after.Width < 100 {
 		t.Errorf("the heatmap canvas looks blank: %+v (before focus: %+v)", after, before)
 	}
-	screenshot(t, ctx, "serve-caption.png")
+	screenshot(t, ctx, "serve-caption.png", 5, 8)
 }
 
+// phoneWidth and phoneHeight are a phone's viewport in CSS pixels (an
+// iPhone 12 to 15).
+const phoneWidth, phoneHeight = 390, 844
+
+// phone emulates a phone's screen: 390×844 CSS pixels, with the mobile
+// viewport (the pages' viewport meta tag applies), at 1 device pixel each
+// to keep the screenshots small.
+func phone(t *testing.T, ctx context.Context) {
+	t.Helper()
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+			Width: phoneWidth, Height: phoneHeight, DeviceScaleFactor: 1, Mobile: true})
+		return err
+	}))
+	if err != nil {
+		t.Fatalf("emulating a phone: %v", err)
+	}
+}
+
+// overflow is a JavaScript expression listing what sticks out of the
+// viewport to the right (the page would scroll sideways), and the widths.
+const overflow = `(() => {
+  const w = window.innerWidth, out = [];
+  for (const e of document.querySelectorAll("body *")) {
+    const r = e.getBoundingClientRect();
+    if (r.width > 0 && r.right > w + 0.5) out.push(e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className && typeof e.className === "string" ? "." + e.className.split(" ").join(".") : "") + " right " + Math.round(r.right));
+  }
+  return {inner: w, scroll: document.documentElement.scrollWidth, out: out.slice(0, 10)};
+})()`
+
+type overflowed struct {
+	Inner  int      `json:"inner"`
+	Scroll int      `json:"scroll"`
+	Out    []string `json:"out"`
+}
+
+// checkPhoneWidth fails the test if the page is wider than the phone.
+func checkPhoneWidth(t *testing.T, ctx context.Context) {
+	t.Helper()
+	o := eval[overflowed](t, ctx, overflow)
+	if o.Inner != phoneWidth {
+		t.Errorf("window.innerWidth %d, want %d", o.Inner, phoneWidth)
+	}
+	if o.Scroll > o.Inner || len(o.Out) > 0 {
+		t.Errorf("the page scrolls sideways on a phone: scrollWidth %d > innerWidth %d; sticking out: %q", o.Scroll, o.Inner, o.Out)
+	}
+}
+
+func TestBrowserASRPhone(t *testing.T) {
+	ctx := browser(t)
+	phone(t, ctx)
+	ts := serve(t, newASRServer(t, Options{Jobs: 1}))
+	wav, err := filepath.Abs(filepath.Join(repoRoot, "testdata", "hello.wav"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, ctx, 60*time.Second, "open the page", chromedp.Navigate(ts.URL+"/"), chromedp.WaitReady(chromedp.CSS("#file")))
+	checkPhoneWidth(t, ctx)
+	within(t, ctx, 60*time.Second, "upload hello.wav",
+		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{wav}),
+		chromedp.WaitVisible(chromedp.CSS("#transcript .word")),
+		chromedp.WaitVisible(chromedp.CSS("#figures canvas")),
+	)
+	within(t, ctx, 10*time.Second, "focus a word", chromedp.Focus(chromedp.CSS("#transcript .word:nth-child(2)")))
+	checkPhoneWidth(t, ctx)
+	c := eval[ink](t, ctx, canvasInk+`("#figures canvas")`)
+	if c.Ink < 0.3 || c.Width > 2*phoneWidth {
+		t.Errorf("the alignment canvas on a phone: %+v", c)
+	}
+	screenshot(t, ctx, "serve-asr-phone.png", 1, 1)
+}
+
+func TestBrowserCaptionPhone(t *testing.T) {
+	ctx := browser(t)
+	phone(t, ctx)
+	ts := serve(t, newCaptionServer(t, Options{Jobs: 1}))
+	photo, err := filepath.Abs(filepath.Join(repoRoot, "testdata", "photos", "chelsea.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, ctx, 60*time.Second, "open the page", chromedp.Navigate(ts.URL+"/"), chromedp.WaitReady(chromedp.CSS("#file")))
+	checkPhoneWidth(t, ctx)
+	within(t, ctx, 60*time.Second, "upload a photo",
+		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{photo}),
+		chromedp.WaitVisible(chromedp.CSS("#caption .word")),
+	)
+	within(t, ctx, 10*time.Second, "focus a word", chromedp.Focus(chromedp.CSS("#caption .word:nth-child(2)")))
+	checkPhoneWidth(t, ctx)
+	screenshot(t, ctx, "serve-caption-phone.png", 1, 1)
+}
+
+// readmeScreenshots are the screenshots the README shows, from docs/.
+var readmeScreenshots = map[string]bool{"serve-asr.png": true, "serve-caption.png": true, "serve-asr-phone.png": true}
+
 // screenshot takes a screenshot of the page, checks it is not blank and,
-// with -update-screenshots, writes it to docs/name, scaled to 5/8, for the
-// README.
-func screenshot(t *testing.T, ctx context.Context, name string) {
+// with -update-screenshots, writes it to docs/name (if the README shows
+// it), scaled by num/den.
+func screenshot(t *testing.T, ctx context.Context, name string, num, den int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
@@ -213,10 +310,12 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 		t.Errorf("screenshot %s has %d colors: blank?", name, len(colors))
 	}
 	out := filepath.Join(t.TempDir(), name)
-	if *updateScreenshots {
+	if *updateScreenshots && readmeScreenshots[name] {
 		out = filepath.Join(repoRoot, "docs", name)
+	} else if *screenshotDir != "" {
+		out = filepath.Join(*screenshotDir, name)
 	}
-	small := image.NewRGBA(image.Rect(0, 0, b.Dx()*5/8, b.Dy()*5/8))
+	small := image.NewRGBA(image.Rect(0, 0, b.Dx()*num/den, b.Dy()*num/den))
 	draw.CatmullRom.Scale(small, small.Bounds(), img, b, draw.Src, nil)
 	var buf bytes.Buffer
 	if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, small); err != nil {
