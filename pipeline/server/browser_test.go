@@ -294,6 +294,14 @@ func screenshot(t *testing.T, ctx context.Context, name string, num, den int) {
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
+	checkScreenshot(t, data, name, num, den)
+}
+
+// checkScreenshot checks a PNG screenshot is not blank and writes it,
+// scaled by num/den, to docs/ (-update-screenshots, if the README shows
+// it), to -screenshot-dir, or to a temporary directory.
+func checkScreenshot(t testing.TB, data []byte, name string, num, den int) {
+	t.Helper()
 	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
