@@ -3,11 +3,14 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"flag"
 	"image"
 	"image/png"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -336,3 +339,77 @@ func checkScreenshot(t testing.TB, data []byte, name string, num, den int) {
 }
 
 func itoa(i int) string { return string(rune('0' + i)) }
+
+// quietHello writes hello.wav after 12 s and before 4 s of faint noise:
+// three chunks, the first and last without speech.
+func quietHello(t *testing.T) string {
+	t.Helper()
+	wav, err := os.ReadFile(filepath.Join(repoRoot, "testdata", "hello.wav"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(wav, []byte("data"))
+	if i < 0 || !bytes.Contains(wav[:i], []byte("\x01\x00\x01\x00\x80\x3e\x00\x00")) { // PCM, mono, 16 kHz
+		t.Fatal("hello.wav is not 16 kHz mono PCM")
+	}
+	pcm := wav[i+8:]
+	rng := rand.New(rand.NewPCG(1, 2))
+	noise := func(seconds int) []byte {
+		b := make([]byte, 2*16000*seconds)
+		for k := 0; k < len(b); k += 2 {
+			binary.LittleEndian.PutUint16(b[k:], uint16(int16(rng.NormFloat64()*300)))
+		}
+		return b
+	}
+	data := append(append(noise(12), pcm...), noise(4)...)
+	out := append([]byte{}, wav[:i+4]...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(data)))
+	out = append(out, data...)
+	binary.LittleEndian.PutUint32(out[4:], uint32(len(out)-8))
+	path := filepath.Join(t.TempDir(), "quiet-hello.wav")
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestBrowserASRNoSpeech checks the page says which chunks hold no
+// speech, instead of drawing empty figures, and which came from a CTC
+// fallback.
+func TestBrowserASRNoSpeech(t *testing.T) {
+	ctx := browser(t)
+	ts := serve(t, newASRServer(t, Options{Jobs: 1}))
+	within(t, ctx, 90*time.Second, "upload quiet-hello.wav",
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitReady(chromedp.CSS("#file")),
+		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{quietHello(t)}),
+		chromedp.WaitVisible(chromedp.CSS("#transcript .word")),
+	)
+	type page struct {
+		Figures  int      `json:"figures"`
+		Canvases int      `json:"canvases"`
+		Notes    []string `json:"notes"`
+		Words    int      `json:"words"`
+	}
+	p := eval[page](t, ctx, `({
+	  figures: document.querySelectorAll("#figures figure").length,
+	  canvases: document.querySelectorAll("#figures canvas").length,
+	  notes: [...document.querySelectorAll("#figures .note")].map(n => n.textContent),
+	  words: document.querySelectorAll("#transcript .word").length,
+	})`)
+	t.Logf("page: %+v", p)
+	noSpeech := 0
+	for _, n := range p.Notes {
+		switch {
+		case strings.HasPrefix(n, "No speech"):
+			noSpeech++
+		case strings.HasPrefix(n, "CTC fallback"): // the speech chunk may fall back (it does with this model)
+		default:
+			t.Errorf("note %q", n)
+		}
+	}
+	if p.Figures != 3 || p.Canvases != 1 || noSpeech != 2 || p.Words == 0 {
+		t.Fatalf("want 3 chunks, one drawn, two noted as without speech: %+v", p)
+	}
+	screenshot(t, ctx, "serve-asr-nospeech.png", 5, 8)
+}
