@@ -3,11 +3,14 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"flag"
 	"image"
 	"image/png"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,7 +20,10 @@ import (
 	"golang.org/x/image/draw"
 )
 
-var updateScreenshots = flag.Bool("update-screenshots", false, "write the page screenshots to docs/ for the README")
+var (
+	updateScreenshots = flag.Bool("update-screenshots", false, "write the page screenshots to docs/ for the README")
+	screenshotDir     = flag.String("screenshot-dir", "", "write the page screenshots to this directory, to look at them")
+)
 
 // chromiumPath is Debian's chromium.
 const chromiumPath = "/usr/bin/chromium"
@@ -143,7 +149,7 @@ func TestBrowserASRPage(t *testing.T) {
 	if c.Ink < 0.3 || c.Colors < 20 {
 		t.Errorf("the alignment canvas looks blank: %+v", c)
 	}
-	screenshot(t, ctx, "serve-asr.png")
+	screenshot(t, ctx, "serve-asr.png", 5, 8)
 }
 
 func TestBrowserCaptionPage(t *testing.T) {
@@ -183,13 +189,107 @@ func TestBrowserCaptionPage(t *testing.T) {
 	if after.Ink < 0.5 || after.Colors < 50 || after.Width < 100 {
 		t.Errorf("the heatmap canvas looks blank: %+v (before focus: %+v)", after, before)
 	}
-	screenshot(t, ctx, "serve-caption.png")
+	screenshot(t, ctx, "serve-caption.png", 5, 8)
 }
 
+// phoneWidth and phoneHeight are a phone's viewport in CSS pixels (an
+// iPhone 12 to 15).
+const phoneWidth, phoneHeight = 390, 844
+
+// phone emulates a phone's screen: 390×844 CSS pixels, with the mobile
+// viewport (the pages' viewport meta tag applies), at 1 device pixel each
+// to keep the screenshots small.
+func phone(t *testing.T, ctx context.Context) {
+	t.Helper()
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+			Width: phoneWidth, Height: phoneHeight, DeviceScaleFactor: 1, Mobile: true})
+		return err
+	}))
+	if err != nil {
+		t.Fatalf("emulating a phone: %v", err)
+	}
+}
+
+// overflow is a JavaScript expression listing what sticks out of the
+// viewport to the right (the page would scroll sideways), and the widths.
+const overflow = `(() => {
+  const w = window.innerWidth, out = [];
+  for (const e of document.querySelectorAll("body *")) {
+    const r = e.getBoundingClientRect();
+    if (r.width > 0 && r.right > w + 0.5) out.push(e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className && typeof e.className === "string" ? "." + e.className.split(" ").join(".") : "") + " right " + Math.round(r.right));
+  }
+  return {inner: w, scroll: document.documentElement.scrollWidth, out: out.slice(0, 10)};
+})()`
+
+type overflowed struct {
+	Inner  int      `json:"inner"`
+	Scroll int      `json:"scroll"`
+	Out    []string `json:"out"`
+}
+
+// checkPhoneWidth fails the test if the page is wider than the phone.
+func checkPhoneWidth(t *testing.T, ctx context.Context) {
+	t.Helper()
+	o := eval[overflowed](t, ctx, overflow)
+	if o.Inner != phoneWidth {
+		t.Errorf("window.innerWidth %d, want %d", o.Inner, phoneWidth)
+	}
+	if o.Scroll > o.Inner || len(o.Out) > 0 {
+		t.Errorf("the page scrolls sideways on a phone: scrollWidth %d > innerWidth %d; sticking out: %q", o.Scroll, o.Inner, o.Out)
+	}
+}
+
+func TestBrowserASRPhone(t *testing.T) {
+	ctx := browser(t)
+	phone(t, ctx)
+	ts := serve(t, newASRServer(t, Options{Jobs: 1}))
+	wav, err := filepath.Abs(filepath.Join(repoRoot, "testdata", "hello.wav"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, ctx, 60*time.Second, "open the page", chromedp.Navigate(ts.URL+"/"), chromedp.WaitReady(chromedp.CSS("#file")))
+	checkPhoneWidth(t, ctx)
+	within(t, ctx, 60*time.Second, "upload hello.wav",
+		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{wav}),
+		chromedp.WaitVisible(chromedp.CSS("#transcript .word")),
+		chromedp.WaitVisible(chromedp.CSS("#figures canvas")),
+	)
+	within(t, ctx, 10*time.Second, "focus a word", chromedp.Focus(chromedp.CSS("#transcript .word:nth-child(2)")))
+	checkPhoneWidth(t, ctx)
+	c := eval[ink](t, ctx, canvasInk+`("#figures canvas")`)
+	if c.Ink < 0.3 || c.Width > 2*phoneWidth {
+		t.Errorf("the alignment canvas on a phone: %+v", c)
+	}
+	screenshot(t, ctx, "serve-asr-phone.png", 1, 1)
+}
+
+func TestBrowserCaptionPhone(t *testing.T) {
+	ctx := browser(t)
+	phone(t, ctx)
+	ts := serve(t, newCaptionServer(t, Options{Jobs: 1}))
+	photo, err := filepath.Abs(filepath.Join(repoRoot, "testdata", "photos", "chelsea.jpg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, ctx, 60*time.Second, "open the page", chromedp.Navigate(ts.URL+"/"), chromedp.WaitReady(chromedp.CSS("#file")))
+	checkPhoneWidth(t, ctx)
+	within(t, ctx, 60*time.Second, "upload a photo",
+		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{photo}),
+		chromedp.WaitVisible(chromedp.CSS("#caption .word")),
+	)
+	within(t, ctx, 10*time.Second, "focus a word", chromedp.Focus(chromedp.CSS("#caption .word:nth-child(2)")))
+	checkPhoneWidth(t, ctx)
+	screenshot(t, ctx, "serve-caption-phone.png", 1, 1)
+}
+
+// readmeScreenshots are the screenshots the README shows, from docs/.
+var readmeScreenshots = map[string]bool{"serve-asr.png": true, "serve-caption.png": true, "serve-asr-phone.png": true}
+
 // screenshot takes a screenshot of the page, checks it is not blank and,
-// with -update-screenshots, writes it to docs/name, scaled to 5/8, for the
-// README.
-func screenshot(t *testing.T, ctx context.Context, name string) {
+// with -update-screenshots, writes it to docs/name (if the README shows
+// it), scaled by num/den.
+func screenshot(t *testing.T, ctx context.Context, name string, num, den int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
@@ -197,6 +297,14 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
+	checkScreenshot(t, data, name, num, den)
+}
+
+// checkScreenshot checks a PNG screenshot is not blank and writes it,
+// scaled by num/den, to docs/ (-update-screenshots, if the README shows
+// it), to -screenshot-dir, or to a temporary directory.
+func checkScreenshot(t testing.TB, data []byte, name string, num, den int) {
+	t.Helper()
 	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
@@ -213,10 +321,12 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 		t.Errorf("screenshot %s has %d colors: blank?", name, len(colors))
 	}
 	out := filepath.Join(t.TempDir(), name)
-	if *updateScreenshots {
+	if *updateScreenshots && readmeScreenshots[name] {
 		out = filepath.Join(repoRoot, "docs", name)
+	} else if *screenshotDir != "" {
+		out = filepath.Join(*screenshotDir, name)
 	}
-	small := image.NewRGBA(image.Rect(0, 0, b.Dx()*5/8, b.Dy()*5/8))
+	small := image.NewRGBA(image.Rect(0, 0, b.Dx()*num/den, b.Dy()*num/den))
 	draw.CatmullRom.Scale(small, small.Bounds(), img, b, draw.Src, nil)
 	var buf bytes.Buffer
 	if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, small); err != nil {
@@ -229,3 +339,77 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 }
 
 func itoa(i int) string { return string(rune('0' + i)) }
+
+// quietHello writes hello.wav after 12 s and before 4 s of faint noise:
+// three chunks, the first and last without speech.
+func quietHello(t *testing.T) string {
+	t.Helper()
+	wav, err := os.ReadFile(filepath.Join(repoRoot, "testdata", "hello.wav"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(wav, []byte("data"))
+	if i < 0 || !bytes.Contains(wav[:i], []byte("\x01\x00\x01\x00\x80\x3e\x00\x00")) { // PCM, mono, 16 kHz
+		t.Fatal("hello.wav is not 16 kHz mono PCM")
+	}
+	pcm := wav[i+8:]
+	rng := rand.New(rand.NewPCG(1, 2))
+	noise := func(seconds int) []byte {
+		b := make([]byte, 2*16000*seconds)
+		for k := 0; k < len(b); k += 2 {
+			binary.LittleEndian.PutUint16(b[k:], uint16(int16(rng.NormFloat64()*300)))
+		}
+		return b
+	}
+	data := append(append(noise(12), pcm...), noise(4)...)
+	out := append([]byte{}, wav[:i+4]...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(data)))
+	out = append(out, data...)
+	binary.LittleEndian.PutUint32(out[4:], uint32(len(out)-8))
+	path := filepath.Join(t.TempDir(), "quiet-hello.wav")
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestBrowserASRNoSpeech checks the page says which chunks hold no
+// speech, instead of drawing empty figures, and which came from a CTC
+// fallback.
+func TestBrowserASRNoSpeech(t *testing.T) {
+	ctx := browser(t)
+	ts := serve(t, newASRServer(t, Options{Jobs: 1}))
+	within(t, ctx, 90*time.Second, "upload quiet-hello.wav",
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitReady(chromedp.CSS("#file")),
+		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{quietHello(t)}),
+		chromedp.WaitVisible(chromedp.CSS("#transcript .word")),
+	)
+	type page struct {
+		Figures  int      `json:"figures"`
+		Canvases int      `json:"canvases"`
+		Notes    []string `json:"notes"`
+		Words    int      `json:"words"`
+	}
+	p := eval[page](t, ctx, `({
+	  figures: document.querySelectorAll("#figures figure").length,
+	  canvases: document.querySelectorAll("#figures canvas").length,
+	  notes: [...document.querySelectorAll("#figures .note")].map(n => n.textContent),
+	  words: document.querySelectorAll("#transcript .word").length,
+	})`)
+	t.Logf("page: %+v", p)
+	noSpeech := 0
+	for _, n := range p.Notes {
+		switch {
+		case strings.HasPrefix(n, "No speech"):
+			noSpeech++
+		case strings.HasPrefix(n, "CTC fallback"): // the speech chunk may fall back (it does with this model)
+		default:
+			t.Errorf("note %q", n)
+		}
+	}
+	if p.Figures != 3 || p.Canvases != 1 || noSpeech != 2 || p.Words == 0 {
+		t.Fatalf("want 3 chunks, one drawn, two noted as without speech: %+v", p)
+	}
+	screenshot(t, ctx, "serve-asr-nospeech.png", 5, 8)
+}

@@ -12,10 +12,14 @@
 // json ({"text": …}, the default), text, srt, vtt or verbose_json.
 // verbose_json is OpenAI's (task, language, duration, text, segments,
 // and words when timestamp_granularities[] includes word), each word
-// with attend's confidence, plus "attend": per chunk the characters
-// spelled, the attention alignment (characters × encoder frames) and the
-// log-mel spectrogram, quantized to bytes and base64-encoded (see
-// VerboseAttend; include_attention=false leaves them out). model,
+// with attend's confidence and each segment with its chunk's
+// no_speech_prob (the voice activity detector's; a chunk without speech
+// has no segment), plus "attend": per chunk whether it holds speech, the
+// characters spelled, the alignment (characters × encoder frames: the
+// attention, or after a CTC fallback the CTC posteriors, as
+// alignment_source says) and the log-mel spectrogram, quantized to bytes
+// and base64-encoded (see VerboseAttend; include_attention=false leaves
+// them out). model,
 // prompt and temperature are accepted and ignored; language must be
 // English if given.
 //

@@ -26,7 +26,10 @@ type Verbose struct {
 }
 
 // Segment is one of OpenAI's segments: here a subtitle cue of the srt
-// and vtt answers (at most 10 words and 6 s, never across chunks).
+// and vtt answers (at most 10 words and 6 s, never across chunks). A
+// chunk without speech (speech.Chunk.NoSpeech) has no cue, so no
+// segment; NoSpeechProb is the VAD's evidence over the segment's chunk
+// (speech.Chunk.NoSpeechScore; 0 with the VAD off).
 type Segment struct {
 	ID               int     `json:"id"`
 	Seek             int     `json:"seek"` // centiseconds, as Whisper's
@@ -59,10 +62,25 @@ type VerboseAttend struct {
 
 // VerboseChunk is one chunk decoded on its own.
 type VerboseChunk struct {
-	Start    float64 `json:"start"`
-	End      float64 `json:"end"`
-	Text     string  `json:"text"`
-	Fallback string  `json:"fallback,omitempty"`
+	Start float64 `json:"start"`
+	End   float64 `json:"end"`
+	Text  string  `json:"text"`
+	// NoSpeech says the chunk holds no speech (the VAD found none, or the
+	// CTC head's best path is all blank): no text, words or segment.
+	// NoSpeechProb is 1 − the VAD's highest speech probability over it.
+	NoSpeech     bool    `json:"no_speech"`
+	NoSpeechProb float64 `json:"no_speech_prob"`
+	// Fallback, when not empty, says why the text came from the CTC head
+	// instead of the attention speller; the rows of Alignment are then
+	// not attention (see AlignmentSource).
+	Fallback string `json:"fallback,omitempty"`
+	// AlignmentSource says what Alignment holds: "attention" (the
+	// speller's weights α), "ctc_posterior" (after a CTC fallback, the
+	// CTC head's posterior of each character at each encoder frame) or
+	// "ctc_path" (after a fallback without them: one-hot at the frames
+	// where the CTC best path emitted each character); "" with no
+	// alignment.
+	AlignmentSource string `json:"alignment_source,omitempty"`
 	// FirstWord and Words place the chunk's words in Verbose.Words (when
 	// asked for): words[first_word : first_word+words].
 	FirstWord int `json:"first_word"`
@@ -70,8 +88,9 @@ type VerboseChunk struct {
 	// Chars are the characters spelled, one per alignment row (" " between
 	// words).
 	Chars []string `json:"chars"`
-	// Alignment is chars × encoder_frames attention weights α, bytes
-	// scaled to [0, alignment_max] (the chunk's largest weight).
+	// Alignment is chars × encoder_frames weights (attention α, or see
+	// AlignmentSource), bytes scaled to [0, alignment_max] (the chunk's
+	// largest weight).
 	EncoderFrames int     `json:"encoder_frames"`
 	Alignment     string  `json:"alignment"`
 	AlignmentMax  float32 `json:"alignment_max"`
@@ -115,15 +134,24 @@ func verbose(t *speech.Transcript, req *asrRequest, model string, reduction int)
 		Quantization: quantization, Chunks: []VerboseChunk{}}
 	first := 0
 	for _, c := range t.Chunks {
-		vc := VerboseChunk{Start: c.Start, End: c.End, Text: c.Text, Fallback: c.Fallback,
-			FirstWord: first, Words: len(c.Words), Chars: c.Chars}
+		vc := VerboseChunk{Start: c.Start, End: c.End, Text: c.Text, NoSpeech: c.NoSpeech, NoSpeechProb: roundTo(c.NoSpeechScore, 1e4),
+			Fallback: c.Fallback, FirstWord: first, Words: len(c.Words), Chars: c.Chars}
 		first += len(c.Words)
 		if vc.Chars == nil {
 			vc.Chars = []string{}
 		}
-		if len(c.Alignment) > 0 {
-			vc.EncoderFrames = len(c.Alignment[0])
-			vc.Alignment, vc.AlignmentMax = quantizeRows(c.Alignment)
+		rows, source := c.Alignment, "attention"
+		if c.Fallback != "" {
+			// A fallback's alignment is the CTC path, one-hot: show the
+			// CTC posteriors it came from, and say which.
+			source = "ctc_path"
+			if len(c.CTC) == len(c.Alignment) && len(c.CTC) > 0 {
+				rows, source = c.CTC, "ctc_posterior"
+			}
+		}
+		if len(rows) > 0 && len(rows[0]) > 0 {
+			vc.EncoderFrames, vc.AlignmentSource = len(rows[0]), source
+			vc.Alignment, vc.AlignmentMax = quantizeRows(rows)
 		}
 		if c.Frames > 0 {
 			vc.MelFrames, vc.MelBins = c.Frames, len(c.Features)/c.Frames
@@ -134,19 +162,36 @@ func verbose(t *speech.Transcript, req *asrRequest, model string, reduction int)
 	return v
 }
 
-// segments groups the words into OpenAI segments, one per subtitle cue.
+// segments groups the words into OpenAI segments, one per subtitle cue,
+// each with its chunk's no-speech evidence. Cues never cross chunks, and
+// a chunk without speech has no words, so no cue.
 func segments(t *speech.Transcript, words []speech.Word) []Segment {
+	// chunkOf[i] is the chunk of words[i].
+	chunkOf := make([]int, 0, len(words))
+	for k, c := range t.Chunks {
+		for range c.Words {
+			chunkOf = append(chunkOf, k)
+		}
+	}
 	out := []Segment{}
 	next := 0
-	for i, c := range speech.Cues(t) {
+	for _, c := range speech.Cues(t) {
 		n := len(strings.Fields(c.Text))
 		var logp float64
 		for _, w := range words[next:min(next+n, len(words))] {
 			logp += math.Log(max(w.Confidence, 1e-12))
 		}
-		next += n
-		s := Segment{ID: i, Seek: int(math.Round(c.Start * 100)), Start: roundTo(c.Start, 1e3), End: roundTo(c.End, 1e3), Text: " " + c.Text,
+		s := Segment{ID: len(out), Seek: int(math.Round(c.Start * 100)), Start: roundTo(c.Start, 1e3), End: roundTo(c.End, 1e3), Text: " " + c.Text,
 			Tokens: []int{}, CompressionRatio: compressionRatio(c.Text)}
+		if next < len(chunkOf) {
+			chunk := t.Chunks[chunkOf[next]]
+			if chunk.NoSpeech {
+				next += n
+				continue
+			}
+			s.NoSpeechProb = roundTo(chunk.NoSpeechScore, 1e4)
+		}
+		next += n
 		if n > 0 {
 			s.AvgLogprob = roundTo(logp/float64(n), 1e4)
 		}

@@ -73,7 +73,17 @@
   function makeFigure(c, k, extras, maps) {
     const canvas = el("canvas", { class: "plot", role: "img",
       "aria-label": `Spectrogram and attention alignment of ${fmt(c.start, 1)}–${fmt(c.end, 1)} s` });
-    const fig = el("figure", {}, el("figcaption", {}, `${fmt(c.start, 2)}–${fmt(c.end, 2)} s · “${c.text}”${c.fallback ? " · CTC fallback: " + c.fallback : ""}`), canvas);
+    const span = `${fmt(c.start, 2)}–${fmt(c.end, 2)} s`;
+    const caption = el("figcaption", {}, c.no_speech ? `${span} · no speech` : `${span} · “${c.text}”`);
+    const fig = el("figure", { class: "chunk" }, caption);
+    // Say what the rows are when they are not the speller's attention.
+    if (c.no_speech) {
+      fig.append(el("p", { class: "note" }, `No speech here (no-speech probability ${fmt(c.no_speech_prob, 2)}): nothing was decoded.`));
+    } else if (c.alignment_source === "ctc_posterior" || c.alignment_source === "ctc_path") {
+      fig.append(el("p", { class: "note" }, `CTC fallback (${c.fallback}): this text came from the CTC head, not the attention speller, so the rows below are ` +
+        (c.alignment_source === "ctc_posterior" ? "the CTC head's posterior of each character at each frame" : "the frames where the CTC path emitted each character") + ", not attention."));
+    }
+    if (c.mel_frames || c.encoder_frames) fig.append(canvas);
     $("#figures").append(fig);
     // Group the characters into words: spaces separate them, as the
     // server times words.
@@ -145,6 +155,7 @@
   // draw renders a figure: spectrogram over alignment over a time axis,
   // and the active word's frames and characters when it is in this chunk.
   function draw(f) {
+    if (!f.canvas.isConnected) return; // a chunk without speech has no figure
     const g = layout(f);
     const ctx = f.canvas.getContext("2d");
     ctx.setTransform(g.dpr, 0, 0, g.dpr, 0, 0);
