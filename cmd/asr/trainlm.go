@@ -115,9 +115,6 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	w := speech.WordLMOptions{Text: fs.Args(), Out: *out, Order: *order, Prune: thresholds, MaxVocab: *maxVocab,
 		Dev: dev, DevFraction: *devFraction, Seed: o.Seed, Log: stderr}
-	if *devFraction == 0 {
-		w.DevFraction = speech.NoDev
-	}
 	r, err := speech.TrainWordLM(w)
 	if err != nil {
 		return err
