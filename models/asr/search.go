@@ -26,9 +26,12 @@ type LanguageModel interface {
 type SearchOptions struct {
 	// Beam is the beam width k; 1 is greedy search (0 means DefaultBeam).
 	Beam int
-	// LengthPenalty α ranks complete hypotheses by score / (tokens+1)^α:
-	// 1 (the default) by the score per token, 0 by the total score, which
-	// favours short transcripts.
+	// LengthPenalty α picks the attention search's result among its
+	// complete hypotheses (the open ones when none ended) by
+	// score / (tokens+1)^α: 1 (the default) by the score per token, 0 by
+	// the total score, which favours short transcripts. The beam itself
+	// ranks by total score, and with CTCBeam joint rescoring picks the
+	// result by its total score instead, so α is then unused.
 	LengthPenalty float64
 	// EOSThreshold γ: the end of sentence is a candidate only when its
 	// log-probability is at least γ times the best other character's
