@@ -79,7 +79,7 @@ Recipes:
 func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("train", trainUsage, trainExamples, stderr)
 	var o captioning.TrainOptions
-	var cfg captioning.ModelConfig
+	cfg := captioning.DefaultModelConfig()
 	fs.StringVar(&o.OutDir, "o", "", "output `directory` for checkpoints, the best model and the log (required)")
 	fs.StringVar(&o.Cache, "cache", "", "feature cache `file` of the train and dev images, from \"caption features\" (required)")
 	fs.StringVar(&o.TrainSplit, "split", "train", "training split(s), comma-separated")
