@@ -97,7 +97,7 @@
 //
 // Hard (Xu et al. 2015, §4.1): reads one entry sampled from the additive
 // weights, trained by REINFORCE (Reinforce, Baseline) with an entropy bonus;
-// at inference it reads the argmax, the expectation, or a sample.
+// at inference it reads the expectation (the default), the argmax, or a sample.
 //
 // Which to use: LocationAware for speech (the LAS speller), Additive or
 // Additive with Gate for captions (Show, Attend and Tell's soft attention),

@@ -9,19 +9,23 @@ import (
 	"gorgonia.org/tensor"
 )
 
-// HardMode says which memory entry a Hard attention step reads.
+// HardMode says what a Hard attention step reads at inference. It is
+// written in text (JSON, flags) as "expectation", "argmax" or "sample".
 type HardMode int
 
 const (
-	// Argmax reads the most likely entry (the zero value).
-	Argmax HardMode = iota
 	// Expectation reads Σ_t α_t·k_t: soft attention with the same weights
 	// (Xu et al. 2015 use it at test time, and for half the training
-	// samples, to reduce variance).
-	Expectation
+	// samples, to reduce variance). It is the zero value: deterministic,
+	// and what the paper evaluates.
+	Expectation HardMode = iota
+	// Argmax reads the most likely entry.
+	Argmax
 	// Sample reads one entry drawn from α.
 	Sample
 )
+
+var hardModeNames = [...]string{Expectation: "expectation", Argmax: "argmax", Sample: "sample"}
 
 func (m HardMode) String() string {
 	switch m {
@@ -33,6 +37,29 @@ func (m HardMode) String() string {
 		return "Sample"
 	}
 	return fmt.Sprintf("HardMode(%d)", int(m))
+}
+
+// MarshalText writes the mode's lower-case name.
+func (m HardMode) MarshalText() ([]byte, error) {
+	if m < 0 || int(m) >= len(hardModeNames) {
+		return nil, fmt.Errorf("attention: unknown hard attention mode %v: %w", m, ErrConfig)
+	}
+	return []byte(hardModeNames[m]), nil
+}
+
+// UnmarshalText reads a mode's lower-case name; "" is Expectation.
+func (m *HardMode) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*m = Expectation
+		return nil
+	}
+	for i, name := range hardModeNames {
+		if string(b) == name {
+			*m = HardMode(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("attention: hard attention mode %q: want expectation, argmax or sample: %w", b, ErrConfig)
 }
 
 // Hard is stochastic hard attention (Xu et al. 2015, §4.1): the additive
@@ -59,8 +86,8 @@ type Hard struct {
 
 // HardOptions configures Hard; the zero value means the defaults.
 type HardOptions struct {
-	// Inference is what the eager Step reads: Argmax (the default),
-	// Expectation or Sample.
+	// Inference is what the eager Step reads: Expectation (the zero
+	// value), Argmax or Sample.
 	Inference HardMode
 	// Rand draws the samples of training graphs and of Sample inference;
 	// it is required for them. Steps that sample share it, so they must

@@ -39,7 +39,9 @@ type Dims struct {
 //
 // State is explicit: a step reads the previous State and writes the next
 // one; nothing is cached in the mechanism, which is safe for concurrent use
-// by steps writing to distinct States.
+// by steps writing to distinct States. The exception is Hard with Sample
+// inference (and its training graphs): its steps draw from the one
+// *rand.Rand of HardOptions, so they must not run concurrently.
 type Mechanism interface {
 	// Name names the mechanism, e.g. "Additive(H=256,D=512,A=256)".
 	Name() string

@@ -38,8 +38,3 @@ func Gemm[F Float](transA, transB bool, m, n, k int, alpha F, a []F, lda int, b 
 func MatMul[F Float](m, n, k int, a, b, c []F) {
 	Gemm(false, false, m, n, k, 1, a, k, b, n, 0, c, n)
 }
-
-// MatMulAdd accumulates C += A·B for dense row-major A (m×k), B (k×n), C (m×n).
-func MatMulAdd[F Float](m, n, k int, a, b, c []F) {
-	Gemm(false, false, m, n, k, 1, a, k, b, n, 1, c, n)
-}

@@ -33,9 +33,9 @@ func buildRegression(g *gorgonia.ExprGraph, b *models.Binding, rows int) (*gorgo
 	return loss, regression{x, y}, err
 }
 
-// trainRegression fits y = x·[1 −2 3] with batches of two sizes, one bucket
-// graph each, and returns the loss trace.
-func trainRegression(t *testing.T, seed uint64, maxGraphs int) ([]float64, *models.Params, int) {
+// trainRegression fits y = x·[1 −2 3] for steps steps with batches of two
+// sizes, one bucket graph each, and returns the loss trace.
+func trainRegression(t *testing.T, seed uint64, maxGraphs, steps int) ([]float64, *models.Params, int) {
 	rng := rand.New(rand.NewPCG(seed, 9))
 	ps := models.NewParams(tensor.Float64, rng)
 	ps.New("w", models.GlorotUniform, 3, 1)
@@ -46,7 +46,7 @@ func trainRegression(t *testing.T, seed uint64, maxGraphs int) ([]float64, *mode
 	opt := models.NewAdam(ps, &models.AdamOptions{LR: 0.05})
 	truth := []float64{1, -2, 3}
 	var losses []float64
-	for step := 0; step < 300; step++ {
+	for step := 0; step < steps; step++ {
 		rows := []int{4, 7}[step%2]
 		gr, err := buckets.Get(rows)
 		if err != nil {
@@ -81,7 +81,7 @@ func trainRegression(t *testing.T, seed uint64, maxGraphs int) ([]float64, *mode
 }
 
 func TestBucketsShareWeightsAndLearn(t *testing.T) {
-	losses, ps, n := trainRegression(t, 5, 0)
+	losses, ps, n := trainRegression(t, 5, 0, 300)
 	if n != 2 {
 		t.Errorf("compiled %d graphs, want one per bucket (2)", n)
 	}
@@ -94,7 +94,7 @@ func TestBucketsShareWeightsAndLearn(t *testing.T) {
 			t.Errorf("w[%d] = %v, want ≈ %v", i, got, want)
 		}
 	}
-	again, _, _ := trainRegression(t, 5, 0)
+	again, _, _ := trainRegression(t, 5, 0, 300)
 	for i := range losses {
 		if losses[i] != again[i] {
 			t.Fatalf("step %d: loss %v vs %v: training is not deterministic for a seed", i, losses[i], again[i])
@@ -115,10 +115,12 @@ func TestBucketsReportBuildErrors(t *testing.T) {
 
 // TestBucketsEvictLeastRecentlyUsed caps the cache at one graph while the
 // buckets alternate: every step rebuilds, and training must follow the
-// same loss trace as with both graphs kept.
+// same loss trace as with both graphs kept. Each eviction runs a garbage
+// collection, so a few steps suffice: every one after the first evicts.
 func TestBucketsEvictLeastRecentlyUsed(t *testing.T) {
-	kept, _, _ := trainRegression(t, 6, 0)
-	evicting, _, n := trainRegression(t, 6, 1)
+	const steps = 12
+	kept, _, _ := trainRegression(t, 6, 0, steps)
+	evicting, _, n := trainRegression(t, 6, 1, steps)
 	if n != 1 {
 		t.Errorf("%d graphs left compiled, want 1", n)
 	}

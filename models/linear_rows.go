@@ -48,17 +48,6 @@ func broadcastRows[F Float](dst []F, n, ld int, row []F) {
 	}
 }
 
-// addRows adds row to each of the n rows of dst (row stride len(row)).
-func addRows[F Float](dst []F, n int, row []F) {
-	w := len(row)
-	for r := 0; r < n; r++ {
-		d := dst[r*w : (r+1)*w]
-		for j, v := range row {
-			d[j] += v
-		}
-	}
-}
-
 // sumRows writes into dst (width w) the sum of the n rows of src (row
 // stride w): the bias gradient of a broadcast add.
 func sumRows[F Float](dst, src []F, n, w int) {

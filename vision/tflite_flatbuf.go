@@ -250,15 +250,3 @@ func (r *flatReader) bytes(v flatVector) []byte {
 func (r *flatReader) stringField(t flatTable, id int) string {
 	return string(r.bytes(r.vectorField(t, id, 1)))
 }
-
-// int32s returns the elements of an int vector.
-func (r *flatReader) int32s(v flatVector) []int32 {
-	if r.err != nil || v.n == 0 {
-		return nil
-	}
-	out := make([]int32, v.n)
-	for i := range out {
-		out[i] = r.int32At(v, i)
-	}
-	return out
-}

@@ -19,7 +19,7 @@ type searchFlags struct {
 }
 
 func addSearchFlags(fs *flag.FlagSet) *searchFlags {
-	l := &searchFlags{lm: speech.DefaultLanguageModel()}
+	l := &searchFlags{so: speech.DefaultSearchOptions(), lm: speech.DefaultLanguageModel()}
 	fs.IntVar(&l.so.Beam, "beam", speech.DefaultBeam, "beam width; 1 is greedy search")
 	fs.Float64Var(&l.so.CTCWeight, "ctc-weight", 0.3, "weight μ of the CTC score in joint decoding; 0 for attention alone")
 	fs.IntVar(&l.so.CTCBeam, "ctc-beam", speech.DefaultCTCBeam, "width of the CTC prefix beam search whose transcripts join the attention beam's for joint rescoring; 0 for none (attention alone, with the CTC best path as fallback)")
@@ -46,10 +46,6 @@ func (l *searchFlags) finish(fs *flag.FlagSet) (speech.SearchOptions, speech.Lan
 	}
 	if l.so.CTCBeam < 0 {
 		return l.so, l.lm, cli.Usagef("-ctc-beam %d: want 0 (none) or a width", l.so.CTCBeam)
-	}
-	// The flags state true zeros; SearchOptions reads 0 as "default".
-	if l.so.CTCWeight == 0 {
-		l.so.CTCWeight = speech.NoCTC
 	}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "lm-weight" {

@@ -88,7 +88,9 @@ func runTiming(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := &speech.TranscribeOptions{Search: speech.SearchOptions{Beam: *beam}}
+	search := speech.DefaultSearchOptions()
+	search.Beam, search.CTCBeam = *beam, 0
+	opts := &speech.TranscribeOptions{Search: search}
 	opts.Segment.MaxLength = *chunk
 	tr, err := speech.NewTranscriber(model, opts)
 	if err != nil {

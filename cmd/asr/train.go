@@ -114,9 +114,19 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *dev != "" {
 		o.Dev = strings.Split(*dev, ",")
 	}
-	o.Config = speech.ModelConfig{ListenerHidden: *hidden, ListenerLayers: *layers, SpellerHidden: *speller, Stack: *stack, CTCWeight: *ctc}
+	o.Config = speech.DefaultModelConfig()
+	c := &o.Config
 	if *tiny {
-		o.Config = speech.ModelConfig{ListenerHidden: 16, SpellerHidden: 16, Embed: 8, AttentionDim: 8, LocationFilters: 2, LocationWidth: 5, CTCWeight: *ctc}
+		c.ListenerHidden, c.SpellerHidden, c.Embed, c.AttentionDim, c.LocationFilters, c.LocationWidth = 16, 16, 8, 8, 2, 5
+	} else {
+		// Zero sizes take their defaults in Defaults.
+		c.ListenerHidden, c.ListenerLayers, c.SpellerHidden, c.Stack = *hidden, *layers, *speller, *stack
+	}
+	switch {
+	case *ctc < 0: // the flag's "none"
+		c.CTCWeight = 0
+	case *ctc > 0:
+		c.CTCWeight = *ctc
 	}
 	if err := o.Config.Defaults().Validate(); err != nil {
 		return cli.Usagef("%v", err)

@@ -64,12 +64,13 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fs := cli.NewFlagSet("train-lm", trainLMUsage, trainLMExamples, stderr)
 	out := fs.String("o", "", "output model `file` (required)")
 	char := fs.Bool("char", false, "train the character LSTM model instead of word n-grams")
-	order := fs.Int("order", 4, "n-gram order, 2 to 5")
+	w := speech.DefaultWordLMOptions()
+	order := fs.Int("order", w.Order, "n-gram order, 2 to 5")
 	prune := fs.String("prune", "", "comma-separated count `thresholds` per order, from unigrams (KenLM's --prune)")
 	maxVocab := fs.Int("max-vocab", 0, "keep the `N` most frequent words, the others become <unk> (0: all)")
 	var dev stringList
 	fs.Var(&dev, "dev", "held-out text `file` for perplexity (repeatable; default: -dev-fraction of the text)")
-	devFraction := fs.Float64("dev-fraction", 0.02, "share of the text held out when there is no -dev (0: none)")
+	devFraction := fs.Float64("dev-fraction", w.DevFraction, "share of the text held out when there is no -dev (0: none)")
 	var o speech.LMOptions
 	fs.IntVar(&o.Config.Hidden, "hidden", 256, "LSTM units (-char)")
 	fs.IntVar(&o.BatchSize, "batch", 32, "sentences per batch (-char)")
@@ -113,11 +114,8 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if *devFraction < 0 || *devFraction >= 1 {
 		return cli.Usagef("-dev-fraction %g: want 0 to below 1", *devFraction)
 	}
-	w := speech.WordLMOptions{Text: fs.Args(), Out: *out, Order: *order, Prune: thresholds, MaxVocab: *maxVocab,
-		Dev: dev, DevFraction: *devFraction, Seed: o.Seed, Log: stderr}
-	if *devFraction == 0 {
-		w.DevFraction = speech.NoDev
-	}
+	w.Text, w.Out, w.Order, w.Prune, w.MaxVocab = fs.Args(), *out, *order, thresholds, *maxVocab
+	w.Dev, w.DevFraction, w.Seed, w.Log = dev, *devFraction, o.Seed, stderr
 	r, err := speech.TrainWordLM(w)
 	if err != nil {
 		return err

@@ -119,13 +119,6 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	if fs.NArg() == 0 && bf.List == "" {
 		return cli.Usagef("transcribe needs at least one audio file or directory")
 	}
-	// The flags state true zeros; SearchOptions reads 0 as "default".
-	if so.LengthPenalty == 0 {
-		so.LengthPenalty = speech.NoLengthNorm
-	}
-	if so.EOSThreshold == 0 {
-		so.EOSThreshold = -1
-	}
 	so.NoFallback = *noFallback
 	search, lm, err := sf.finish(fs)
 	if err != nil {

@@ -107,6 +107,8 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fs := cli.NewFlagSet("describe", captionUsage, captionExamples, stderr)
 	d := &description{stdin: stdin, stdout: stdout, stderr: stderr}
 	o := &d.options
+	search := captioning.DefaultSearchOptions()
+	o.Search = &search
 	fs.StringVar(&o.Model, "model", "", "caption model `file` (default: the embedded model)")
 	fs.StringVar(&o.Encoder, "encoder", "", "encoder model `file` (default $ATTEND_ENCODER, then the user cache, then a download)")
 	fs.StringVar(&o.Cache, "cache", "", "feature cache `file`: images it holds need no encoder")

@@ -48,6 +48,8 @@ Recipes:
 func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("eval", evalUsage, evalExamples, stderr)
 	var o captioning.EvalOptions
+	search := captioning.DefaultSearchOptions()
+	o.Search = &search
 	model := fs.String("model", "", "caption model `file` (default: the embedded model)")
 	fs.StringVar(&o.Cache, "cache", "", "feature cache `file` holding the split's images (required)")
 	fs.StringVar(&o.Split, "split", "test", "split to score")

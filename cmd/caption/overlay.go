@@ -82,6 +82,8 @@ type overlayFlags struct {
 func runOverlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("overlay", overlayUsage, overlayExamples, stderr)
 	var f overlayFlags
+	search := captioning.DefaultSearchOptions()
+	f.caption.Search = &search
 	o := &f.draw
 	fs.StringVar(&f.out, "o", "", "write the figure of one image to this `file` (- for standard output)")
 	fs.StringVar(&f.dir, "dir", "", "write one figure per image into this `directory`, named after the image")

@@ -69,6 +69,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	var sf cli.Serve
 	sf.Register(fs, "127.0.0.1:8081")
 	var o captioning.CaptionerOptions
+	search := captioning.DefaultSearchOptions()
+	o.Search = &search
 	fs.StringVar(&o.Model, "model", "", "caption model `file` (default: the embedded model)")
 	fs.StringVar(&o.Encoder, "encoder", "", "encoder model `file` (default $ATTEND_ENCODER, then the user cache, then a download)")
 	fs.IntVar(&o.Beam, "beam", 3, "beam width when a request names none")

@@ -79,7 +79,7 @@ Recipes:
 func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("train", trainUsage, trainExamples, stderr)
 	var o captioning.TrainOptions
-	var cfg captioning.ModelConfig
+	cfg := captioning.DefaultModelConfig()
 	fs.StringVar(&o.OutDir, "o", "", "output `directory` for checkpoints, the best model and the log (required)")
 	fs.StringVar(&o.Cache, "cache", "", "feature cache `file` of the train and dev images, from \"caption features\" (required)")
 	fs.StringVar(&o.TrainSplit, "split", "train", "training split(s), comma-separated")
@@ -142,13 +142,9 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	o.Dataset = fs.Arg(0)
 	cfg.NoGate = *noGate
-	zero := func(v *float64, sentinel float64) {
-		if *v == 0 {
-			*v = sentinel
-		}
+	if cfg.Attention == captioning.Hard {
+		cfg.Hard = captioning.DefaultHardConfig()
 	}
-	zero(&cfg.Dropout, captioning.NoDropout)
-	zero(&cfg.DoublyStochastic, captioning.NoPenalty)
 	if *tiny {
 		cfg.Embed, cfg.Hidden, cfg.AttentionDim = 8, 8, 8
 	}
@@ -156,7 +152,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if *tiny {
 			return cli.Usagef("-tiny sizes a new model; -init starts from a trained one")
 		}
-		cfg = initSettings(fs, cfg)
+		o.Reconfigure = initSettings(fs, cfg)
 	}
 	check := cfg
 	check.Vocab = 5
@@ -181,31 +177,34 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// initSettings keeps of cfg only the settings given on the command line:
-// with -init they replace the model file's (the kind of attention and the
-// training settings; a size that differs from the file's is an error),
-// and the flags' defaults must not silently replace what the file holds.
-func initSettings(fs *flag.FlagSet, cfg captioning.ModelConfig) captioning.ModelConfig {
-	var c captioning.ModelConfig
-	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "attention":
-			c.Attention = cfg.Attention
-		case "embed":
-			c.Embed = cfg.Embed
-		case "hidden":
-			c.Hidden = cfg.Hidden
-		case "attention-dim":
-			c.AttentionDim = cfg.AttentionDim
-		case "dropout":
-			c.Dropout = cfg.Dropout
-		case "penalty":
-			c.DoublyStochastic = cfg.DoublyStochastic
-		case "label-smoothing":
-			c.LabelSmoothing = cfg.LabelSmoothing
-		case "no-gate":
-			c.NoGate = cfg.NoGate
-		}
-	})
-	return c
+// initSettings returns the edit that, with -init, puts the settings given
+// on the command line into the model file's config (the kind of
+// attention and the training settings; a size that differs from the
+// file's is an error): the flags' defaults must not silently replace
+// what the file holds.
+func initSettings(fs *flag.FlagSet, cfg captioning.ModelConfig) func(*captioning.ModelConfig) {
+	return func(c *captioning.ModelConfig) {
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "attention":
+				if cfg.Attention != c.Attention {
+					c.Attention, c.Hard = cfg.Attention, cfg.Hard
+				}
+			case "embed":
+				c.Embed = cfg.Embed
+			case "hidden":
+				c.Hidden = cfg.Hidden
+			case "attention-dim":
+				c.AttentionDim = cfg.AttentionDim
+			case "dropout":
+				c.Dropout = cfg.Dropout
+			case "penalty":
+				c.DoublyStochastic = cfg.DoublyStochastic
+			case "label-smoothing":
+				c.LabelSmoothing = cfg.LabelSmoothing
+			case "no-gate":
+				c.NoGate = cfg.NoGate
+			}
+		})
+	}
 }

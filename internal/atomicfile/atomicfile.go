@@ -7,9 +7,9 @@
 //
 // WriteFile is the whole sequence for a function that writes the
 // contents; Create and Commit split it for callers that need the file
-// itself (to lock it, or to go on using it after the rename). WriteIn and
-// CreateIn do the same within an os.Root, which confines every path
-// component, symbolic links included, to its directory.
+// itself (to lock it, or to go on using it after the rename). WriteIn is
+// WriteFile within an os.Root, which confines every path component,
+// symbolic links included, to its directory.
 //
 // Errors are not prefixed with a package name: callers add their own.
 // Writing fails with "writing PATH: …", a failed directory sync after the
@@ -83,11 +83,6 @@ type File struct {
 // and returns it open for writing.
 func Create(path string, o *Options) (*File, error) {
 	return create(osDir{}, path, o)
-}
-
-// CreateIn is Create for the file name within root.
-func CreateIn(root *os.Root, name string, o *Options) (*File, error) {
-	return create(root, name, o)
 }
 
 func create(d dir, name string, o *Options) (*File, error) {

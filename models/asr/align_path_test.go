@@ -155,7 +155,7 @@ func TestMonotonicFramesIgnoresAStrayPeak(t *testing.T) {
 }
 
 func TestMonotonicFramesErrors(t *testing.T) {
-	m, err := asr.New(tinyConfig(asr.NoCTC), nil, 1)
+	m, err := asr.New(tinyConfig(0), nil, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

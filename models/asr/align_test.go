@@ -80,7 +80,7 @@ func TestAlignMatchesGraph(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ctc  float64
-	}{{"attention only", asr.NoCTC}, {"joint CTC", 0.3}} {
+	}{{"attention only", 0}, {"joint CTC", 0.3}} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := asr.New(tinyConfig(tc.ctc), nil, 7)
 			if err != nil {
@@ -143,7 +143,7 @@ func TestAlignMatchesGraph(t *testing.T) {
 // (no CTC head) drawn from seed.
 func encodedToy(t *testing.T, seed uint64, text string) (*asr.Model, *asr.Workspace, *asr.Encoded) {
 	t.Helper()
-	m, err := asr.New(tinyConfig(asr.NoCTC), nil, seed)
+	m, err := asr.New(tinyConfig(0), nil, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func encodedToy(t *testing.T, seed uint64, text string) (*asr.Model, *asr.Worksp
 // forced token, the argmax of its step, is at least as likely as uniform.
 func TestAlignReproducesGreedy(t *testing.T) {
 	m, ws, e := encodedToy(t, 11, "go dog")
-	r, err := m.Decode(ws, e, &asr.SearchOptions{Beam: 1, EOSThreshold: -1, NoFallback: true})
+	r, err := m.Decode(ws, e, &asr.SearchOptions{LengthPenalty: 1, Beam: 1, EOSThreshold: -1, NoFallback: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package asr_test
 
 import (
+	"encoding/json"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -14,7 +16,7 @@ func tinyConfig(ctc float64) asr.Config {
 	return asr.Config{
 		MelBins: 8, Stack: 2, ListenerHidden: 16, ListenerLayers: 2, Embed: 8,
 		SpellerHidden: 32, AttentionDim: 16, LocationFilters: 4, LocationWidth: 5,
-		CTCWeight: ctc, LabelSmoothing: asr.NoSmoothing, Dropout: asr.NoDropout,
+		CTCWeight: ctc, LabelSmoothing: 0, Dropout: 0,
 	}
 }
 
@@ -59,7 +61,7 @@ func TestTrainTinyModel(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ctc  float64
-	}{{"attention only", asr.NoCTC}, {"joint CTC", 0.3}} {
+	}{{"attention only", 0}, {"joint CTC", 0.3}} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := asr.New(tinyConfig(tc.ctc), nil, 1)
 			if err != nil {
@@ -104,7 +106,7 @@ func TestTrainTinyModel(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, o := range []asr.SearchOptions{{Beam: 1, CTCWeight: asr.NoCTC}, {Beam: 4, CTCWeight: asr.NoCTC}, {Beam: 4}, {Beam: 4, CTCBeam: 4}} {
+				for _, o := range []asr.SearchOptions{{Beam: 1, LengthPenalty: 1, EOSThreshold: 1.5}, {Beam: 4, LengthPenalty: 1, EOSThreshold: 1.5}, {Beam: 4, LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3}, {Beam: 4, LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, CTCBeam: 4}} {
 					r, err := m.Decode(&ws, e, &o)
 					if err != nil {
 						t.Fatal(err)
@@ -142,7 +144,7 @@ func TestTrainTinyModel(t *testing.T) {
 // zeros (no CTC head, no smoothing, no dropout): the reloaded config and
 // every weight must be the same.
 func TestFileRoundTrip(t *testing.T) {
-	for _, ctc := range []float64{asr.NoCTC, 0.3} {
+	for _, ctc := range []float64{0, 0.3} {
 		m, err := asr.New(tinyConfig(ctc), nil, 5)
 		if err != nil {
 			t.Fatal(err)
@@ -166,5 +168,67 @@ func TestFileRoundTrip(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLoadOldConfig loads checkpoints written before DefaultConfig, which
+// stored an explicit 0 rate as the sentinel −1, and one whose config
+// lacks the rates, which take DefaultConfig's.
+func TestLoadOldConfig(t *testing.T) {
+	m, err := asr.New(tinyConfig(0), nil, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := m.File()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(f.Config, &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		edit  func(map[string]any)
+		rates [3]float64 // CTC, smoothing, dropout
+	}{
+		{"sentinels", func(c map[string]any) { c["ctc_weight"], c["label_smoothing"], c["dropout"] = -1, -1, -1 }, [3]float64{0, 0, 0}},
+		{"no rates", func(c map[string]any) {
+			delete(c, "ctc_weight")
+			delete(c, "label_smoothing")
+			delete(c, "dropout")
+		}, [3]float64{0.3, 0.1, 0.2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := maps.Clone(raw)
+			tc.edit(c)
+			b, err := json.Marshal(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			old := *f
+			old.Config = b
+			if tc.rates[0] > 0 {
+				// A CTC head needs its weights: take them from a model with one.
+				withCTC, err := asr.New(tinyConfig(0.3), nil, 5)
+				if err != nil {
+					t.Fatal(err)
+				}
+				wf, err := withCTC.File()
+				if err != nil {
+					t.Fatal(err)
+				}
+				old.Tensors = wf.Tensors
+			}
+			back, err := asr.Load(&old)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := m.Config
+			want.CTCWeight, want.LabelSmoothing, want.Dropout = tc.rates[0], tc.rates[1], tc.rates[2]
+			if back.Config != want {
+				t.Errorf("config %s loaded as\n %+v, want\n %+v", b, back.Config, want)
+			}
+		})
 	}
 }

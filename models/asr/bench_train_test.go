@@ -15,7 +15,7 @@ import (
 // once outside the timing.
 func BenchmarkTrainStep(b *testing.B) {
 	const B, T, S = 16, 208, 112
-	m, err := New(Config{}, nil, 1)
+	m, err := New(DefaultConfig(), nil, 1)
 	if err != nil {
 		b.Fatal(err)
 	}

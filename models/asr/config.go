@@ -9,8 +9,9 @@ import (
 var ErrConfig = errors.New("asr: invalid config")
 
 // Config sizes a Model. It is stored, as JSON, in every checkpoint, so a
-// file alone rebuilds its model. The zero value of a field means the
-// default noted (see Defaults).
+// file alone rebuilds its model. Start from DefaultConfig: a zero size
+// (a zero int field) takes its default, but the rates CTCWeight,
+// LabelSmoothing and Dropout are taken as they are, 0 meaning none.
 type Config struct {
 	// MelBins is the width of an input frame: log-mel bins (80).
 	MelBins int `json:"mel_bins"`
@@ -37,26 +38,25 @@ type Config struct {
 	LocationWidth   int `json:"location_width"`
 	// CTCWeight λ ∈ [0, 1) weighs the joint CTC branch on the listener:
 	// loss = (1−λ)·CE + λ·CTC (Kim, Hori and Watanabe 2017). 0 has no CTC
-	// branch (and no CTC fallback or joint scoring at inference). Use
-	// NoCTC to ask for 0 explicitly; the zero value means 0.3.
+	// branch (and no CTC fallback or joint scoring at inference)
+	// (DefaultConfig: 0.3).
 	CTCWeight float64 `json:"ctc_weight"`
 	// LabelSmoothing ε spreads ε of each target's probability mass over
-	// the vocabulary (0.1; NoSmoothing asks for 0).
+	// the vocabulary (DefaultConfig: 0.1).
 	LabelSmoothing float64 `json:"label_smoothing"`
 	// Dropout is the drop probability on the listener's output in training
-	// (0.2; NoDropout asks for 0).
+	// (DefaultConfig: 0.2).
 	Dropout float64 `json:"dropout"`
 }
 
-// Negative sentinels ask for a true 0 where the zero value means a default.
-const (
-	NoCTC       = -1
-	NoSmoothing = -1
-	NoDropout   = -1
-)
+// DefaultConfig returns the default model: the sizes noted on Config,
+// CTC weight 0.3, label smoothing 0.1 and dropout 0.2.
+func DefaultConfig() Config {
+	return Config{CTCWeight: 0.3, LabelSmoothing: 0.1, Dropout: 0.2}.Defaults()
+}
 
-// Defaults returns c with zero fields replaced by their defaults and the
-// sentinels by 0.
+// Defaults returns c with zero sizes replaced by their defaults. The
+// rates are left as they are.
 func (c Config) Defaults() Config {
 	def := func(v *int, d int) {
 		if *v == 0 {
@@ -72,30 +72,24 @@ func (c Config) Defaults() Config {
 	def(&c.AttentionDim, 128)
 	def(&c.LocationFilters, 10)
 	def(&c.LocationWidth, 31)
-	fdef := func(v *float64, d float64) {
-		switch {
-		case *v == 0:
-			*v = d
-		case *v < 0:
-			*v = 0
-		}
-	}
-	fdef(&c.CTCWeight, 0.3)
-	fdef(&c.LabelSmoothing, 0.1)
-	fdef(&c.Dropout, 0.2)
 	return c
 }
 
-// stored is the config as a checkpoint records it: explicit zeros of
-// the fields whose zero value means a default are written as their
-// sentinels, so that Defaults on load gives back the same config.
-func (c Config) stored() Config {
+// decodeConfig reads a checkpoint's config over DefaultConfig (a field
+// the file lacks keeps its default). Checkpoints written before
+// DefaultConfig existed stored an explicit 0 rate as the sentinel −1: it
+// reads as 0.
+func decodeConfig(decode func(any) error) (Config, error) {
+	c := DefaultConfig()
+	if err := decode(&c); err != nil {
+		return c, err
+	}
 	for _, f := range []*float64{&c.CTCWeight, &c.LabelSmoothing, &c.Dropout} {
-		if *f == 0 {
-			*f = -1
+		if *f == -1 {
+			*f = 0
 		}
 	}
-	return c
+	return c, nil
 }
 
 // Validate reports the first out-of-range field of a config after

@@ -41,7 +41,8 @@
 //     at its end the word's own log p(w | h) (Hori, Cho and Watanabe
 //     2018); out-of-vocabulary words pay a penalty, hotwords gain a bonus,
 //     and each word a bonus (+ β_w·Δlog p_word + bonus per word);
-//   - length normalization (score / (length+1)^α) and an end-of-sentence
+//   - length normalization (score / (length+1)^α, when the attention
+//     search picks its result without CTCBeam) and an end-of-sentence
 //     threshold, guarded by a maximum length of 1.5·T' + 10 characters.
 //
 // With SearchOptions.CTCBeam > 0, a CTC prefix beam search (Hannun et

@@ -15,7 +15,6 @@ type Workspace struct {
 	memory  []float32
 	ctc     []float32
 	rep     []float32
-	mask    []float32
 	dec     attention.DecoderWorkspace
 	logp    []float32
 }

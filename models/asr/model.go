@@ -33,6 +33,7 @@ type Model struct {
 }
 
 // New creates a model with freshly initialized parameters drawn from seed.
+// Zero sizes of cfg take their defaults (Config.Defaults).
 func New(cfg Config, vocab *Vocab, seed uint64) (*Model, error) {
 	cfg = cfg.Defaults()
 	if err := cfg.Validate(); err != nil {
@@ -63,7 +64,7 @@ func New(cfg Config, vocab *Vocab, seed uint64) (*Model, error) {
 // File returns the model as a checkpoint (kind "asr", config and vocabulary
 // in the metadata), ready for safetensors.WriteFile.
 func (m *Model) File() (*safetensors.File, error) {
-	return m.Params.NewFile(Kind, m.Config.stored(), m.Vocab.List())
+	return m.Params.NewFile(Kind, m.Config, m.Vocab.List())
 }
 
 // Load rebuilds a model from a checkpoint, checking its kind, config,
@@ -72,8 +73,8 @@ func Load(f *safetensors.File) (*Model, error) {
 	if err := f.CheckKind(Kind); err != nil {
 		return nil, err
 	}
-	var cfg Config
-	if err := f.DecodeConfig(&cfg); err != nil {
+	cfg, err := decodeConfig(f.DecodeConfig)
+	if err != nil {
 		return nil, err
 	}
 	vocab, err := NewVocab(f.Vocab)

@@ -11,7 +11,7 @@ import (
 func TestForceBatchMatchesAlign(t *testing.T) {
 	m, err := New(Config{MelBins: 8, Stack: 2, ListenerHidden: 16, ListenerLayers: 2, Embed: 8,
 		SpellerHidden: 32, AttentionDim: 16, LocationFilters: 4, LocationWidth: 5,
-		CTCWeight: 0.3, LabelSmoothing: NoSmoothing, Dropout: NoDropout}, nil, 3)
+		CTCWeight: 0.3, LabelSmoothing: 0, Dropout: 0}, nil, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,18 +19,24 @@ type LanguageModel interface {
 	Next(state any, tok int) (next any, logp []float32)
 }
 
-// SearchOptions tunes Decode; the zero value means the defaults noted.
+// SearchOptions tunes Decode. Start from DefaultSearchOptions: the
+// weights and thresholds are taken as they are, 0 meaning none; only
+// Beam and MaxLengthRatio, whose zero is no real setting, read 0 as
+// their default. A nil *SearchOptions means DefaultSearchOptions.
 type SearchOptions struct {
-	// Beam is the beam width k; 1 is greedy search (0 means 4).
+	// Beam is the beam width k; 1 is greedy search (0 means DefaultBeam).
 	Beam int
-	// LengthPenalty α ranks complete hypotheses by score / (tokens+1)^α
-	// (0 means 1, length normalization; negative means −α… i.e. use
-	// NoLengthNorm for none).
+	// LengthPenalty α picks the attention search's result among its
+	// complete hypotheses (the open ones when none ended) by
+	// score / (tokens+1)^α: 1 (the default) by the score per token, 0 by
+	// the total score, which favours short transcripts. The beam itself
+	// ranks by total score, and with CTCBeam joint rescoring picks the
+	// result by its total score instead, so α is then unused.
 	LengthPenalty float64
 	// EOSThreshold γ: the end of sentence is a candidate only when its
 	// log-probability is at least γ times the best other character's
 	// (Chorowski et al. 2015 style; logs are negative, so γ > 1 admits
-	// less likely ends). 0 means 1.5; negative disables the check.
+	// less likely ends). Default 1.5; 0 (or negative) disables the check.
 	EOSThreshold float64
 	// MaxLengthRatio bounds the output at MaxLengthRatio·T + 10 characters
 	// for T encoder frames (0 means 1.5): attention decoders can loop on
@@ -38,7 +44,8 @@ type SearchOptions struct {
 	MaxLengthRatio float64
 	// CTCWeight μ ∈ [0, 1] weighs the CTC prefix score in joint decoding
 	// (Watanabe et al. 2017): score = (1−μ)·log p_att + μ·log p_ctc.
-	// 0 means 0.3 when the model has a CTC head; NoCTC turns it off.
+	// Default 0.3; 0 decodes with attention alone. Ignored when the model
+	// has no CTC head.
 	CTCWeight float64
 	// LM and LMWeight β add shallow fusion with a character language model.
 	LM       LanguageModel
@@ -48,7 +55,8 @@ type SearchOptions struct {
 	// β_w·Δ log p_word at each character (look-ahead within a word, the
 	// word's own probability at its end) and WordBonus per completed
 	// word, which offsets the language model's preference for fewer,
-	// longer words.
+	// longer words. DefaultSearchOptions sets no language model
+	// (pipeline/speech's LanguageModel.Apply loads and sets one).
 	WordLM       *WordLM
 	WordLMWeight float64
 	WordBonus    float64
@@ -60,29 +68,34 @@ type SearchOptions struct {
 	// attention search is) and picks the transcript by joint rescoring
 	// of both searches' complete hypotheses (see rescore): the CTC
 	// hypotheses replace the fallback. 0 keeps the attention search
-	// alone.
+	// alone. Default DefaultCTCBeam.
 	CTCBeam int
 }
 
-// NoLengthNorm turns length normalization off in SearchOptions.
-const NoLengthNorm = -1
+// DefaultBeam and DefaultCTCBeam are the default widths of the attention
+// beam and of the CTC prefix beam whose transcripts are rescored jointly.
+const (
+	DefaultBeam    = 8
+	DefaultCTCBeam = 8
+)
+
+// DefaultSearchOptions returns the default search: beams of DefaultBeam
+// and DefaultCTCBeam, length normalization (α 1), EOS threshold 1.5,
+// length ratio 1.5 and CTC weight 0.3, no language model.
+func DefaultSearchOptions() SearchOptions {
+	return SearchOptions{Beam: DefaultBeam, CTCBeam: DefaultCTCBeam, LengthPenalty: 1, EOSThreshold: 1.5, MaxLengthRatio: 1.5, CTCWeight: 0.3}
+}
 
 func (o *SearchOptions) withDefaults(hasCTC bool) SearchOptions {
-	var s SearchOptions
+	s := DefaultSearchOptions()
 	if o != nil {
 		s = *o
 	}
 	if s.Beam <= 0 {
-		s.Beam = 4
+		s.Beam = DefaultBeam
 	}
-	switch {
-	case s.LengthPenalty == 0:
-		s.LengthPenalty = 1
-	case s.LengthPenalty < 0:
+	if s.LengthPenalty < 0 {
 		s.LengthPenalty = 0
-	}
-	if s.EOSThreshold == 0 {
-		s.EOSThreshold = 1.5
 	}
 	if s.MaxLengthRatio <= 0 {
 		s.MaxLengthRatio = 1.5
@@ -90,8 +103,6 @@ func (o *SearchOptions) withDefaults(hasCTC bool) SearchOptions {
 	switch {
 	case !hasCTC || s.CTCWeight < 0:
 		s.CTCWeight = 0
-	case s.CTCWeight == 0:
-		s.CTCWeight = 0.3
 	case s.CTCWeight > 1:
 		s.CTCWeight = 1
 	}

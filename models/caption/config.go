@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/attend-go/attend/attention"
 )
 
 // Sentinel errors; every error the package returns for bad input wraps
@@ -24,22 +26,15 @@ const (
 	Hard = "hard" // stochastic hard attention trained by REINFORCE (§4.1)
 )
 
-// The inference modes of hard attention (HardConfig.Inference).
+// The inference modes of hard attention (HardConfig.Inference), the
+// attention package's: in JSON "expectation" and "argmax".
 const (
 	// Expectation reads Σ_i α_i·a_i, the context soft attention would
-	// read: deterministic, and what Xu et al. use at test time.
-	Expectation = "expectation"
+	// read: deterministic, and what Xu et al. use at test time. It is the
+	// zero value.
+	Expectation = attention.Expectation
 	// Argmax reads the single most likely region a_argmax α.
-	Argmax = "argmax"
-)
-
-// Negative sentinels ask for a true 0 where the zero value of a field
-// means its default.
-const (
-	NoDropout     = -1 // Config.Dropout
-	NoPenalty     = -1 // Config.DoublyStochastic
-	NoEntropy     = -1 // HardConfig.Entropy
-	NoExpectation = -1 // HardConfig.ExpectationMix: sample every caption
+	Argmax = attention.Argmax
 )
 
 // maxDim bounds every width and maxVocab the vocabulary: a configuration
@@ -50,8 +45,10 @@ const (
 )
 
 // Config sizes a Model. It is stored, as JSON, in every checkpoint, so a
-// file alone rebuilds its model. The zero value of a field means the
-// default noted; Defaults fills them in.
+// file alone rebuilds its model. Start from DefaultConfig: a zero size (a
+// zero int field) takes the default noted, but the training weights
+// (Dropout, DoublyStochastic, LabelSmoothing, Hard's Entropy and
+// ExpectationMix) are taken as they are, 0 meaning none.
 type Config struct {
 	// Regions L is the number of annotation vectors per image, the cells
 	// of the encoder's feature grid (49: MobileNetV2's final 7×7 map;
@@ -78,43 +75,59 @@ type Config struct {
 	// gate is on by default: it sharpens the attention maps.
 	NoGate bool `json:"no_gate"`
 	// Dropout is the drop probability on h_t before the deep output layer
-	// and on the deep output itself, in training (0.5, as in the authors'
-	// code; NoDropout asks for 0).
+	// and on the deep output itself, in training (DefaultConfig: 0.5, as
+	// in the authors' code).
 	Dropout float64 `json:"dropout"`
 	// DoublyStochastic λ weighs the doubly stochastic penalty
 	// λ·Σ_i (1 − Σ_t α_ti)² (Xu et al. eq. 14) against the caption's
-	// negative log-likelihood (1; NoPenalty asks for 0).
+	// negative log-likelihood (DefaultConfig: 1).
 	DoublyStochastic float64 `json:"doubly_stochastic"`
 	// LabelSmoothing ε ∈ [0, 1) spreads ε of each target's probability
 	// over the vocabulary (0: none).
 	LabelSmoothing float64 `json:"label_smoothing"`
-	// Hard configures hard attention; it must be zero for soft attention.
+	// Hard configures hard attention (start from DefaultHardConfig); it
+	// must be zero for soft attention.
 	Hard HardConfig `json:"hard"`
 }
 
 // HardConfig configures hard attention (Config.Attention = Hard).
 type HardConfig struct {
 	// Entropy λ_e weighs the entropy bonus on the attention weights of
-	// sampled steps, which keeps them from collapsing early (0.01;
-	// NoEntropy asks for 0).
+	// sampled steps, which keeps them from collapsing early
+	// (DefaultHardConfig: 0.01).
 	Entropy float64 `json:"entropy"`
 	// BaselineDecay is the moving-average decay of the reward baseline:
-	// b ← decay·b + (1 − decay)·R̄ after each batch, in (0, 1) (0.9).
+	// b ← decay·b + (1 − decay)·R̄ after each batch, in (0, 1) (0 means
+	// 0.9).
 	BaselineDecay float64 `json:"baseline_decay"`
 	// ExpectationMix is the probability that a caption of a training
 	// batch reads the expected context Σ α_i a_i at every step instead of
-	// sampled regions (0.5, Xu et al. §4.1: it lowers the estimator's
-	// variance; NoExpectation asks for 0, 1 trains like soft attention).
+	// sampled regions (DefaultHardConfig: 0.5, Xu et al. §4.1: it lowers
+	// the estimator's variance; 0 samples every caption, 1 trains like
+	// soft attention).
 	ExpectationMix float64 `json:"expectation_mix"`
-	// Inference is what eager decoding reads: Expectation (the default,
-	// deterministic, as in Xu et al.) or Argmax. Steps read it from the
-	// Model's Config, so it may be changed on a loaded model.
-	Inference string `json:"inference"`
+	// Inference is what eager decoding reads: Expectation (the zero
+	// value, deterministic, as in Xu et al.) or Argmax. Steps read it
+	// from the Model's Config, so it may be changed on a loaded model.
+	Inference attention.HardMode `json:"inference"`
 }
 
-// Defaults returns c with zero fields replaced by their defaults and the
-// negative sentinels by 0. Hard's fields get defaults only for hard
-// attention.
+// DefaultConfig returns the default model: soft attention with the
+// sizes noted on Config, dropout 0.5 and doubly stochastic penalty 1.
+func DefaultConfig() Config {
+	return Config{Dropout: 0.5, DoublyStochastic: 1}.Defaults()
+}
+
+// DefaultHardConfig returns the default hard-attention settings: entropy
+// bonus 0.01, baseline decay 0.9, expectation mix 0.5, Expectation
+// inference.
+func DefaultHardConfig() HardConfig {
+	return HardConfig{Entropy: 0.01, BaselineDecay: 0.9, ExpectationMix: 0.5, Inference: Expectation}
+}
+
+// Defaults returns c with zero sizes replaced by their defaults, Soft
+// for no Attention and, for hard attention, baseline decay 0.9 for 0.
+// The training weights are left as they are.
 func (c Config) Defaults() Config {
 	def := func(v *int, d int) {
 		if *v == 0 {
@@ -129,28 +142,27 @@ func (c Config) Defaults() Config {
 	if c.Attention == "" {
 		c.Attention = Soft
 	}
-	fdef := func(v *float64, d, sentinel float64) {
-		switch *v {
-		case 0:
-			*v = d
-		case sentinel:
-			*v = 0
-		}
-	}
-	fdef(&c.Dropout, 0.5, NoDropout)
-	fdef(&c.DoublyStochastic, 1, NoPenalty)
-	if c.Attention == Hard {
-		h := &c.Hard
-		fdef(&h.Entropy, 0.01, NoEntropy)
-		if h.BaselineDecay == 0 {
-			h.BaselineDecay = 0.9
-		}
-		fdef(&h.ExpectationMix, 0.5, NoExpectation)
-		if h.Inference == "" {
-			h.Inference = Expectation
-		}
+	if c.Attention == Hard && c.Hard.BaselineDecay == 0 {
+		c.Hard.BaselineDecay = 0.9
 	}
 	return c
+}
+
+// decodeConfig reads a checkpoint's config over DefaultConfig (a field
+// the file lacks keeps its default). Checkpoints written before
+// DefaultConfig existed stored an explicit 0 weight as the sentinel −1:
+// it reads as 0.
+func decodeConfig(decode func(any) error) (Config, error) {
+	c := DefaultConfig()
+	if err := decode(&c); err != nil {
+		return c, err
+	}
+	for _, f := range []*float64{&c.Dropout, &c.DoublyStochastic, &c.Hard.Entropy, &c.Hard.ExpectationMix} {
+		if *f == -1 {
+			*f = 0
+		}
+	}
+	return c, nil
 }
 
 // Validate reports the first invalid field of a config after Defaults,
@@ -204,7 +216,11 @@ func (c Config) Validate() error {
 			return fmt.Errorf("%w: hard.baseline_decay = 0, want (0, 1)", ErrConfig)
 		}
 		if c.Hard.Inference != Expectation && c.Hard.Inference != Argmax {
-			return fmt.Errorf("%w: hard.inference = %q, want %q or %q", ErrConfig, c.Hard.Inference, Expectation, Argmax)
+			name := c.Hard.Inference.String()
+			if b, err := c.Hard.Inference.MarshalText(); err == nil {
+				name = string(b)
+			}
+			return fmt.Errorf("%w: hard.inference = %q, want \"expectation\" or \"argmax\"", ErrConfig, name)
 		}
 	default:
 		return fmt.Errorf("%w: attention = %q, want %q or %q", ErrConfig, c.Attention, Soft, Hard)

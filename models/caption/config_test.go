@@ -6,27 +6,27 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/models/caption"
 )
 
-// TestConfigDefaults checks the defaults and the sentinels.
+// TestConfigDefaults checks the default constructors and that zero
+// training weights stay zero.
 func TestConfigDefaults(t *testing.T) {
-	got := caption.Config{}.Defaults()
+	got := caption.DefaultConfig()
 	want := caption.Config{
 		Regions: 49, FeatureDim: 1280, Embed: 256, Hidden: 512, AttentionDim: 256,
 		Attention: caption.Soft, Dropout: 0.5, DoublyStochastic: 1,
 	}
 	if got != want {
-		t.Errorf("zero config defaults to %+v, want %+v", got, want)
+		t.Errorf("DefaultConfig() = %+v, want %+v", got, want)
 	}
-	hard := caption.Config{Attention: caption.Hard, Dropout: caption.NoDropout, DoublyStochastic: caption.NoPenalty}.Defaults()
-	if hard.Dropout != 0 || hard.DoublyStochastic != 0 ||
-		hard.Hard != (caption.HardConfig{Entropy: 0.01, BaselineDecay: 0.9, ExpectationMix: 0.5, Inference: caption.Expectation}) {
-		t.Errorf("hard config with sentinels defaults to %+v", hard)
+	if h := caption.DefaultHardConfig(); h != (caption.HardConfig{Entropy: 0.01, BaselineDecay: 0.9, ExpectationMix: 0.5, Inference: caption.Expectation}) {
+		t.Errorf("DefaultHardConfig() = %+v", h)
 	}
-	zero := caption.Config{Attention: caption.Hard, Hard: caption.HardConfig{Entropy: caption.NoEntropy, ExpectationMix: caption.NoExpectation}}.Defaults()
-	if zero.Hard.Entropy != 0 || zero.Hard.ExpectationMix != 0 {
-		t.Errorf("hard sentinels give %+v, want zero entropy and mix", zero.Hard)
+	zero := caption.Config{Attention: caption.Hard}.Defaults()
+	if zero.Dropout != 0 || zero.DoublyStochastic != 0 || zero.Hard != (caption.HardConfig{BaselineDecay: 0.9}) {
+		t.Errorf("hard config with zero weights defaults to %+v, want zeros and baseline decay 0.9", zero)
 	}
 }
 
@@ -54,7 +54,7 @@ func TestConfigValidate(t *testing.T) {
 		{"negative entropy", func(c *caption.Config) { c.Attention = caption.Hard; c.Hard.Entropy = -0.5 }, "hard.entropy = -0.5"},
 		{"decay 1", func(c *caption.Config) { c.Attention = caption.Hard; c.Hard.BaselineDecay = 1 }, "hard.baseline_decay = 1, want [0, 1)"},
 		{"mix above 1", func(c *caption.Config) { c.Attention = caption.Hard; c.Hard.ExpectationMix = 1.5 }, "hard.expectation_mix = 1.5, want [0, 1]"},
-		{"unknown inference", func(c *caption.Config) { c.Attention = caption.Hard; c.Hard.Inference = "sample" }, `hard.inference = "sample", want "expectation" or "argmax"`},
+		{"unknown inference", func(c *caption.Config) { c.Attention = caption.Hard; c.Hard.Inference = attention.Sample }, `hard.inference = "sample", want "expectation" or "argmax"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := caption.Config{Vocab: 20}

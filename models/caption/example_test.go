@@ -41,7 +41,9 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	cfg := caption.Config{Regions: 4, FeatureDim: 8, Embed: 16, Hidden: 32, AttentionDim: 16, Dropout: caption.NoDropout}
+	cfg := caption.DefaultConfig()
+	cfg.Regions, cfg.FeatureDim, cfg.Embed, cfg.Hidden, cfg.AttentionDim = 4, 8, 16, 32, 16
+	cfg.Dropout = 0 // a true zero: no dropout
 	m, err := caption.New(cfg, vocab, 1)
 	if err != nil {
 		panic(err)

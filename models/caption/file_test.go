@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -81,14 +82,14 @@ func TestSaveLoad(t *testing.T) {
 }
 
 // TestSaveLoadConfig checks that explicit zeros and hard-attention
-// settings survive a checkpoint: Load applies Defaults, which must not
-// turn a stored 0 back into a default.
+// settings survive a checkpoint: Load reads the config over
+// DefaultConfig, which must not turn a stored 0 back into a default.
 func TestSaveLoadConfig(t *testing.T) {
 	for _, cfg := range []caption.Config{
-		tinyConfig(caption.Soft), // Dropout: NoDropout
-		{Regions: 3, FeatureDim: 4, Embed: 5, Hidden: 6, AttentionDim: 7, DoublyStochastic: caption.NoPenalty, NoGate: true, LabelSmoothing: 0.2},
+		tinyConfig(caption.Soft), // Dropout 0
+		{Regions: 3, FeatureDim: 4, Embed: 5, Hidden: 6, AttentionDim: 7, DoublyStochastic: 0, NoGate: true, LabelSmoothing: 0.2},
 		{Regions: 3, FeatureDim: 4, Embed: 5, Hidden: 6, AttentionDim: 7, Attention: caption.Hard,
-			Hard: caption.HardConfig{Entropy: caption.NoEntropy, ExpectationMix: caption.NoExpectation, BaselineDecay: 0.5, Inference: caption.Argmax}},
+			Hard: caption.HardConfig{Entropy: 0, ExpectationMix: 0, BaselineDecay: 0.5, Inference: caption.Argmax}},
 		{Regions: 3, FeatureDim: 4, Embed: 5, Hidden: 6, AttentionDim: 7, Attention: caption.Hard},
 	} {
 		m := mustNew(t, cfg, 1)
@@ -102,6 +103,46 @@ func TestSaveLoadConfig(t *testing.T) {
 		if got, want := loaded.Params.Count(), m.Config.Parameters(); got != want {
 			t.Errorf("Config.Parameters = %d, the model has %d", want, got)
 		}
+	}
+}
+
+// TestLoadOldConfig loads configs as checkpoints written before
+// DefaultConfig stored them: an explicit 0 weight as the sentinel −1, and
+// soft attention's hard settings with an empty inference mode.
+func TestLoadOldConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		from   caption.Config
+		config string // the old file's
+		want   func(c *caption.Config)
+	}{
+		{"soft", tinyConfig(caption.Soft),
+			`{"regions":6,"feature_dim":8,"embed":12,"hidden":24,"attention_dim":10,"vocab":%d,"attention":"soft","no_gate":false,"dropout":-1,"doubly_stochastic":-1,"label_smoothing":0,"hard":{"entropy":0,"baseline_decay":0,"expectation_mix":0,"inference":""}}`,
+			func(c *caption.Config) { c.Dropout, c.DoublyStochastic = 0, 0 }},
+		{"hard", tinyConfig(caption.Hard),
+			`{"regions":6,"feature_dim":8,"embed":12,"hidden":24,"attention_dim":10,"vocab":%d,"attention":"hard","no_gate":false,"dropout":0.5,"doubly_stochastic":1,"label_smoothing":0,"hard":{"entropy":-1,"baseline_decay":0.9,"expectation_mix":-1,"inference":"argmax"}}`,
+			func(c *caption.Config) {
+				c.Dropout, c.DoublyStochastic = 0.5, 1
+				c.Hard = caption.HardConfig{BaselineDecay: 0.9, Inference: caption.Argmax}
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := mustNew(t, tc.from, 1)
+			f, err := m.File()
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Config = json.RawMessage(fmt.Sprintf(tc.config, m.Config.Vocab))
+			loaded, err := caption.Load(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := m.Config
+			tc.want(&want)
+			if loaded.Config != want {
+				t.Errorf("old config loads as\n %+v, want\n %+v", loaded.Config, want)
+			}
+		})
 	}
 }
 

@@ -78,7 +78,7 @@ func FuzzLoad(f *testing.F) {
 		}
 		rng := rand.New(rand.NewPCG(1, 2))
 		features := randomFeatures(rng, m.Config.Regions, m.Config.FeatureDim)
-		if _, err := m.Beam(nil, features, 2, &caption.SearchOptions{MaxLength: 3}); err != nil {
+		if _, err := m.Beam(nil, features, 2, &caption.SearchOptions{LengthPenalty: 1, MaxLength: 3}); err != nil {
 			t.Fatalf("a loaded model fails to caption: %v", err)
 		}
 	})

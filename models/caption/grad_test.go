@@ -32,7 +32,7 @@ func TestModelGradients(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg
 			cfg.Regions, cfg.FeatureDim, cfg.Embed, cfg.Hidden, cfg.AttentionDim = 4, 5, 6, 7, 5
-			cfg.Vocab, cfg.Dropout = vocab.Size(), NoDropout
+			cfg.Vocab = vocab.Size()
 			cfg = cfg.Defaults()
 			if err := cfg.Validate(); err != nil {
 				t.Fatal(err)

@@ -24,7 +24,10 @@ func toyVocab(t testing.TB) *caption.Vocab {
 func tinyConfig(attention string) caption.Config {
 	c := caption.Config{
 		Regions: 6, FeatureDim: 8, Embed: 12, Hidden: 24, AttentionDim: 10,
-		Attention: attention, Dropout: caption.NoDropout,
+		Attention: attention, DoublyStochastic: 1,
+	}
+	if attention == caption.Hard {
+		c.Hard = caption.DefaultHardConfig()
 	}
 	return c
 }

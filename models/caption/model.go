@@ -57,8 +57,9 @@ type switchSource struct{ src rand.Source }
 
 func (s *switchSource) Uint64() uint64 { return s.src.Uint64() }
 
-// New creates a model with parameters drawn from seed. Zero fields of cfg
-// take their defaults (Config.Defaults); cfg.Vocab 0 takes vocab's size.
+// New creates a model with parameters drawn from seed. Start cfg from
+// DefaultConfig: zero sizes take their defaults (Config.Defaults), but
+// zero training weights are zeros; cfg.Vocab 0 takes vocab's size.
 func New(cfg Config, vocab *Vocab, seed uint64) (*Model, error) {
 	if vocab == nil {
 		return nil, fmt.Errorf("%w: New needs a vocabulary (BuildVocab, NewVocab)", ErrVocab)
@@ -113,26 +114,7 @@ func build(cfg Config, vocab *Vocab, seed uint64, dtype tensor.Dtype) (*Model, e
 // resume training exactly, F16 to ship at half the size. The file shares
 // no memory with the model.
 func (m *Model) File() (*safetensors.File, error) {
-	return m.Params.NewFile(Kind, m.Config.stored(), slices.Clone(m.Vocab.List()))
-}
-
-// stored returns the config as a checkpoint keeps it: zeros that Defaults
-// would replace are written as their sentinels, so that Load, which
-// applies Defaults (filling fields a newer version adds), rebuilds the
-// same model.
-func (c Config) stored() Config {
-	zero := func(v *float64, sentinel float64) {
-		if *v == 0 {
-			*v = sentinel
-		}
-	}
-	zero(&c.Dropout, NoDropout)
-	zero(&c.DoublyStochastic, NoPenalty)
-	if c.Attention == Hard {
-		zero(&c.Hard.Entropy, NoEntropy)
-		zero(&c.Hard.ExpectationMix, NoExpectation)
-	}
-	return c
+	return m.Params.NewFile(Kind, m.Config, slices.Clone(m.Vocab.List()))
 }
 
 // Load rebuilds a model from a checkpoint, checking its kind, config,
@@ -145,8 +127,8 @@ func Load(f *safetensors.File) (*Model, error) {
 	if err := f.CheckKind(Kind); err != nil {
 		return nil, err
 	}
-	var cfg Config
-	if err := f.DecodeConfig(&cfg); err != nil {
+	cfg, err := decodeConfig(f.DecodeConfig)
+	if err != nil {
 		return nil, err
 	}
 	name := f.Source

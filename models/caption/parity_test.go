@@ -22,7 +22,7 @@ func TestGraphEagerParity(t *testing.T) {
 		{"soft", func(*caption.Config) {}},
 		{"soft without gate", func(c *caption.Config) { c.NoGate = true }},
 		{"soft with smoothing, λ=3", func(c *caption.Config) { c.LabelSmoothing = 0.1; c.DoublyStochastic = 3 }},
-		{"soft without penalty", func(c *caption.Config) { c.DoublyStochastic = caption.NoPenalty }},
+		{"soft without penalty", func(c *caption.Config) { c.DoublyStochastic = 0 }},
 		{"hard expectation", func(c *caption.Config) {
 			c.Attention = caption.Hard
 			c.Hard = caption.HardConfig{ExpectationMix: 1, Entropy: 0.05}
@@ -73,7 +73,7 @@ func TestGraphEagerParity(t *testing.T) {
 					t.Errorf("%s: graph %.8g, eager %.8g (|Δ| = %.2g)", p.name, p.got, p.want, d)
 				}
 			}
-			if cfg.DoublyStochastic != caption.NoPenalty && want.Penalty == 0 {
+			if cfg.DoublyStochastic != 0 && want.Penalty == 0 {
 				t.Errorf("penalty is 0; the test does not exercise it")
 			}
 		})

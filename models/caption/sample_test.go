@@ -29,7 +29,7 @@ func TestSampleDeterministic(t *testing.T) {
 	m := mustNew(t, tinyConfig(caption.Soft), 3)
 	rng := rand.New(rand.NewPCG(1, 2))
 	f := randomFeatures(rng, m.Config.Regions, m.Config.FeatureDim)
-	opts := &caption.SearchOptions{MaxLength: 6}
+	opts := &caption.SearchOptions{LengthPenalty: 1, MaxLength: 6}
 	a := sampleN(t, m, f, 8, 7, opts)
 	b := sampleN(t, m, f, 8, 7, opts)
 	c := sampleN(t, m, f, 8, 8, opts)
@@ -78,7 +78,7 @@ func TestSampleFirstWord(t *testing.T) {
 		}
 	}
 	counts := make([]float64, V)
-	for _, s := range sampleN(t, m, f, n, 11, &caption.SearchOptions{MaxLength: 1, NoUnk: true}) {
+	for _, s := range sampleN(t, m, f, n, 11, &caption.SearchOptions{LengthPenalty: 1, MaxLength: 1, NoUnk: true}) {
 		y := caption.End
 		if len(s.Tokens) > 0 {
 			y = s.Tokens[0]
@@ -116,7 +116,7 @@ func TestSampleCaptions(t *testing.T) {
 	f := randomFeatures(rng, m.Config.Regions, m.Config.FeatureDim)
 	const maxLen = 4
 	finished := 0
-	for i, s := range sampleN(t, m, f, 200, 1, &caption.SearchOptions{MaxLength: maxLen, NoUnk: true}) {
+	for i, s := range sampleN(t, m, f, 200, 1, &caption.SearchOptions{LengthPenalty: 1, MaxLength: maxLen, NoUnk: true}) {
 		for _, y := range s.Tokens {
 			if y <= caption.Unk || y >= m.Config.Vocab {
 				t.Errorf("caption %d %v holds token %d", i, s.Tokens, y)
@@ -172,7 +172,7 @@ func TestSampleErrors(t *testing.T) {
 	}{
 		{"no images", nil, rng, nil},
 		{"no rng", e, nil, nil},
-		{"max length", e, rng, &caption.SearchOptions{MaxLength: -1}},
+		{"max length", e, rng, &caption.SearchOptions{LengthPenalty: 1, MaxLength: -1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := m.Sample(nil, tc.e, tc.rng, tc.opts); !errors.Is(err, caption.ErrInput) {

@@ -7,15 +7,14 @@ import (
 	"slices"
 )
 
-// SearchOptions tunes Greedy and Beam; nil or the zero value means the
-// defaults noted.
+// SearchOptions tunes Greedy and Beam; nil means DefaultSearchOptions.
 type SearchOptions struct {
 	// MaxLength is the most words a caption may have (0 means 30); a
 	// hypothesis still open after MaxLength words is returned unfinished.
 	MaxLength int
 	// LengthPenalty α ranks hypotheses by LogProb / n^α, n their tokens
-	// with End (0 means 1: the mean log-probability per token;
-	// NoLengthNorm ranks by LogProb, which favours short captions).
+	// with End: 1 (the default) by the mean log-probability per token, 0
+	// by LogProb, which favours short captions.
 	LengthPenalty float64
 	// NoUnk keeps Unk out of captions.
 	NoUnk bool
@@ -30,31 +29,28 @@ type SearchOptions struct {
 	Exhaustive bool
 }
 
-// NoLengthNorm turns length normalization off (SearchOptions.LengthPenalty).
-const NoLengthNorm = -1
+// DefaultSearchOptions returns the default search: at most 30 words,
+// length normalization (α 1), Unk allowed, the early stop.
+func DefaultSearchOptions() SearchOptions {
+	return SearchOptions{MaxLength: 30, LengthPenalty: 1}
+}
 
 // maxBeam bounds the beam width.
 const maxBeam = 256
 
 func (o *SearchOptions) withDefaults() (SearchOptions, error) {
-	var s SearchOptions
+	s := DefaultSearchOptions()
 	if o != nil {
 		s = *o
 	}
 	if s.MaxLength == 0 {
 		s.MaxLength = 30
 	}
-	switch {
-	case s.LengthPenalty == 0:
-		s.LengthPenalty = 1
-	case s.LengthPenalty == NoLengthNorm:
-		s.LengthPenalty = 0
-	}
 	if s.MaxLength < 1 || s.MaxLength > 1000 {
 		return s, fmt.Errorf("%w: SearchOptions.MaxLength = %d, want 1 … 1000", ErrInput, s.MaxLength)
 	}
 	if !(s.LengthPenalty >= 0 && s.LengthPenalty <= 10) {
-		return s, fmt.Errorf("%w: SearchOptions.LengthPenalty = %v, want 0 … 10 or NoLengthNorm", ErrInput, s.LengthPenalty)
+		return s, fmt.Errorf("%w: SearchOptions.LengthPenalty = %v, want 0 … 10", ErrInput, s.LengthPenalty)
 	}
 	return s, nil
 }

@@ -71,8 +71,8 @@ func TestBeamLengthNormalization(t *testing.T) {
 		ranking []string
 	}{
 		{"normalized", nil, 2, []string{"cat runs on grass", "dog"}},
-		{"normalized, exhaustive", &caption.SearchOptions{Exhaustive: true}, 2, []string{"cat runs on grass", "dog"}},
-		{"log-probability", &caption.SearchOptions{LengthPenalty: caption.NoLengthNorm}, 2, []string{"dog", "cat runs on grass"}},
+		{"normalized, exhaustive", &caption.SearchOptions{LengthPenalty: 1, Exhaustive: true}, 2, []string{"cat runs on grass", "dog"}},
+		{"log-probability", &caption.SearchOptions{LengthPenalty: 0}, 2, []string{"dog", "cat runs on grass"}},
 		{"greedy", nil, 1, []string{"dog"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -106,14 +106,7 @@ func checkHypotheses(t *testing.T, m *caption.Model, hyps []caption.Hypothesis, 
 	if len(hyps) == 0 || len(hyps) > k {
 		t.Fatalf("%d hypotheses for beam %d", len(hyps), k)
 	}
-	alpha := 1.0
-	switch o.LengthPenalty {
-	case caption.NoLengthNorm:
-		alpha = 0
-	case 0:
-	default:
-		alpha = o.LengthPenalty
-	}
+	alpha := o.LengthPenalty
 	maxLen := o.MaxLength
 	if maxLen == 0 {
 		maxLen = 30
@@ -201,10 +194,10 @@ func TestBeamInvariants(t *testing.T) {
 		m    *caption.Model
 		opts caption.SearchOptions
 	}{
-		{"untrained", untrained, caption.SearchOptions{MaxLength: 8}},
-		{"untrained, no normalization", untrained, caption.SearchOptions{MaxLength: 6, LengthPenalty: caption.NoLengthNorm}},
+		{"untrained", untrained, caption.SearchOptions{LengthPenalty: 1, MaxLength: 8}},
+		{"untrained, no normalization", untrained, caption.SearchOptions{MaxLength: 6, LengthPenalty: 0}},
 		{"untrained, α = 0.7, no unk", untrained, caption.SearchOptions{MaxLength: 7, LengthPenalty: 0.7, NoUnk: true}},
-		{"trained", toy, caption.SearchOptions{}},
+		{"trained", toy, caption.SearchOptions{LengthPenalty: 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for img := 0; img < 3; img++ {
@@ -238,7 +231,7 @@ func TestBeamInvariants(t *testing.T) {
 func TestBeamOneIsGreedy(t *testing.T) {
 	m := mustNew(t, tinyConfig(caption.Soft), 5)
 	rng := rand.New(rand.NewPCG(5, 6))
-	opts := &caption.SearchOptions{MaxLength: 12}
+	opts := &caption.SearchOptions{LengthPenalty: 1, MaxLength: 12}
 	var images [][]float32
 	for range 6 {
 		images = append(images, randomFeatures(rng, m.Config.Regions, m.Config.FeatureDim))
@@ -284,7 +277,7 @@ func TestSearchErrors(t *testing.T) {
 		{"NaN feature", nan, 2, nil, "feature 9 (region 1, channel 1) is NaN"},
 		{"zero beam", good, 0, nil, "beam width 0"},
 		{"huge beam", good, 100000, nil, "beam width 100000"},
-		{"negative length", good, 2, &caption.SearchOptions{MaxLength: -3}, "MaxLength = -3"},
+		{"negative length", good, 2, &caption.SearchOptions{LengthPenalty: 1, MaxLength: -3}, "MaxLength = -3"},
 		{"bad penalty", good, 2, &caption.SearchOptions{LengthPenalty: math.NaN()}, "LengthPenalty = NaN"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/caption"
 )
@@ -139,7 +140,7 @@ func TestOverfitHard(t *testing.T) {
 	for i, e := range exs {
 		images[i] = e.Features
 	}
-	for _, inference := range []string{caption.Expectation, caption.Argmax} {
+	for _, inference := range []attention.HardMode{caption.Expectation, caption.Argmax} {
 		m.Config.Hard.Inference = inference
 		greedy, err := m.Greedy(nil, images, nil)
 		if err != nil {

@@ -6,11 +6,19 @@ import "github.com/attend-go/attend/models/caption"
 // so that commands configure models without importing the model packages.
 type ModelConfig = caption.Config
 
-// Attention mechanisms and the sentinels that ask for a true zero where
-// a zero ModelConfig field means its default.
+// Attention mechanisms of ModelConfig.
 const (
-	Soft      = caption.Soft
-	Hard      = caption.Hard
-	NoDropout = caption.NoDropout
-	NoPenalty = caption.NoPenalty
+	Soft = caption.Soft
+	Hard = caption.Hard
 )
+
+// DefaultModelConfig returns the default decoder (caption.DefaultConfig).
+func DefaultModelConfig() ModelConfig { return caption.DefaultConfig() }
+
+// DefaultHardConfig returns the default hard-attention settings
+// (caption.DefaultHardConfig).
+func DefaultHardConfig() caption.HardConfig { return caption.DefaultHardConfig() }
+
+// DefaultSearchOptions returns the default caption search
+// (caption.DefaultSearchOptions).
+func DefaultSearchOptions() caption.SearchOptions { return caption.DefaultSearchOptions() }

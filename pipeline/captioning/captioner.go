@@ -33,8 +33,9 @@ type CaptionerOptions struct {
 	Cache string
 	// Beam is the beam width (0 means 3; 1 is greedy search).
 	Beam int
-	// Search tunes the search (length, length penalty, <unk>).
-	Search caption.SearchOptions
+	// Search tunes the search (length, length penalty, <unk>); nil means
+	// DefaultSearchOptions.
+	Search *caption.SearchOptions
 	// Fit is how a photo becomes the encoder's square input. The default,
 	// vision.Squash, matches the training images (Flickr8k squashed to
 	// 224×224) and keeps the whole photo under the attention grid.
@@ -265,7 +266,7 @@ func (c *Captioner) DescribeBeam(features []float32, beam int) (*Result, error) 
 		return nil, fmt.Errorf("captioning: beam width %d, want at least 1", beam)
 	}
 	var ws caption.Workspace
-	hyps, err := c.Model.Beam(&ws, features, beam, &c.o.Search)
+	hyps, err := c.Model.Beam(&ws, features, beam, c.o.Search)
 	if err != nil {
 		return nil, fmt.Errorf("captioning: %w", err)
 	}

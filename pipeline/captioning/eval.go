@@ -25,8 +25,9 @@ type EvalOptions struct {
 	// Beams are the search widths scored, one row each (nil means 1 and
 	// 3: greedy search and beam search of width 3).
 	Beams []int
-	// Search tunes the searches (length, length penalty, <unk>).
-	Search caption.SearchOptions
+	// Search tunes the searches (length, length penalty, <unk>); nil
+	// means DefaultSearchOptions.
+	Search *caption.SearchOptions
 	// Workers decode in parallel (0 means 1).
 	Workers int
 	// Limit scores the first Limit images only (0: all).
@@ -93,7 +94,7 @@ func Evaluate(ctx context.Context, model *caption.Model, o EvalOptions) (*EvalRe
 	rep := &EvalReport{Images: len(images)}
 	for _, k := range o.Beams {
 		start := time.Now()
-		hyps, err := decodeSet(ctx, model, cache, images, k, o.Workers, &o.Search)
+		hyps, err := decodeSet(ctx, model, cache, images, k, o.Workers, o.Search)
 		if err != nil {
 			return nil, err
 		}

@@ -8,7 +8,7 @@ import (
 )
 
 func tinyConfig() caption.Config {
-	return caption.Config{Embed: 16, Hidden: 32, AttentionDim: 16, Dropout: caption.NoDropout}
+	return caption.Config{Embed: 16, Hidden: 32, AttentionDim: 16, DoublyStochastic: 1}
 }
 
 // TestTinyFixture checks that testdata/caption/tiny.safetensors is what

@@ -125,7 +125,7 @@ func newSCSTTrainer(o *TrainOptions, m *caption.Model, tr *caption.Trainer, b *m
 	cache *captiondata.Cache, images []captiondata.Image) (*scstTrainer, error) {
 	s := &scstTrainer{
 		model: m, trainer: tr, buckets: b, cache: cache, k: o.SCSTSamples, per: max(1, o.BatchSize/o.SCSTSamples),
-		round: o.StepRound, seed: o.Seed, sample: caption.SearchOptions{MaxLength: o.MaxWords},
+		round: o.StepRound, seed: o.Seed, sample: caption.SearchOptions{MaxLength: o.MaxWords, LengthPenalty: 1},
 	}
 	var refSets [][][]string
 	for _, im := range images {

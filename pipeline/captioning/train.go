@@ -48,12 +48,15 @@ type TrainOptions struct {
 	MaxWords int
 	// MaxDev scores at most this many dev images per evaluation (0: all).
 	MaxDev int
-	// Config sizes a new model; Regions and FeatureDim come from the
-	// cache. Ignored when resuming. With Init, its non-zero fields replace
-	// the loaded model's settings (caption.Model.Reconfigure): the
-	// training settings and the kind of attention may change, the sizes
-	// must match.
+	// Config sizes a new model (start from caption.DefaultConfig);
+	// Regions and FeatureDim come from the cache. Ignored when resuming
+	// or with Init.
 	Config caption.Config
+	// Reconfigure, with Init, edits the loaded model's config before
+	// training (caption.Model.Reconfigure): the training settings and the
+	// kind of attention may change, the sizes must not. nil keeps the
+	// loaded model's config.
+	Reconfigure func(*caption.Config)
 	// Init starts from this model file's weights (fine-tuning, or a hard
 	// attention model started from a soft one); its vocabulary is kept.
 	// The run scores it on dev before the first step, so the best model
@@ -272,8 +275,12 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		if model, err = LoadModel(o.Init); err != nil {
 			return nil, err
 		}
-		if model, err = model.Reconfigure(o.Config); err != nil {
-			return nil, fmt.Errorf("captioning: train: init model %s: %w", o.Init, err)
+		if o.Reconfigure != nil {
+			cfg := model.Config
+			o.Reconfigure(&cfg)
+			if model, err = model.Reconfigure(cfg); err != nil {
+				return nil, fmt.Errorf("captioning: train: init model %s: %w", o.Init, err)
+			}
 		}
 	default:
 		vocab, err := caption.BuildVocab(tokenized(trainImages), o.MinCount)
@@ -430,7 +437,7 @@ func (t *trainTask) EpochDone(p trainloop.Progress) {
 // model. Every evaluation enters the checkpoint's history.
 func (t *trainTask) Evaluate(ctx context.Context, st *trainloop.State) (float64, error) {
 	t.evalStart = time.Now()
-	hyps, err := decodeSet(ctx, t.model, t.cache, t.devImages, t.o.Beam, t.o.Workers, &caption.SearchOptions{NoUnk: true})
+	hyps, err := decodeSet(ctx, t.model, t.cache, t.devImages, t.o.Beam, t.o.Workers, &caption.SearchOptions{LengthPenalty: 1, NoUnk: true})
 	if err != nil {
 		return 0, err
 	}

@@ -28,7 +28,8 @@ type ASRConfig struct {
 	Model *speech.Model
 	// ModelID names it in /v1/models and the answers.
 	ModelID string
-	// Search tunes the decoding (a language model already applied).
+	// Search tunes the decoding (a language model already applied); start
+	// from speech.DefaultSearchOptions: zero weights are real zeros.
 	Search speech.SearchOptions
 	// MaxDuration bounds the audio of one request (0: DefaultMaxDuration);
 	// longer audio gets 413.

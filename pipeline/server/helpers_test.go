@@ -32,7 +32,7 @@ func newASRServer(t testing.TB, o Options) *Server {
 	// Attention alone, no language model: the page then shows the
 	// speller's own alignment (with the LM, the default model falls back
 	// to CTC on hello.wav, whose alignment is one-hot).
-	so := speech.SearchOptions{Beam: 2}
+	so := speech.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 2}
 	s, err := NewASR(ASRConfig{Model: asrModel, ModelID: speech.ModelID(""), Search: so}, o)
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +58,7 @@ func sharedEncoder(t testing.TB) string {
 // shared encoder, with the CLI's search (no <unk>).
 func newCaptioner(t testing.TB) *captioning.Captioner {
 	t.Helper()
-	c, err := captioning.NewCaptioner(context.Background(), captioning.CaptionerOptions{Encoder: sharedEncoder(t), Search: caption.SearchOptions{NoUnk: true}})
+	c, err := captioning.NewCaptioner(context.Background(), captioning.CaptionerOptions{Encoder: sharedEncoder(t), Search: &caption.SearchOptions{LengthPenalty: 1, NoUnk: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,8 @@ type (
 	Model = asr.Model
 )
 
-// Sentinels of ModelConfig and SearchOptions for an explicit zero.
-const (
-	NoCTC        = asr.NoCTC
-	NoLengthNorm = asr.NoLengthNorm
-)
+// DefaultModelConfig returns the default model (asr.DefaultConfig).
+func DefaultModelConfig() ModelConfig { return asr.DefaultConfig() }
+
+// DefaultSearchOptions returns the default search (asr.DefaultSearchOptions).
+func DefaultSearchOptions() SearchOptions { return asr.DefaultSearchOptions() }

@@ -24,8 +24,8 @@ const (
 	DefaultHotwordBonus = 10
 	// DefaultBeam and DefaultCTCBeam are the widths of the attention beam
 	// and the CTC prefix beam whose transcripts are rescored jointly.
-	DefaultBeam    = 8
-	DefaultCTCBeam = 8
+	DefaultBeam    = asr.DefaultBeam
+	DefaultCTCBeam = asr.DefaultCTCBeam
 	// DefaultCharLMWeight is the weight of a character LM (asr train-lm -char).
 	DefaultCharLMWeight = 0.3
 )

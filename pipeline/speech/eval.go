@@ -10,6 +10,8 @@ import (
 
 // EvalOptions configures Evaluate.
 type EvalOptions struct {
+	// Search tunes the decoding; start from asr.DefaultSearchOptions
+	// (zero weights are real zeros).
 	Search asr.SearchOptions
 	// Workers transcribe in parallel (0 means 1, which makes the decode
 	// times single-core real-time factors).

@@ -304,7 +304,7 @@ func (t *trainTask) Evaluate(ctx context.Context, _ *trainloop.State) (float64, 
 	if t.o.MaxDev > 0 && len(devUtts) > t.o.MaxDev {
 		devUtts = devUtts[:t.o.MaxDev]
 	}
-	_, sc, err := score(ctx, t.model, devUtts, t.o.Workers, &asr.SearchOptions{Beam: 1, CTCWeight: -1})
+	_, sc, err := score(ctx, t.model, devUtts, t.o.Workers, &asr.SearchOptions{Beam: 1, LengthPenalty: 1, EOSThreshold: 1.5})
 	if err != nil {
 		return 0, err
 	}

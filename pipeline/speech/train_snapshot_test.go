@@ -15,7 +15,7 @@ func tinyTrainOptions(out string) TrainOptions {
 	return TrainOptions{
 		Train: []string{filepath.Join("..", "..", "testdata", "speech", "manifest.tsv")}, DevSpeakers: 1, MaxDev: 2,
 		OutDir: out, BatchSize: 4, Epochs: 3, Workers: 1, Seed: 1,
-		Config: asr.Config{ListenerHidden: 16, SpellerHidden: 16, Embed: 8, AttentionDim: 8, LocationFilters: 2, LocationWidth: 5},
+		Config: asr.Config{ListenerHidden: 16, SpellerHidden: 16, Embed: 8, AttentionDim: 8, LocationFilters: 2, LocationWidth: 5, CTCWeight: 0.3, LabelSmoothing: 0.1, Dropout: 0.2},
 	}
 }
 

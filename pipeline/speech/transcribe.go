@@ -90,6 +90,8 @@ type Transcript struct {
 
 // TranscribeOptions configures a Transcriber; nil means defaults.
 type TranscribeOptions struct {
+	// Search tunes the decoding; start from asr.DefaultSearchOptions,
+	// which a nil *TranscribeOptions uses (zero weights are real zeros).
 	Search asr.SearchOptions
 	// Segment configures the cutting of long audio. By default, chunks
 	// are cut at pauses found by the voice activity detector, at most
@@ -145,6 +147,8 @@ func NewTranscriber(model *asr.Model, opts *TranscribeOptions) (*Transcriber, er
 	t := &Transcriber{Model: model, fe: fe}
 	if opts != nil {
 		t.opts = *opts
+	} else {
+		t.opts.Search = asr.DefaultSearchOptions()
 	}
 	return t, nil
 }

@@ -52,7 +52,7 @@ func TestTranscribeGuards(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, beam := range []int{1, 4} {
-		tr, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Search: asr.SearchOptions{Beam: beam}})
+		tr, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Search: asr.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: beam}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,10 +107,10 @@ func TestTranscribeWordTimes(t *testing.T) {
 		search   asr.SearchOptions
 		fallback bool
 	}{
-		{"greedy attention", asr.SearchOptions{Beam: 1, CTCWeight: asr.NoCTC, NoFallback: true}, false},
-		{"beam with CTC scoring", asr.SearchOptions{Beam: 4, NoFallback: true}, false},
+		{"greedy attention", asr.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, Beam: 1, NoFallback: true}, false},
+		{"beam with CTC scoring", asr.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 4, NoFallback: true}, false},
 		// 10 characters at most: attention cannot finish, CTC takes over.
-		{"CTC fallback", asr.SearchOptions{Beam: 4, MaxLengthRatio: 1e-3}, true},
+		{"CTC fallback", asr.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 4, MaxLengthRatio: 1e-3}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := defaultTranscriber(t, &speech.TranscribeOptions{Search: tc.search, KeepAlignment: true})

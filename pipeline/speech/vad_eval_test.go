@@ -48,7 +48,7 @@ var (
 // -eval.lm).
 func evalSearch(t *testing.T, model *asr.Model) asr.SearchOptions {
 	t.Helper()
-	so := asr.SearchOptions{Beam: speech.DefaultBeam, CTCBeam: *evalCTCBeam}
+	so := asr.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: speech.DefaultBeam, CTCBeam: *evalCTCBeam}
 	lm := speech.DefaultLanguageModel()
 	switch *evalLM {
 	case "default":

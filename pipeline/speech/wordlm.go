@@ -10,8 +10,8 @@ import (
 	"github.com/attend-go/attend/models/ngram"
 )
 
-// WordLMOptions configures TrainWordLM; zero fields mean the defaults
-// noted.
+// WordLMOptions configures TrainWordLM. Start from DefaultWordLMOptions:
+// Order 0 means 4, but a zero DevFraction holds out nothing.
 type WordLMOptions struct {
 	// Text lists the training text: plain-text files (one sentence per
 	// line) or speech manifests, whose transcripts are used (see
@@ -32,14 +32,17 @@ type WordLMOptions struct {
 	// Dev is held-out text (files as Text) to report perplexity on; when
 	// empty, DevFraction of the training sentences is held out instead.
 	Dev []string
-	// DevFraction (0 means 0.02; NoDev holds out nothing).
+	// DevFraction (DefaultWordLMOptions: 0.02; 0 holds out nothing).
 	DevFraction float64
 	Seed        uint64
 	Log         io.Writer
 }
 
-// NoDev in WordLMOptions.DevFraction holds out no sentences.
-const NoDev = -1
+// DefaultWordLMOptions returns the default options: order 4, 2% of the
+// sentences held out when Dev is empty.
+func DefaultWordLMOptions() WordLMOptions {
+	return WordLMOptions{Order: 4, DevFraction: 0.02}
+}
 
 // WordLMResult reports TrainWordLM.
 type WordLMResult struct {
@@ -85,9 +88,6 @@ func TrainWordLM(o WordLMOptions) (*WordLMResult, error) {
 	}
 	if o.Order == 0 {
 		o.Order = 4
-	}
-	if o.DevFraction == 0 {
-		o.DevFraction = 0.02
 	}
 	minCount, err := CheckPrune(o.Prune, o.Order)
 	if err != nil {
