@@ -147,9 +147,17 @@ func TestAlignScriptWords(t *testing.T) {
 	if len(got.Chunks) < 2 || got.ScriptScore >= 0 {
 		t.Errorf("%d chunks, script score %.2f: want several chunks and a score", len(got.Chunks), got.ScriptScore)
 	}
+	// The cues carry the script as written; where they break depends on
+	// the model's timing, so only their text in order is checked.
 	code, srt, stderr := asrRun(t, "", "align", long, script)
-	if code != 0 || !strings.Contains(srt, "\n“Yes!” — No. 7, good") || !strings.Contains(srt, "\nThank you:\n") || !strings.Contains(srt, "\nopen the door.\n") {
-		t.Errorf("srt: exit %d, stderr %q, subtitles\n%s\nwant the words as written", code, stderr, srt)
+	var cues []string
+	for _, line := range strings.Split(srt, "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.Contains(line, " --> ") && strings.Trim(line, "0123456789") != "" {
+			cues = append(cues, line)
+		}
+	}
+	if code != 0 || strings.Join(cues, " ") != script {
+		t.Errorf("srt: exit %d, stderr %q, subtitles\n%s\nwant the words as written: %q", code, stderr, srt, script)
 	}
 }
 
