@@ -4,6 +4,26 @@
 // metrics, and describes new images with the MobileNetV2 encoder and beam
 // search.
 //
+// # Use from Go
+//
+// NewCaptioner opens the embedded default model (CaptionerOptions{}) or
+// a model file; CaptionImage describes any image.Image, Caption an image
+// file. A Captioner is safe for concurrent use. The image encoder
+// (MobileNetV2) is not shipped: it is located at the first image
+// (CaptionerOptions.Encoder, $ATTEND_ENCODER, the user cache) or
+// downloaded into the user cache, under the context given to
+// NewCaptioner; without it CaptionImage fails with ErrNoEncoder, and
+// EncoderHelp says how to provide it. Package overlay draws what the
+// model looked at: overlay.FromResult, then overlay.Encode to any
+// io.Writer.
+//
+//	c, err := captioning.NewCaptioner(ctx, captioning.CaptionerOptions{})
+//	…
+//	r, err := c.CaptionImage(img)
+//	fmt.Println(r.Caption)
+//	fig := overlay.FromResult(r, c.Model.Config)
+//	err = overlay.Encode(w, img, &fig, nil) // PNG with the caption in its metadata
+//
 // # Data
 //
 // A dataset is anything captiondata.Read reads (a Flickr8k directory, a

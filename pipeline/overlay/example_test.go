@@ -1,14 +1,18 @@
 package overlay_test
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
+	"log"
 	"os"
 	"path/filepath"
 
+	"github.com/attend-go/attend/pipeline/captioning"
 	"github.com/attend-go/attend/pipeline/overlay"
 )
 
@@ -90,4 +94,46 @@ func ExampleDir() {
 	// attention/trip/beach.png <nil>
 	// <nil>
 	// true
+}
+
+func ExampleEncode() {
+	c := &overlay.Caption{Words: []string{"a", "dog"}, Attention: [][]float32{attentionOn(24), attentionOn(17)}, Rows: 7, Cols: 7}
+	var png bytes.Buffer // any io.Writer: a file, an HTTP response
+	if err := overlay.Encode(&png, photo(), c, nil); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%q\n", png.Bytes()[1:4])
+	// Output:
+	// "PNG"
+}
+
+// Draw what the caption model looked at, for a caption of the embedded
+// model (compiled, not run: captioning needs the image encoder, see
+// captioning.EncoderHelp).
+func ExampleFromResult() {
+	c, err := captioning.NewCaptioner(context.Background(), captioning.CaptionerOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	img, _, err := captioning.LoadImage("../../testdata/photos/chelsea.jpg", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	r, err := c.CaptionImage(img)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fig := overlay.FromResult(r, c.Model.Config)
+	f, err := os.Create("chelsea-attention.png")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := overlay.Encode(f, img, &fig, nil); err != nil {
+		log.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		log.Fatal(err)
+	}
 }

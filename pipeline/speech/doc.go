@@ -3,6 +3,28 @@
 // around it — forced alignment of a known text, batches, training,
 // evaluation and the measurement of timing accuracy.
 //
+// # Use from Go
+//
+// New opens a Recognizer: the embedded default model and word language
+// model for nil Options, or the model file, search and language model
+// they name. It is safe for concurrent use (each call decodes with its
+// own Transcriber over the shared, read-only model):
+//
+//	rec, err := speech.New(nil)
+//	…
+//	t, err := rec.TranscribeFile(ctx, "talk.wav") // or rec.Transcribe(ctx, r) for any io.Reader
+//	fmt.Println(t.Text)                            // t.Chunks: times, words, confidences
+//
+// Segments hands each chunk to a function as soon as it is decoded, in
+// order, for text that streams while a long recording is decoded; an
+// error from the function stops the transcription. All three stop
+// between chunks (at most DefaultChunkLength of audio each) once the
+// context is done, with an error wrapping context.Cause. A reader that
+// can seek (*os.File) is decoded as it is read, in bounded memory; any
+// other is read into memory first. Errors start with "speech: " or the
+// file's path. The Transcriber below is the lower-level API the commands
+// use (decoded streams, forced alignment, options per call).
+//
 // # Transcription
 //
 // A Transcriber (one per goroutine; the model may be shared) decodes a

@@ -1,6 +1,7 @@
 package speech
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -183,7 +184,18 @@ func withAudioFile(path string, stdin io.Reader, use func(audio.Stream) (*Transc
 // workers at once while the next ones are cut, at most twice as many in
 // flight, and put back in order.
 func (t *Transcriber) Stream(path string, stream audio.Stream) (*Transcript, error) {
+	return t.StreamContext(context.Background(), path, stream)
+}
+
+// StreamContext is Stream that stops when ctx is done: between chunks
+// (a chunk being decoded, at most DefaultChunkLength of audio, is
+// finished first), with an error that wraps context.Cause(ctx). An
+// empty path names the audio "speech" in errors.
+func (t *Transcriber) StreamContext(ctx context.Context, path string, stream audio.Stream) (*Transcript, error) {
 	name := input.DisplayName(path)
+	if path == "" {
+		name = "speech"
+	}
 	so := t.opts.Segment
 	if !t.opts.NoVAD {
 		if so.VAD == nil {
@@ -223,9 +235,12 @@ func (t *Transcriber) Stream(path string, stream audio.Stream) (*Transcript, err
 		}
 	}
 	if t.opts.Threads > 1 {
-		err = t.parallel(seg, emit)
+		err = t.parallel(ctx, seg, emit)
 	} else {
-		err = t.serial(seg, emit)
+		err = t.serial(ctx, seg, emit)
+	}
+	if err == nil {
+		err = canceled(ctx) // OnChunk may have cancelled it after the last chunk
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s%w", name, err)
@@ -247,10 +262,22 @@ func (t *Transcriber) Stream(path string, stream audio.Stream) (*Transcript, err
 	return tr, nil
 }
 
+// canceled returns, once ctx is done, the error that says why; errors
+// start with what follows the file's name.
+func canceled(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	return fmt.Errorf(": %w", context.Cause(ctx))
+}
+
 // serial cuts and decodes the chunks one after the other. Errors start
 // with what follows the file's name.
-func (t *Transcriber) serial(seg *audio.Segmenter, emit func(audio.Segment, *timedChunk)) error {
+func (t *Transcriber) serial(ctx context.Context, seg *audio.Segmenter, emit func(audio.Segment, *timedChunk)) error {
 	for {
+		if err := canceled(ctx); err != nil {
+			return err
+		}
 		s, err := seg.Next()
 		if errors.Is(err, io.EOF) {
 			return nil
@@ -268,7 +295,7 @@ func (t *Transcriber) serial(seg *audio.Segmenter, emit func(audio.Segment, *tim
 
 // parallel cuts the chunks in this goroutine and decodes them on
 // Threads workers, emitting them in order.
-func (t *Transcriber) parallel(seg *audio.Segmenter, emit func(audio.Segment, *timedChunk)) error {
+func (t *Transcriber) parallel(ctx context.Context, seg *audio.Segmenter, emit func(audio.Segment, *timedChunk)) error {
 	workers := []*Transcriber{t}
 	for len(workers) < t.opts.Threads {
 		w, err := NewTranscriber(t.Model, &t.opts)
@@ -309,6 +336,9 @@ func (t *Transcriber) parallel(seg *audio.Segmenter, emit func(audio.Segment, *t
 	)
 	for {
 		for !eof && firstErr == nil && sent-next < window {
+			if firstErr = canceled(ctx); firstErr != nil {
+				break
+			}
 			s, err := seg.Next()
 			if errors.Is(err, io.EOF) {
 				eof = true
@@ -329,6 +359,9 @@ func (t *Transcriber) parallel(seg *audio.Segmenter, emit func(audio.Segment, *t
 		for r, ok := pending[next]; ok; r, ok = pending[next] {
 			delete(pending, next)
 			next++
+			if firstErr == nil {
+				firstErr = canceled(ctx)
+			}
 			switch {
 			case firstErr != nil: // drain
 			case r.err != nil:
