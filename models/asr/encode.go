@@ -3,7 +3,6 @@ package asr
 import (
 	"fmt"
 
-	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/models"
 )
 
@@ -15,7 +14,7 @@ type Workspace struct {
 	memory  []float32
 	ctc     []float32
 	rep     []float32
-	dec     attention.DecoderWorkspace
+	dec     SpellerWorkspace
 	logp    []float32
 }
 
