@@ -16,12 +16,19 @@ import (
 const Kind = "asr"
 
 // Model is a Listen, Attend and Spell recognizer with an optional joint
-// CTC head. Its parameters, all float32:
+// CTC head. Its parameters, all float32, with I = Stack·MelBins, Hl =
+// ListenerHidden, D = 2·Hl, E = Embed, H = SpellerHidden, A =
+// AttentionDim, nf = LocationFilters, K = LocationWidth and V the
+// vocabulary (see the package doc for the equations):
 //
-//	listener.l<j>.*   PyramidalBiLSTM (Stack·MelBins → 2·ListenerHidden)
-//	ctc.*             Linear (2·ListenerHidden → V), when CTCWeight > 0
-//	speller.*         Speller: embed, lstm, out
-//	speller.att.*     LocationAware attention (query SpellerHidden, keys 2·ListenerHidden)
+//	listener.l0.{fwd,bwd}.wx, .wh, .b      (I, 4Hl), (Hl, 4Hl), (4Hl)    first BiLSTM layer
+//	listener.l<j>.{fwd,bwd}.wx, .wh, .b    (4Hl, 4Hl), (Hl, 4Hl), (4Hl)  j ≥ 1, over pairs of frames
+//	ctc.w, .b                              (D, V), (V)                   W_c, when CTCWeight > 0
+//	speller.embed.table                    (V, E)                        E
+//	speller.lstm.wx, .wh, .b               (E+D, 4H), (H, 4H), (4H)      gates [i f o g]
+//	speller.out.w, .b                      (H+D, V), (V)                 W_o
+//	speller.att.w, .u, .b, .v              (H, A), (D, A), (A), (A)      LocationAware: W, U, b, v
+//	speller.att.conv, .loc                 (nf, 1, K), (nf, A)           F, U_f
 //
 // A Model is read-only at inference: any number of goroutines may
 // transcribe with it at once, each with its own Workspace.
