@@ -48,7 +48,7 @@ IFS=, read -r -a THREADS <<<"$threads"
 # Workload table: name, Go binary, -test.bench pattern, Go iterations,
 # PyTorch script + arguments, PyTorch iterations + warm-up; quick variants.
 ALL_WORKLOADS=(decoder_train bilstm_train decoder_step_B1 decoder_step_B8)
-declare -A GO_BIN=([decoder_train]=attention [bilstm_train]=models [decoder_step_B1]=attention [decoder_step_B8]=attention)
+declare -A GO_BIN=([decoder_train]=models/asr [bilstm_train]=models [decoder_step_B1]=models/asr [decoder_step_B8]=models/asr)
 declare -A GO_PAT=([decoder_train]='^BenchmarkDecoderTrainStep$' [bilstm_train]='^BenchmarkBiLSTMTrainStep$'
 	[decoder_step_B1]='^BenchmarkDecoderStepEager$/^B=1$' [decoder_step_B8]='^BenchmarkDecoderStepEager$/^B=8$')
 declare -A PY_CMD=([decoder_train]='decoder_step.py' [bilstm_train]='bilstm_step.py'
@@ -86,8 +86,8 @@ cd "$ROOT"
 build_flags=()
 [[ -n $tags ]] && build_flags=(-tags "$tags")
 note "building test binaries${tags:+ (-tags $tags)}"
-for pkg in attention models; do
-	go test -c "${build_flags[@]}" -o "$WORK/$pkg.test" "./$pkg" >>"$LOG" 2>&1 ||
+for pkg in models/asr models; do
+	go test -c "${build_flags[@]}" -o "$WORK/${pkg//\//_}.test" "./$pkg" >>"$LOG" 2>&1 ||
 		{ tail -20 "$LOG" >&2; die "go test -c ./$pkg failed"; }
 done
 for cmd in paramcount parity; do
@@ -152,7 +152,7 @@ run_ours() { # workload threads
 	local w=$1 t=$2
 	SEC=""
 	timed env -C "$ROOT/${GO_BIN[$w]}" GOMAXPROCS="$t" OPENBLAS_NUM_THREADS="$t" \
-		"$WORK/${GO_BIN[$w]}.test" -test.run '^$' \
+		"$WORK/${GO_BIN[$w]//\//_}.test" -test.run '^$' \
 		-test.bench "${GO_PAT[$w]}" -test.benchtime "${GO_N[$w]}x" -test.benchmem
 	SEC=$(awk '/^Benchmark/ { for (i = 2; i <= NF; i++) if ($i == "ns/op") printf "%.9g\n", $(i-1) / 1e9 }' <<<"$OUT" | tail -1)
 }

@@ -2,8 +2,8 @@
 // compares with PyTorch, built exactly as the Go benchmarks build them:
 //
 //	decoder   BenchmarkDecoderTrainStep and BenchmarkDecoderStepEager
-//	          (attention/decoder_bench_test.go): additive attention
-//	          H=D=A=256 inside a decoder with V=30, E=64, H=256
+//	          (models/asr/speller_bench_test.go): additive attention
+//	          H=D=A=256 inside a speller with V=30, E=64, H=256
 //	listener  BenchmarkBiLSTMTrainStep (models/bench_layers_test.go): a
 //	          2-layer pyramidal BiLSTM, 80 inputs, 256 units per direction
 //
@@ -27,6 +27,7 @@ import (
 
 	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/asr"
 	"gorgonia.org/tensor"
 )
 
@@ -87,7 +88,7 @@ var benchModels = []struct {
 		if err != nil {
 			return nil, err
 		}
-		_, err = attention.NewDecoder(ps, "dec", attention.DecoderConfig{Vocab: V, Embed: E, Hidden: H}, att)
+		_, err = asr.NewSpeller(ps, "dec", asr.SpellerConfig{Vocab: V, Embed: E, Hidden: H}, att)
 		return ps, err
 	}},
 	{"listener", func() (*models.Params, error) {

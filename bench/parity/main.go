@@ -19,7 +19,7 @@
 //	                       and loss, the benchmark's graph: PrepareNodes,
 //	                       Unroll, CrossEntropy
 //	step.*                 eager decoder: masked memory (B=2, T=9, lengths
-//	                       9, 5), tokens and logits of 3 Decoder.Step calls
+//	                       9, 5), tokens and logits of 3 Speller.Step calls
 //	lis.*                  listener input (B=2, T=9, lengths 9, 6), the
 //	                       fixed R of the loss Σ y⊙R, the loss, and the
 //	                       eager output y (B, 5, 512)
@@ -39,6 +39,7 @@ import (
 
 	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/models/safetensors"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -134,12 +135,12 @@ func ints2floats(x []int) []float32 {
 	return f
 }
 
-func newDecoder(ps *models.Params) (*attention.Decoder, error) {
+func newDecoder(ps *models.Params) (*asr.Speller, error) {
 	att, err := attention.NewAdditive(ps, "dec.att", decH, decD, decA)
 	if err != nil {
 		return nil, err
 	}
-	return attention.NewDecoder(ps, "dec", attention.DecoderConfig{Vocab: decV, Embed: decE, Hidden: decH}, att)
+	return asr.NewSpeller(ps, "dec", asr.SpellerConfig{Vocab: decV, Embed: decE, Hidden: decH}, att)
 }
 
 // decoderParity adds the decoder's parameters, one training run's loss and
@@ -233,7 +234,7 @@ func decoderParity(f *safetensors.File) error {
 	if err != nil {
 		return err
 	}
-	var ws attention.DecoderWorkspace
+	var ws asr.SpellerWorkspace
 	cur, next := dec.Start(sB), dec.Start(sB)
 	stepTokens := make([]int, steps*sB)
 	var logits []float32

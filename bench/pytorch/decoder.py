@@ -1,4 +1,4 @@
-"""The attention decoder of attention/decoder.go, in PyTorch.
+"""The attention decoder of models/asr/speller.go (asr.Speller), in PyTorch.
 
 Import only after common.init_torch (it imports torch).
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""PyTorch twin of BenchmarkDecoderStepEager (attention/decoder_bench_test.go).
+"""PyTorch twin of BenchmarkDecoderStepEager (models/asr/speller_bench_test.go).
 
 One inference step of the attention decoder (embedding, LSTM cell, additive
 attention over an unpadded memory of T=100 entries, output layer; logits

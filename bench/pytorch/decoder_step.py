@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""PyTorch twin of BenchmarkDecoderTrainStep (attention/decoder_bench_test.go).
+"""PyTorch twin of BenchmarkDecoderTrainStep (models/asr/speller_bench_test.go).
 
 One training step of the teacher-forced LSTM decoder with additive
 attention and input feeding: B=32, memory T=100 x D=256 (random, lengths

@@ -41,7 +41,7 @@ func (f *Forced) LogLikelihood() float64 {
 // EOS) through the speller over an encoded utterance and returns each
 // token's attention weights and log-probability. It runs the eager
 // speller with batch 1, as Decode does, and matches the training graph's
-// teacher-forced forward (attention.Decoder.Unroll) step for step; the
+// teacher-forced forward (Speller.Unroll) step for step; the
 // last step, which reads the last token, gives EndLogProb. An empty
 // transcript has only that step.
 func (m *Model) Align(ws *Workspace, e *Encoded, tokens []int) (*Forced, error) {

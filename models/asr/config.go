@@ -130,3 +130,34 @@ func (c Config) Reduction() int { return c.Stack << (c.ListenerLayers - 1) }
 
 // Listener input width: Stack·MelBins.
 func (c Config) inputWidth() int { return c.Stack * c.MelBins }
+
+// Parameters returns the number of trainable scalars of a model of this
+// (defaulted, valid) config over a vocabulary of V tokens. With I =
+// Stack·MelBins, Hl = ListenerHidden, D = 2·Hl, E = Embed, H =
+// SpellerHidden, A = AttentionDim, nf = LocationFilters and K =
+// LocationWidth:
+//
+//	listener.l0       2·(I·4Hl + Hl·4Hl + 4Hl)          BiLSTM over the stacked frames
+//	listener.l<j>     2·(4Hl·4Hl + Hl·4Hl + 4Hl)        j ≥ 1, over pairs of frames (4Hl)
+//	ctc               D·V + V                           when CTCWeight > 0
+//	speller.att       H·A + D·A + A + A + nf·K + nf·A   LocationAware
+//	speller.embed     V·E
+//	speller.lstm      (E+D)·4H + H·4H + 4H
+//	speller.out       (H+D)·V + V
+func (c Config) Parameters(V int) int {
+	I, Hl, E, H, A := c.inputWidth(), c.ListenerHidden, c.Embed, c.SpellerHidden, c.AttentionDim
+	D := 2 * Hl
+	lstm := func(in, h int) int { return in*4*h + h*4*h + 4*h }
+	n := 2 * lstm(I, Hl)
+	for range c.ListenerLayers - 1 {
+		n += 2 * lstm(4*Hl, Hl)
+	}
+	if c.CTCWeight > 0 {
+		n += D*V + V
+	}
+	n += H*A + D*A + A + A + c.LocationFilters*c.LocationWidth + c.LocationFilters*A
+	n += V * E
+	n += lstm(E+D, H)
+	n += (H+D)*V + V
+	return n
+}

@@ -3,7 +3,6 @@ package asr
 import (
 	"fmt"
 
-	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/models"
 )
 
@@ -15,7 +14,7 @@ type Workspace struct {
 	memory  []float32
 	ctc     []float32
 	rep     []float32
-	dec     attention.DecoderWorkspace
+	dec     SpellerWorkspace
 	logp    []float32
 }
 
@@ -40,23 +39,23 @@ func (m *Model) Encode(ws *Workspace, features []float32, frames int) (*Encoded,
 	if len(features) != frames*bins {
 		return nil, fmt.Errorf("asr: %d feature values for %d frames of %d bins", len(features), frames, bins)
 	}
-	ws.stacked = Stack(ws.stacked, features, frames, bins, m.Config.Stack)
-	n := StackedLength(frames, m.Config.Stack)
+	ws.stacked = Stack(ws.stacked, features, frames, bins, m.Config.Stack) // z (T₀, s·M)
+	n := StackedLength(frames, m.Config.Stack)                             // T₀
 	var (
 		T   int
 		err error
 	)
-	ws.memory, T, _, err = m.Listener.Forward(&ws.lstm, ws.memory, ws.stacked, 1, n, []int{n})
+	ws.memory, T, _, err = m.Listener.Forward(&ws.lstm, ws.memory, ws.stacked, 1, n, []int{n}) // h (T', D)
 	if err != nil {
 		return nil, fmt.Errorf("asr: listener: %w", err)
 	}
 	e := &Encoded{T: T, D: 2 * m.Config.ListenerHidden, Memory: ws.memory}
 	if m.CTC != nil {
 		V := m.Vocab.Size()
-		ws.ctc = m.CTC.Forward(ws.ctc, ws.memory, T)
+		ws.ctc = m.CTC.Forward(ws.ctc, ws.memory, T) // h·W_c + b_c (T', V)
 		for t := range T {
 			row := ws.ctc[t*V : (t+1)*V]
-			models.LogSoftmax(row, row, V)
+			models.LogSoftmax(row, row, V) // log p_ctc(·|t) (V)
 		}
 		e.CTCLogProbs = ws.ctc
 	}

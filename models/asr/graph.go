@@ -9,9 +9,19 @@ import (
 )
 
 // Inputs are a training graph's input nodes; Bind feeds them a Batch.
+// T₀ is the batch's stacked frames, T' its encoder frames, S its speller
+// steps (see the package doc for the rest).
 type Inputs struct {
-	X, Lengths, Mask, DecIn, Targets, Weights *gorgonia.Node
-	CTCTargets, CTCLengths, CTCWeights        *gorgonia.Node // nil without a CTC head
+	X       *gorgonia.Node // (B, T₀, s·M) stacked frames z
+	Lengths *gorgonia.Node // (B) real stacked frames
+	Mask    *gorgonia.Node // (B, T') 1 on real encoder frames
+	DecIn   *gorgonia.Node // (S, B) y_{i−1}: EOS, then the targets; PadID past the end
+	Targets *gorgonia.Node // (S·B) y_i, step-major
+	Weights *gorgonia.Node // (S·B) (1−λ)/N on real targets, 0 on padding
+	// CTC head only (nil without one):
+	CTCTargets *gorgonia.Node // (B, S)
+	CTCLengths *gorgonia.Node // (B)
+	CTCWeights *gorgonia.Node // (B) λ/N_ctc, 0 for an utterance CTC cannot align
 }
 
 // BuildFunc returns the function models.NewBuckets needs to build the
@@ -25,7 +35,7 @@ type Inputs struct {
 func (m *Model) BuildFunc(rng *rand.Rand) models.BuildFunc[BatchKey, Inputs] {
 	return func(g *gorgonia.ExprGraph, b *models.Binding, k BatchKey) (*gorgonia.Node, Inputs, error) {
 		dt := tensor.Float32
-		Te := m.Listener.OutputLength(k.T)
+		Te := m.Listener.OutputLength(k.T) // T'
 		in := Inputs{
 			X:       gorgonia.NewTensor(g, dt, 3, gorgonia.WithShape(k.B, k.T, m.Config.inputWidth()), gorgonia.WithName("x")),
 			Lengths: gorgonia.NewVector(g, dt, gorgonia.WithShape(k.B), gorgonia.WithName("lengths")),
@@ -34,47 +44,47 @@ func (m *Model) BuildFunc(rng *rand.Rand) models.BuildFunc[BatchKey, Inputs] {
 			Targets: gorgonia.NewVector(g, dt, gorgonia.WithShape(k.S*k.B), gorgonia.WithName("targets")),
 			Weights: gorgonia.NewVector(g, dt, gorgonia.WithShape(k.S*k.B), gorgonia.WithName("weights")),
 		}
-		mem, memLengths, err := m.Listener.Apply(b, in.X, in.Lengths) // (B, Te, 2H)
+		mem, memLengths, err := m.Listener.Apply(b, in.X, in.Lengths) // h (B, T', D), lengths (B)
 		if err != nil {
 			return nil, in, err
 		}
 		if p := m.Config.Dropout; p > 0 && rng != nil {
-			if mem, err = (&models.Dropout{P: p, Rng: rng}).Apply(mem); err != nil {
+			if mem, err = (&models.Dropout{P: p, Rng: rng}).Apply(mem); err != nil { // (B, T', D)
 				return nil, in, err
 			}
 		}
-		keys, err := m.Speller.Attention.PrepareNodes(b, mem, in.Mask)
+		keys, err := m.Speller.Attention.PrepareNodes(b, mem, in.Mask) // U·h_t + b (B, T', A)
 		if err != nil {
 			return nil, in, err
 		}
-		u, err := m.Speller.Unroll(b, keys, in.DecIn)
+		u, err := m.Speller.Unroll(b, keys, in.DecIn) // logits (S·B, V)
 		if err != nil {
 			return nil, in, err
 		}
-		loss, err := models.CrossEntropy(u.Logits, in.Targets, in.Weights, m.Config.LabelSmoothing)
+		loss, err := models.CrossEntropy(u.Logits, in.Targets, in.Weights, m.Config.LabelSmoothing) // Σ w·CE_ε (scalar)
 		if err != nil || m.CTC == nil {
 			return loss, in, err
 		}
 		in.CTCTargets = gorgonia.NewMatrix(g, dt, gorgonia.WithShape(k.B, k.S), gorgonia.WithName("ctc_targets"))
 		in.CTCLengths = gorgonia.NewVector(g, dt, gorgonia.WithShape(k.B), gorgonia.WithName("ctc_lengths"))
 		in.CTCWeights = gorgonia.NewVector(g, dt, gorgonia.WithShape(k.B), gorgonia.WithName("ctc_weights"))
-		logits, err := m.CTC.Apply(b, mem) // (B, Te, V)
+		logits, err := m.CTC.Apply(b, mem) // h·W_c + b_c (B, T', V)
 		if err != nil {
 			return nil, in, err
 		}
-		perSeq, err := models.CTCLoss(logits, in.CTCTargets, memLengths, in.CTCLengths, &models.CTCOptions{Blank: EOS})
+		perSeq, err := models.CTCLoss(logits, in.CTCTargets, memLengths, in.CTCLengths, &models.CTCOptions{Blank: EOS}) // −log p_ctc(y_b | x_b) (B)
 		if err != nil {
 			return nil, in, err
 		}
-		weighted, err := gorgonia.HadamardProd(perSeq, in.CTCWeights)
+		weighted, err := gorgonia.HadamardProd(perSeq, in.CTCWeights) // (B)
 		if err != nil {
 			return nil, in, err
 		}
-		ctc, err := gorgonia.Sum(weighted)
+		ctc, err := gorgonia.Sum(weighted) // (scalar)
 		if err != nil {
 			return nil, in, err
 		}
-		loss, err = gorgonia.Add(loss, ctc)
+		loss, err = gorgonia.Add(loss, ctc) // (scalar)
 		return loss, in, err
 	}
 }

@@ -2,7 +2,9 @@ package asr
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/models"
@@ -14,12 +16,19 @@ import (
 const Kind = "asr"
 
 // Model is a Listen, Attend and Spell recognizer with an optional joint
-// CTC head. Its parameters, all float32:
+// CTC head. Its parameters, all float32, with I = Stack·MelBins, Hl =
+// ListenerHidden, D = 2·Hl, E = Embed, H = SpellerHidden, A =
+// AttentionDim, nf = LocationFilters, K = LocationWidth and V the
+// vocabulary (see the package doc for the equations):
 //
-//	listener.l<j>.*   PyramidalBiLSTM (Stack·MelBins → 2·ListenerHidden)
-//	ctc.*             Linear (2·ListenerHidden → V), when CTCWeight > 0
-//	speller.*         attention.Decoder: embed, lstm, out
-//	speller.att.*     LocationAware attention (query SpellerHidden, keys 2·ListenerHidden)
+//	listener.l0.{fwd,bwd}.wx, .wh, .b      (I, 4Hl), (Hl, 4Hl), (4Hl)    first BiLSTM layer
+//	listener.l<j>.{fwd,bwd}.wx, .wh, .b    (4Hl, 4Hl), (Hl, 4Hl), (4Hl)  j ≥ 1, over pairs of frames
+//	ctc.w, .b                              (D, V), (V)                   W_c, when CTCWeight > 0
+//	speller.embed.table                    (V, E)                        E
+//	speller.lstm.wx, .wh, .b               (E+D, 4H), (H, 4H), (4H)      gates [i f o g]
+//	speller.out.w, .b                      (H+D, V), (V)                 W_o
+//	speller.att.w, .u, .b, .v              (H, A), (D, A), (A), (A)      LocationAware: W, U, b, v
+//	speller.att.conv, .loc                 (nf, 1, K), (nf, A)           F, U_f
 //
 // A Model is read-only at inference: any number of goroutines may
 // transcribe with it at once, each with its own Workspace.
@@ -29,7 +38,7 @@ type Model struct {
 	Params   *models.Params
 	Listener *models.PyramidalBiLSTM
 	CTC      *models.Linear // nil without a CTC branch
-	Speller  *attention.Decoder
+	Speller  *Speller
 }
 
 // New creates a model with freshly initialized parameters drawn from seed.
@@ -54,7 +63,7 @@ func New(cfg Config, vocab *Vocab, seed uint64) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("asr: %w", err)
 	}
-	m.Speller, err = attention.NewDecoder(ps, "speller", attention.DecoderConfig{Vocab: vocab.Size(), Embed: cfg.Embed, Hidden: cfg.SpellerHidden}, att)
+	m.Speller, err = NewSpeller(ps, "speller", SpellerConfig{Vocab: vocab.Size(), Embed: cfg.Embed, Hidden: cfg.SpellerHidden}, att)
 	if err != nil {
 		return nil, fmt.Errorf("asr: %w", err)
 	}
@@ -62,13 +71,18 @@ func New(cfg Config, vocab *Vocab, seed uint64) (*Model, error) {
 }
 
 // File returns the model as a checkpoint (kind "asr", config and vocabulary
-// in the metadata), ready for safetensors.WriteFile.
+// in the metadata), ready for safetensors.WriteFile. The file shares no
+// memory with the model.
 func (m *Model) File() (*safetensors.File, error) {
-	return m.Params.NewFile(Kind, m.Config, m.Vocab.List())
+	return m.Params.NewFile(Kind, m.Config, slices.Clone(m.Vocab.List()))
 }
 
 // Load rebuilds a model from a checkpoint, checking its kind, config,
-// vocabulary and every tensor's name and shape.
+// vocabulary and every tensor's name and shape, and that every value is
+// finite (a NaN or an infinity is safetensors.ErrCorrupt). The config is
+// checked against the tensors' total size before any parameter is
+// allocated (safetensors.ErrMismatch), so a file whose config lies cannot
+// make Load allocate more than the file holds.
 func Load(f *safetensors.File) (*Model, error) {
 	if err := f.CheckKind(Kind); err != nil {
 		return nil, err
@@ -77,13 +91,33 @@ func Load(f *safetensors.File) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	name := f.Source
+	if name == "" {
+		name = "checkpoint"
+	}
 	vocab, err := NewVocab(f.Vocab)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Source, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	m, err := New(cfg, vocab, 0) // New applies Defaults and validates
+	cfg = cfg.Defaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	held := 0
+	for _, t := range f.Tensors {
+		held += len(t.Data)
+		for i, x := range t.Data {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return nil, fmt.Errorf("%s: %w: tensor %q holds %v at %d", name, safetensors.ErrCorrupt, t.Name, x, i)
+			}
+		}
+	}
+	if want := cfg.Parameters(vocab.Size()); want != held {
+		return nil, fmt.Errorf("%s: %w: the config needs %d parameters, the file holds %d values", name, safetensors.ErrMismatch, want, held)
+	}
+	m, err := New(cfg, vocab, 0)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", f.Source, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if err := m.Params.Load(f); err != nil {
 		return nil, err

@@ -19,8 +19,7 @@ type Example struct {
 type BatchKey struct{ B, S int }
 
 // Batch is a padded batch laid out for a graph of its Key. Steps are
-// step-major, as attention.Decoder.Unroll lays them out: entry i·B + b is
-// step i of caption b.
+// step-major: entry i·B + b is step i of caption b.
 type Batch struct {
 	Key      BatchKey
 	Features []float32 // (B, L, D)

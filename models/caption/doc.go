@@ -45,8 +45,8 @@
 // A Trainer owns training's randomness and state. Its BuildLoss builds one
 // graph per BatchKey{B, S} (B captions, S decoder steps) for
 // models.Buckets; MakeBatch lays out examples step-major (entry i·B + b is
-// step i of caption b, as attention.Decoder.Unroll has it) and Run feeds a
-// batch, runs forward and backward, and returns the Loss. Per batch of N
+// step i of caption b) and Run feeds a batch, runs forward and backward,
+// and returns the Loss. Per batch of N
 // target tokens (words and <end>):
 //
 //	L = (1/N)·[ Σ_t CE(y_t) + λ·Σ_b Σ_i (1 − Σ_t α_bti)² ]

@@ -1,4 +1,4 @@
-package attention_test
+package asr_test
 
 import (
 	"math/rand/v2"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/asr"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -26,7 +27,7 @@ type toyModel struct {
 	ps      *models.Params
 	embed   *models.Embedding
 	encoder *models.BiLSTM
-	decoder *attention.Decoder
+	decoder *asr.Speller
 }
 
 func newToyModel(seed uint64, mech func(ps *models.Params) (attention.Mechanism, error)) (*toyModel, error) {
@@ -38,7 +39,7 @@ func newToyModel(seed uint64, mech func(ps *models.Params) (attention.Mechanism,
 	if err != nil {
 		return nil, err
 	}
-	m.decoder, err = attention.NewDecoder(ps, "dec", attention.DecoderConfig{Vocab: toyVocab, Embed: 16, Hidden: 64}, att)
+	m.decoder, err = asr.NewSpeller(ps, "dec", asr.SpellerConfig{Vocab: toyVocab, Embed: 16, Hidden: 64}, att)
 	return m, err
 }
 
@@ -168,7 +169,7 @@ func (m *toyModel) greedy(bt toyBatch) ([][]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	var dws attention.DecoderWorkspace
+	var dws asr.SpellerWorkspace
 	cur, next := m.decoder.Start(bt.B), m.decoder.Start(bt.B)
 	tokens := make([]int, bt.B)
 	for b := range tokens {

@@ -1,4 +1,4 @@
-package attention_test
+package asr_test
 
 import (
 	"math"
@@ -7,17 +7,18 @@ import (
 
 	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/asr"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
 
-// TestDecoderGradientsFD checks the teacher-forced decoder graph's parameter
+// TestSpellerGradientsFD checks the teacher-forced speller graph's parameter
 // gradients against central finite differences of its own float64 loss.
 // The widths H = D = 256 are the regression case: gorgonia's Slice hashes
 // its bounds as bytes, so with gorgonia.Concat the gradient slices [0:256]
 // and [256:512] of [h ; ctx] were one node and the context received the
 // state's gradient (every attention and LSTM gradient was wrong).
-func TestDecoderGradientsFD(t *testing.T) {
+func TestSpellerGradientsFD(t *testing.T) {
 	tests := []struct {
 		name    string
 		H, D, A int
@@ -41,7 +42,7 @@ func decoderFD(t *testing.T, H, D, A int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec, err := attention.NewDecoder(ps, "dec", attention.DecoderConfig{Vocab: V, Embed: E, Hidden: H}, att)
+	dec, err := asr.NewSpeller(ps, "dec", asr.SpellerConfig{Vocab: V, Embed: E, Hidden: H}, att)
 	if err != nil {
 		t.Fatal(err)
 	}

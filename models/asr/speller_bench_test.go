@@ -1,4 +1,4 @@
-package attention_test
+package asr_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/asr"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -21,7 +22,7 @@ const (
 // decoderBench is a teacher-forced decoder over a fixed random memory.
 type decoderBench struct {
 	ps  *models.Params
-	dec *attention.Decoder
+	dec *asr.Speller
 }
 
 func newDecoderBench(tb testing.TB, dt tensor.Dtype) *decoderBench {
@@ -30,7 +31,7 @@ func newDecoderBench(tb testing.TB, dt tensor.Dtype) *decoderBench {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	dec, err := attention.NewDecoder(ps, "dec", attention.DecoderConfig{Vocab: dbV, Embed: dbE, Hidden: dbH}, att)
+	dec, err := asr.NewSpeller(ps, "dec", asr.SpellerConfig{Vocab: dbV, Embed: dbE, Hidden: dbH}, att)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func BenchmarkDecoderStepEager(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			var ws attention.DecoderWorkspace
+			var ws asr.SpellerWorkspace
 			cur, next := d.dec.Start(B), d.dec.Start(B)
 			tokens := make([]int, B)
 			for range 2 {
