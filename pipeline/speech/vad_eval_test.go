@@ -37,6 +37,7 @@ var (
 	evalThreshold  = flag.Float64("eval.threshold", 0, "VAD threshold (0: audio.DefaultVADThreshold)")
 	evalPad        = flag.Duration("eval.pad", 0, "SpeechPad (0: the default)")
 	evalMinGap     = flag.Duration("eval.min-gap", 0, "MinNoSpeech (0: the default)")
+	evalMargin     = flag.Duration("eval.margin", 0, "Margin (0: the default)")
 	evalPauseNoise = flag.Float64("eval.pause-noise", 0, "RMS of white noise in the pauses of joined recordings (0: digital silence)")
 	evalVerbose    = flag.Bool("eval.verbose", false, "log every chunk and utterance")
 	evalBaselines  = flag.Bool("eval.baselines", true, "also decode one by one and without the VAD")
@@ -114,7 +115,7 @@ func evalSegmentOptions() audio.SegmentOptions {
 		max = speech.DefaultChunkLength
 	}
 	return audio.SegmentOptions{MaxLength: max, VAD: &audio.VADOptions{Threshold: *evalThreshold},
-		SpeechPad: *evalPad, MinNoSpeech: *evalMinGap}
+		SpeechPad: *evalPad, MinNoSpeech: *evalMinGap, Margin: *evalMargin}
 }
 
 // TestVADWordLoss measures how many reference words the VAD drops: each
