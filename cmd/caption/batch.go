@@ -30,7 +30,7 @@ func (d *description) batch(b *cli.Batch, opts *batch.Options) error {
 	defer encoderHelp(c, d.stderr)
 	var bo captioning.BatchOptions
 	if d.overlay != "" {
-		figures, err := openFigures(d.overlay, c)
+		figures, err := openFigures(d.overlay, nil, c)
 		if err != nil {
 			return err
 		}
@@ -41,16 +41,18 @@ func (d *description) batch(b *cli.Batch, opts *batch.Options) error {
 	return b.Run(inputs, captioning.BatchFactory(c, &bo), opts)
 }
 
-// figureDir draws attention figures into an overlay.Dir, with its
-// default look: the captioning.Figures of a batch, and the figures of
-// --overlay for files.
+// figureDir draws attention figures into an overlay.Dir: the
+// captioning.Figures of a batch and of "caption overlay -dir", and the
+// figures of --overlay for files.
 type figureDir struct {
 	dir    *overlay.Dir
 	config captioning.ModelConfig // the decoder's, for hard attention's cells
 }
 
-func openFigures(dir string, c *captioning.Captioner) (*figureDir, error) {
-	d, err := overlay.OpenDir(dir, nil)
+// openFigures opens dir for figures drawn with opts (nil: the default
+// look).
+func openFigures(dir string, opts *overlay.Options, c *captioning.Captioner) (*figureDir, error) {
+	d, err := overlay.OpenDir(dir, opts)
 	if err != nil {
 		return nil, err
 	}
