@@ -38,7 +38,21 @@ func (d *description) batch(b *cli.Batch, opts *batch.Options) error {
 		bo.Figures = figures
 	}
 	opts.Model, opts.Stdout, opts.Stderr = captioning.ModelID(d.options.Model), d.stdout, d.stderr
-	return b.Run(inputs, captioning.BatchFactory(c, &bo), opts)
+	return b.Run(inputs, withHint(captioning.BatchFactory(c, &bo)), opts)
+}
+
+// withHint adds maxPixelsHint to the errors of factory's processors.
+func withHint(factory batch.Factory) batch.Factory {
+	return func(worker int) (batch.Processor, error) {
+		p, err := factory(worker)
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context, in batch.Input) (batch.Result, error) {
+			res, err := p(ctx, in)
+			return res, maxPixelsHint(err)
+		}, nil
+	}
 }
 
 // figureDir draws attention figures into an overlay.Dir: the

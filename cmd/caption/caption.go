@@ -211,7 +211,7 @@ func (d *description) files() error {
 		}
 		r, err := d.describe(c, figures, path)
 		if err != nil {
-			fmt.Fprintln(d.stderr, "caption:", err)
+			fmt.Fprintln(d.stderr, "caption:", maxPixelsHint(err))
 			failed++
 			continue
 		}

@@ -207,7 +207,7 @@ func (f *overlayFlags) check(fs *flag.FlagSet, images []string) error {
 func overlayOne(c *captioning.Captioner, f *overlayFlags, path string, stdin io.Reader, stdout, stderr io.Writer) error {
 	r, err := c.CaptionInput(context.Background(), &captioning.Input{Path: path, Stdin: stdin, KeepImage: true})
 	if err != nil {
-		return err
+		return maxPixelsHint(err)
 	}
 	capt := overlay.FromResult(r, c.Model.Config)
 	if f.out == "-" {
@@ -245,7 +245,7 @@ func overlayDir(ctx context.Context, c *captioning.Captioner, f *overlayFlags, a
 		}
 		res, err := process(ctx, in)
 		if err != nil {
-			fmt.Fprintln(stderr, "caption:", err)
+			fmt.Fprintln(stderr, "caption:", maxPixelsHint(err))
 			failed++
 			continue
 		}
