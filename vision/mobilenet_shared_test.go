@@ -7,35 +7,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/attend-go/attend/internal/shareddata"
 )
 
-// sharedData returns the project's shared data directory (../shared/data
-// beside the module root), skipping the test when it is absent.
-func sharedData(t testing.TB, rel ...string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("skipping: no go.mod above the test directory, so no ../shared/data")
-		}
-		dir = parent
-	}
-	p := filepath.Join(append([]string{dir, "..", "shared", "data"}, rel...)...)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("skipping: %s is absent (the shared data sits beside the module root)", p)
-	}
-	return p
-}
-
 func mobileNetPath(t testing.TB) string {
-	return sharedData(t, "mobilenet", EncoderFile)
+	return shareddata.Path(t, shareddata.EncoderFile)
 }
 
 // TestMobileNetV2Graph pins down what the model file contains and where
@@ -125,14 +102,14 @@ func labelIn(names ...string) func(int, string) bool {
 
 func TestMobileNetV2Labels(t *testing.T) {
 	model := mobileNetPath(t)
-	labels, err := ReadLabels(sharedData(t, "mobilenet", "imagenet_labels.txt"))
+	labels, err := ReadLabels(shareddata.Path(t, "mobilenet/imagenet_labels.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(labels) != 1001 || labels[0] != "background" {
 		t.Fatalf("%d labels starting %q, want 1001 starting with background", len(labels), labels[0])
 	}
-	images := sharedData(t, "flickr8k", "images")
+	images := shareddata.Path(t, "flickr8k/images")
 	withKernels(t, func(t *testing.T) {
 		enc, err := LoadEncoder(model, nil)
 		if err != nil {
@@ -177,7 +154,7 @@ func TestMobileNetV2Labels(t *testing.T) {
 // beyond float rounding.
 func TestMobileNetV2Consistency(t *testing.T) {
 	model := mobileNetPath(t)
-	img, _, err := DecodeFile(sharedData(t, "flickr8k", "images", labelledPhotos[0].file), nil)
+	img, _, err := DecodeFile(shareddata.Path(t, "flickr8k/images/"+labelledPhotos[0].file), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func (d *description) batch(b *cli.Batch, opts *batch.Options) error {
 	defer encoderHelp(c, d.stderr)
 	var bo captioning.BatchOptions
 	if d.overlay != "" {
-		figures, err := openFigures(d.overlay, c)
+		figures, err := openFigures(d.overlay, nil, c)
 		if err != nil {
 			return err
 		}
@@ -38,19 +38,35 @@ func (d *description) batch(b *cli.Batch, opts *batch.Options) error {
 		bo.Figures = figures
 	}
 	opts.Model, opts.Stdout, opts.Stderr = captioning.ModelID(d.options.Model), d.stdout, d.stderr
-	return b.Run(inputs, captioning.BatchFactory(c, &bo), opts)
+	return b.Run(inputs, withHint(captioning.BatchFactory(c, &bo)), opts)
 }
 
-// figureDir draws attention figures into an overlay.Dir, with its
-// default look: the captioning.Figures of a batch, and the figures of
-// --overlay for files.
+// withHint adds maxPixelsHint to the errors of factory's processors.
+func withHint(factory batch.Factory) batch.Factory {
+	return func(worker int) (batch.Processor, error) {
+		p, err := factory(worker)
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context, in batch.Input) (batch.Result, error) {
+			res, err := p(ctx, in)
+			return res, maxPixelsHint(err)
+		}, nil
+	}
+}
+
+// figureDir draws attention figures into an overlay.Dir: the
+// captioning.Figures of a batch and of "caption overlay -dir", and the
+// figures of --overlay for files.
 type figureDir struct {
 	dir    *overlay.Dir
 	config captioning.ModelConfig // the decoder's, for hard attention's cells
 }
 
-func openFigures(dir string, c *captioning.Captioner) (*figureDir, error) {
-	d, err := overlay.OpenDir(dir, nil)
+// openFigures opens dir for figures drawn with opts (nil: the default
+// look).
+func openFigures(dir string, opts *overlay.Options, c *captioning.Captioner) (*figureDir, error) {
+	d, err := overlay.OpenDir(dir, opts)
 	if err != nil {
 		return nil, err
 	}

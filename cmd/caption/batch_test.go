@@ -463,10 +463,7 @@ func TestDescribeBatchMissingEncoder(t *testing.T) {
 // two workers, each with its own copy of its buffers: every image gets
 // the caption that describing it alone gives.
 func TestDescribeDirEncoder(t *testing.T) {
-	encoder := filepath.Join("..", "..", "..", "shared", "data", "mobilenet", "mobilenet_v2_1.0_224_quant.tflite")
-	if _, err := os.Stat(encoder); err != nil {
-		t.Skipf("no encoder beside the repository: %v", err)
-	}
+	encoder := sharedEncoder(t)
 	a := newAlbum(t, true)
 	code, stdout, stderr := runCase([]string{"-model", fixtureModel, "-encoder", encoder, "-j", "2", "--quiet", a.dir}, nil)
 	if code != 0 {

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"slices"
@@ -200,7 +199,7 @@ func (d *description) files() error {
 	defer encoderHelp(c, d.stderr)
 	var figures *figureDir
 	if d.overlay != "" {
-		if figures, err = openFigures(d.overlay, c); err != nil {
+		if figures, err = openFigures(d.overlay, nil, c); err != nil {
 			return err
 		}
 		defer figures.Close()
@@ -212,19 +211,16 @@ func (d *description) files() error {
 		}
 		r, err := d.describe(c, figures, path)
 		if err != nil {
-			fmt.Fprintln(d.stderr, "caption:", err)
+			fmt.Fprintln(d.stderr, "caption:", maxPixelsHint(err))
 			failed++
 			continue
 		}
-		switch {
-		case d.format == batch.SidecarJSON:
-			if err := cli.WriteJSON(d.stdout, jsonResult(r)); err != nil {
-				return err
-			}
-		case len(d.paths) == 1:
-			fmt.Fprintln(d.stdout, r.Caption)
-		default:
-			fmt.Fprintf(d.stdout, "%s\t%s\n", path, r.Caption)
+		prefix := ""
+		if len(d.paths) > 1 {
+			prefix = path + "\t"
+		}
+		if err := captioning.WriteResult(d.stdout, r, d.format, prefix); err != nil {
+			return err
 		}
 	}
 	if failed > 0 {
@@ -234,17 +230,14 @@ func (d *description) files() error {
 }
 
 // describe captions the image at path and, with figures, draws its
-// figure. A figure that cannot be drawn or written is a warning: the
-// caption stands.
+// figure over the image decoded to caption it. A figure that cannot be
+// drawn or written is a warning: the caption stands.
 func (d *description) describe(c *captioning.Captioner, figures *figureDir, path string) (*captioning.Result, error) {
-	if figures == nil {
-		return c.Caption(path, d.stdin)
+	r, err := c.CaptionInput(context.Background(), &captioning.Input{Path: path, Stdin: d.stdin, KeepImage: figures != nil})
+	if err != nil || figures == nil {
+		return r, err
 	}
-	img, r, err := overlay.CaptionFile(c, path, d.stdin)
-	if err != nil {
-		return nil, err
-	}
-	out, err := figures.Write(fileInput(path), img, r)
+	out, err := figures.Write(fileInput(path), r.Image, r)
 	if err != nil {
 		fmt.Fprintf(d.stderr, "caption: warning: no figure: %v\n", err)
 		return r, nil
@@ -264,50 +257,6 @@ func looksLikeImage(arg string) bool {
 	return err == nil
 }
 
-// captionJSON is the -json record of one image.
-type captionJSON struct {
-	Path         string                   `json:"path"`
-	Caption      string                   `json:"caption"`
-	Words        []string                 `json:"words"`
-	Tokens       []int                    `json:"tokens"`
-	LogProb      float64                  `json:"log_prob"`
-	Score        float64                  `json:"score"`
-	Finished     bool                     `json:"finished"`
-	Fit          string                   `json:"fit"`
-	GridH        int                      `json:"grid_h"`
-	GridW        int                      `json:"grid_w"`
-	Attention    [][][]float32            `json:"attention"` // word, row y, column x
-	Beta         []float32                `json:"beta"`
-	Alternatives []captioning.Alternative `json:"alternatives"`
-}
-
-// jsonResult lays out the attention of each word as a grid, its weights
-// rounded to 4 decimals.
-func jsonResult(r *captioning.Result) captionJSON {
-	out := captionJSON{
-		Path: r.Path, Caption: r.Caption, Words: r.Words, Tokens: r.Tokens, LogProb: r.LogProb, Score: r.Score,
-		Finished: r.Finished, Fit: r.Fit, GridH: r.GridH, GridW: r.GridW, Alternatives: r.Alternatives,
-		Attention: make([][][]float32, len(r.Attention)), Beta: make([]float32, len(r.Beta)),
-	}
-	for i, a := range r.Attention {
-		grid := make([][]float32, r.GridH)
-		for y := range grid {
-			grid[y] = make([]float32, r.GridW)
-			for x := range grid[y] {
-				grid[y][x] = round4(a[y*r.GridW+x])
-			}
-		}
-		out.Attention[i] = grid
-	}
-	for i, b := range r.Beta {
-		out.Beta[i] = round4(b)
-	}
-	if out.Tokens == nil {
-		out.Tokens, out.Words = []int{}, []string{}
-	}
-	return out
-}
-
 // encoderHelp says once, at the end of a run, how to provide the image
 // encoder when it could not be found or downloaded (each image that
 // needed it has failed saying why).
@@ -316,5 +265,3 @@ func encoderHelp(c *captioning.Captioner, stderr io.Writer) {
 		fmt.Fprint(stderr, "caption: "+strings.ReplaceAll(strings.TrimSuffix(captioning.EncoderHelp(), "\n"), "\n", "\ncaption: ")+"\n")
 	}
 }
-
-func round4(v float32) float32 { return float32(math.Round(float64(v)*1e4) / 1e4) }

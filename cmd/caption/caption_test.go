@@ -95,10 +95,7 @@ func TestDescribeJSON(t *testing.T) {
 // TestDescribeStdin runs the real encoder (from the shared data) on an
 // image read from standard input.
 func TestDescribeStdin(t *testing.T) {
-	encoder := filepath.Join("..", "..", "..", "shared", "data", "mobilenet", "mobilenet_v2_1.0_224_quant.tflite")
-	if _, err := os.Stat(encoder); err != nil {
-		t.Skipf("no encoder beside the repository: %v", err)
-	}
+	encoder := sharedEncoder(t)
 	data, err := os.ReadFile(fixtureImage("green-triangle"))
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/attend-go/attend/internal/shareddata"
 )
 
 // TestActionableErrors: the mistakes people make get messages that say
@@ -12,7 +14,7 @@ import (
 func TestActionableErrors(t *testing.T) {
 	png := filepath.Join("..", "..", "testdata", "gradient.png")
 	asrModel := filepath.Join("..", "..", "models", "asr", "default.safetensors")
-	encoder := filepath.Join("..", "..", "..", "..", "shared", "data", "mobilenet", "mobilenet_v2_1.0_224_quant.tflite")
+	encoder, noEncoder := shareddata.Lookup(shareddata.EncoderFile)
 	other := filepath.Join(t.TempDir(), "other.png")
 	if err := os.WriteFile(other, mustRead(t, fixtureImage("red-square")), 0o644); err != nil {
 		t.Fatal(err)
@@ -33,7 +35,7 @@ func TestActionableErrors(t *testing.T) {
 			[]string{"over the limit of 100 pixels (-max-pixels raises the limit)"}},
 		{"bad limit", []string{"-max-pixels", "0", png}, 2, []string{"-max-pixels 0"}},
 	}
-	if _, err := os.Stat(encoder); err == nil {
+	if noEncoder == nil {
 		tests = append(tests, struct {
 			name   string
 			args   []string

@@ -2,12 +2,12 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/attend-go/attend/cmd/internal/cli"
+	"github.com/attend-go/attend/internal/shareddata"
 	"github.com/attend-go/attend/pipeline/captiondata"
 )
 
@@ -99,27 +99,5 @@ func TestFeaturesExtract(t *testing.T) {
 // sharedEncoder returns the encoder in the shared data directory beside the
 // module root, skipping the test when it is absent.
 func sharedEncoder(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("skipping: no go.mod above the test directory, so no ../shared/data")
-		}
-		dir = filepath.Dir(dir)
-	}
-	// Beside the checkout, or beside the directory of git worktrees.
-	model := filepath.Join(dir, "..", "shared", "data", "mobilenet", "mobilenet_v2_1.0_224_quant.tflite")
-	for _, m := range []string{model, filepath.Join(dir, "..", "..", "shared", "data", "mobilenet", "mobilenet_v2_1.0_224_quant.tflite")} {
-		if _, err := os.Stat(m); err == nil {
-			return m
-		}
-	}
-	t.Skipf("skipping: the encoder %s is absent (the shared data sits beside the module root)", model)
-	return ""
+	return shareddata.Path(t, shareddata.EncoderFile)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -47,7 +48,7 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	for _, path := range fs.Args() {
 		rep, err := captioning.InspectImage(path, stdin, *maxPixels)
 		if err != nil {
-			fmt.Fprintln(stderr, "caption:", err)
+			fmt.Fprintln(stderr, "caption:", maxPixelsHint(err))
 			failed++
 			continue
 		}
@@ -85,4 +86,13 @@ type imageSummary struct {
 func maxPixelsFlag(fs *flag.FlagSet, v *int64) *int64 {
 	fs.Int64Var(v, "max-pixels", captioning.DefaultMaxPixels, "refuse images larger than this many `pixels` (width × height), before decoding them")
 	return v
+}
+
+// maxPixelsHint adds to the error of an image over the limit the flag
+// that raises it.
+func maxPixelsHint(err error) error {
+	if errors.Is(err, captioning.ErrTooLarge) {
+		return fmt.Errorf("%w (-max-pixels raises the limit)", err)
+	}
+	return err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"image"
 	"io"
 	"os"
 	"os/signal"
@@ -206,17 +205,18 @@ func (f *overlayFlags) check(fs *flag.FlagSet, images []string) error {
 
 // overlayOne captions one image and writes its figure to -o.
 func overlayOne(c *captioning.Captioner, f *overlayFlags, path string, stdin io.Reader, stdout, stderr io.Writer) error {
-	img, capt, err := captionImage(c, path, stdin)
+	r, err := c.CaptionInput(context.Background(), &captioning.Input{Path: path, Stdin: stdin, KeepImage: true})
 	if err != nil {
-		return err
+		return maxPixelsHint(err)
 	}
+	capt := overlay.FromResult(r, c.Model.Config)
 	if f.out == "-" {
-		if err := overlay.Encode(stdout, img, capt, &f.draw); err != nil {
+		if err := overlay.Encode(stdout, r.Image, &capt, &f.draw); err != nil {
 			return fmt.Errorf("%s: %w", input.DisplayName(path), err)
 		}
 		return nil
 	}
-	if err := overlay.Write(f.out, img, capt, &f.draw); err != nil {
+	if err := overlay.Write(f.out, r.Image, &capt, &f.draw); err != nil {
 		return fmt.Errorf("%s: %w", input.DisplayName(path), err)
 	}
 	fmt.Fprintln(stdout, capt.Text())
@@ -225,54 +225,37 @@ func overlayOne(c *captioning.Captioner, f *overlayFlags, path string, stdin io.
 }
 
 // overlayDir captions every image (directories walked) and writes their
-// figures into -dir, going on past failures.
+// figures into -dir, going on past failures: a batch of one worker whose
+// figures are required, printing PATH<TAB>caption.
 func overlayDir(ctx context.Context, c *captioning.Captioner, f *overlayFlags, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	inputs, err := overlayInputs(args)
 	if err != nil {
 		return err
 	}
-	d, err := overlay.OpenDir(f.dir, &f.draw)
+	figures, err := openFigures(f.dir, &f.draw, c)
 	if err != nil {
 		return err
 	}
-	defer d.Close()
+	defer figures.Close()
+	process := c.Processor(&captioning.BatchOptions{Figures: figures, FiguresRequired: true, Stdin: stdin})
 	failed := 0
 	for _, in := range inputs {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		text, err := overlayInput(c, d, f, in, stdin)
+		res, err := process(ctx, in)
 		if err != nil {
-			fmt.Fprintln(stderr, "caption:", err)
+			fmt.Fprintln(stderr, "caption:", maxPixelsHint(err))
 			failed++
 			continue
 		}
-		fmt.Fprintf(stdout, "%s\t%s\n", in.Path, text)
+		fmt.Fprintf(stdout, "%s\t%s\n", in.Path, res.Text)
 	}
 	fmt.Fprintf(stderr, "caption: wrote %d figures into %s\n", len(inputs)-failed, f.dir)
 	if failed > 0 {
 		return fmt.Errorf("%w: %d of %d images failed", cli.ErrReported, failed, len(inputs))
 	}
 	return nil
-}
-
-// overlayInput captions one input of -dir, writes its figure and returns
-// the caption.
-func overlayInput(c *captioning.Captioner, d *overlay.Dir, f *overlayFlags, in batch.Input, stdin io.Reader) (string, error) {
-	if in.Err != nil {
-		return "", in.Err
-	}
-	if _, err := d.Path(in.Root, in.Path); err != nil {
-		return "", err // refused before any work
-	}
-	img, capt, err := captionImage(c, in.Path, stdin)
-	if err != nil {
-		return "", err
-	}
-	if _, err := d.Write(in.Root, in.Path, img, capt); err != nil {
-		return "", err
-	}
-	return capt.Text(), nil
 }
 
 // overlayInputs expands the arguments of -dir: directories are walked
@@ -291,14 +274,4 @@ func overlayInputs(args []string) ([]batch.Input, error) {
 		inputs = append(inputs, col.Inputs...)
 	}
 	return inputs, nil
-}
-
-// captionImage decodes and captions one image.
-func captionImage(c *captioning.Captioner, path string, stdin io.Reader) (image.Image, *overlay.Caption, error) {
-	img, r, err := overlay.CaptionFile(c, path, stdin)
-	if err != nil {
-		return nil, nil, err
-	}
-	capt := overlay.FromResult(r, c.Model.Config)
-	return img, &capt, nil
 }

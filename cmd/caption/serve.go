@@ -111,13 +111,13 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	defer c.Close()
 	if *warm {
-		// Encoding a blank image locates (or downloads) and loads the
+		// Captioning a blank image locates (or downloads) and loads the
 		// encoder now, so that a missing one stops the server at once.
 		blank := image.NewGray(image.Rect(0, 0, 224, 224))
 		for i := range blank.Pix {
 			blank.Pix[i] = 128
 		}
-		if _, err := c.ImageFeatures(blank); err != nil {
+		if _, err := c.CaptionImage(blank); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/attend-go/attend/internal/shareddata"
 )
 
 var (
@@ -215,7 +217,7 @@ func TestReadErrors(t *testing.T) {
 
 // TestReadFlickr8kShared reads the project's copy of Flickr8k.
 func TestReadFlickr8kShared(t *testing.T) {
-	dir := sharedData(t, "flickr8k")
+	dir := shareddata.Path(t, "flickr8k")
 	seen := map[string]string{}
 	for split, want := range map[string]int{"train": 6000, "dev": 1000} {
 		images, err := ReadFlickr8k(dir, split)

@@ -9,13 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attend-go/attend/internal/shareddata"
 	"github.com/attend-go/attend/vision"
 )
 
 // TestEncoderExtractorShared builds caches of the fixture images with the
 // real MobileNetV2 and compares them with the encoder run directly.
 func TestEncoderExtractorShared(t *testing.T) {
-	model := sharedData(t, "mobilenet", vision.EncoderFile)
+	model := shareddata.Path(t, shareddata.EncoderFile)
 	images, err := Read(fixtureImages, "", "")
 	if err != nil {
 		t.Fatal(err)
@@ -108,8 +109,8 @@ func TestLoadExtractorErrors(t *testing.T) {
 // BenchmarkExtract is the extraction cost of one Flickr8k image (JPEG
 // decode, preprocessing, MobileNetV2 up to the grid) on one goroutine.
 func BenchmarkExtract(b *testing.B) {
-	model := sharedData(b, "mobilenet", vision.EncoderFile)
-	images, err := ReadFlickr8k(sharedData(b, "flickr8k"), "dev")
+	model := shareddata.Path(b, shareddata.EncoderFile)
+	images, err := ReadFlickr8k(shareddata.Path(b, "flickr8k"), "dev")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,13 +2,11 @@ package captioning
 
 import (
 	"context"
-	"fmt"
 	"image"
-	"path/filepath"
+	"io"
 
 	"github.com/attend-go/attend/models/caption"
 	"github.com/attend-go/attend/pipeline/batch"
-	"github.com/attend-go/attend/vision"
 )
 
 // Captioning many images with package batch (caption DIR): the decoder,
@@ -78,31 +76,30 @@ type Figures interface {
 	Write(in batch.Input, img image.Image, r *Result) (string, error)
 }
 
-// BatchOptions configures BatchFactory. A nil *BatchOptions, or the zero
-// value, means defaults.
+// BatchOptions configures BatchFactory and Processor. A nil
+// *BatchOptions, or the zero value, means defaults.
 type BatchOptions struct {
 	// Figures, when set, draws each captioned image; the path of its
 	// figure goes into its record (BatchRecord.Overlay); a figure that
 	// cannot be drawn or written leaves the caption standing, its reason
 	// in BatchRecord.OverlayError. Default: none.
 	Figures Figures
+	// FiguresRequired makes a figure that cannot be drawn or written fail
+	// its input instead ("caption overlay -dir"); one whose path is
+	// refused fails before the image is captioned.
+	FiguresRequired bool
+	// Stdin is the image of the input "-".
+	Stdin io.Reader
 }
 
 // BatchFactory returns the batch.Factory of a captioning batch over c:
-// each worker turns an input into the BatchResult of its caption. An
-// image in c's feature cache is captioned from its cached features (and
-// decoded only to draw its figure); any other is decoded and encoded by
-// the worker's own encoder. Without a cache the encoder is loaded (and
-// located, maybe downloaded) when the first worker starts, so a missing
-// encoder fails the batch before any input; with one, at the first image
-// the cache lacks.
+// each worker is a Processor of its own. Without a cache the encoder is
+// loaded (and located, maybe downloaded) when the first worker starts,
+// so a missing encoder fails the batch before any input; with one, at
+// the first image the cache lacks.
 func BatchFactory(c *Captioner, opts *BatchOptions) batch.Factory {
-	var o BatchOptions
-	if opts != nil {
-		o = *opts
-	}
 	return func(int) (batch.Processor, error) {
-		w := &batchWorker{c: c, figures: o.Figures}
+		w := c.newBatchWorker(opts)
 		if c.cache == nil {
 			if err := w.loadEncoder(); err != nil {
 				return nil, err
@@ -112,30 +109,57 @@ func BatchFactory(c *Captioner, opts *BatchOptions) batch.Factory {
 	}
 }
 
+// Processor returns a batch worker over c that turns an input into the
+// BatchResult of its caption through CaptionInput's path, with an
+// encoder of its own (loaded at the first image the cache lacks) and its
+// figure drawn by opts.Figures. It is for one goroutine; BatchFactory
+// makes one per worker.
+func (c *Captioner) Processor(opts *BatchOptions) batch.Processor {
+	return c.newBatchWorker(opts).process
+}
+
+func (c *Captioner) newBatchWorker(opts *BatchOptions) *batchWorker {
+	w := &batchWorker{worker: worker{c: c, own: true}}
+	if opts != nil {
+		w.o = *opts
+	}
+	return w
+}
+
 // batchWorker is the state of one worker of a batch.
 type batchWorker struct {
-	c       *Captioner
-	figures Figures
-	// enc and pre are the worker's own encoder (sharing c's weights) and
-	// preprocessor, made at the first image the cache lacks.
-	enc      *vision.Encoder
-	pre      *vision.Preprocessor
-	features []float32 // the image being captioned (L×D), reused
+	worker
+	o BatchOptions
 }
 
 // process captions one input and draws its figure.
 func (w *batchWorker) process(ctx context.Context, in batch.Input) (batch.Result, error) {
+	if in.Err != nil {
+		return batch.Result{}, in.Err
+	}
 	if err := ctx.Err(); err != nil {
 		return batch.Result{}, err // abandoned before it started
 	}
-	img, r, err := w.caption(in.Path)
+	var figErr error
+	figures := w.o.Figures != nil
+	if figures {
+		if _, figErr = w.o.Figures.Path(in); figErr != nil {
+			if w.o.FiguresRequired {
+				return batch.Result{}, figErr // refused before any work
+			}
+			figures = false
+		}
+	}
+	r, err := w.caption(context.Background(), &Input{Path: in.Path, Stdin: w.o.Stdin, KeepImage: figures})
 	if err != nil {
 		return batch.Result{}, err
 	}
 	var overlay string
-	var figErr error
-	if w.figures != nil {
-		overlay, figErr = w.figures.Write(in, img, r)
+	if figures {
+		overlay, figErr = w.o.Figures.Write(in, r.Image, r)
+	}
+	if figErr != nil && w.o.FiguresRequired {
+		return batch.Result{}, figErr
 	}
 	res := BatchResult(r, overlay)
 	if figErr != nil {
@@ -144,76 +168,4 @@ func (w *batchWorker) process(ctx context.Context, in batch.Input) (batch.Result
 		res.Value = rec
 	}
 	return res, nil
-}
-
-// caption describes the image at path, and returns it decoded when it
-// was (always with figures; without, only when the cache lacks it).
-// Errors name the path.
-func (w *batchWorker) caption(path string) (image.Image, *Result, error) {
-	record, cached := w.c.cached(path)
-	var img image.Image
-	if w.figures != nil || !cached {
-		var err error
-		if img, _, err = w.c.LoadImage(path, nil); err != nil {
-			return nil, nil, err // names the file
-		}
-	}
-	var err error
-	if cached {
-		w.features, err = w.c.cache.Features(record, w.features)
-	} else {
-		w.features, err = w.encode(img)
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	r, err := w.c.Describe(w.features)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	r.Path, r.Cached = path, cached
-	return img, r, nil
-}
-
-// cached returns the record of the feature cache that holds the features
-// of the image at path, found by its file name as Features finds it.
-func (c *Captioner) cached(path string) (int, bool) {
-	if c.cache == nil {
-		return 0, false
-	}
-	i, ok := c.cache.Lookup(filepath.Base(path))
-	return i, ok && c.cache.Complete(i)
-}
-
-// encode runs the worker's encoder on a decoded image.
-func (w *batchWorker) encode(img image.Image) ([]float32, error) {
-	if err := w.loadEncoder(); err != nil {
-		return nil, err
-	}
-	t, err := w.pre.Tensor(img)
-	if err != nil {
-		return nil, fmt.Errorf("captioning: %w", err)
-	}
-	f, err := w.enc.Features(w.features, t)
-	if err != nil {
-		return nil, fmt.Errorf("captioning: %w", err)
-	}
-	return f, nil
-}
-
-// loadEncoder gives the worker its encoder and preprocessor, loading c's
-// encoder first if no worker has.
-func (w *batchWorker) loadEncoder() error {
-	if w.enc != nil {
-		return nil
-	}
-	if err := w.c.loadEncoder(); err != nil {
-		return err
-	}
-	pre, err := w.c.enc.NewPreprocessor(&vision.PreprocessOptions{Fit: w.c.o.Fit})
-	if err != nil {
-		return fmt.Errorf("captioning: %w", err)
-	}
-	w.enc, w.pre = w.c.enc.Clone(), pre
-	return nil
 }

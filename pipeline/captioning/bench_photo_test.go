@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/attend-go/attend/internal/shareddata"
 )
 
 // BenchmarkCaptionPhoto times what "caption photo.jpg" does per image once
@@ -16,7 +18,7 @@ import (
 //
 //	GOMAXPROCS=1 go test -run '^$' -bench CaptionPhoto -benchtime 20x ./pipeline/captioning
 func BenchmarkCaptionPhoto(b *testing.B) {
-	encoder := filepath.Join(sharedDir(b), "data", "mobilenet", "mobilenet_v2_1.0_224_quant.tflite")
+	encoder := shareddata.Path(b, shareddata.EncoderFile)
 	if _, err := os.Stat(encoder); err != nil {
 		b.Skipf("no encoder: %v", err)
 	}

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/attend-go/attend/internal/input"
 	"github.com/attend-go/attend/models/caption"
 	"github.com/attend-go/attend/pipeline/captiondata"
 	"github.com/attend-go/attend/vision"
@@ -62,40 +61,6 @@ type Captioner struct {
 	pre     *vision.Preprocessor
 	encMu   sync.Mutex
 	ctx     context.Context
-}
-
-// Result is one image's description.
-type Result struct {
-	Path    string   `json:"path"`
-	Caption string   `json:"caption"`
-	Words   []string `json:"words"`
-	Tokens  []int    `json:"tokens"`
-	// GridH and GridW shape the attention maps: weight y·GridW + x is the
-	// grid cell (x, y) of the encoder's input (see Fit).
-	GridH int    `json:"grid_h"`
-	GridW int    `json:"grid_w"`
-	Fit   string `json:"fit"`
-	// Attention holds per word the L = GridH·GridW attention weights α
-	// with which the decoder said it.
-	Attention [][]float32 `json:"attention"`
-	// Beta holds per word the gate β: how much the image context counted.
-	Beta     []float32 `json:"beta"`
-	LogProb  float64   `json:"log_prob"`
-	Score    float64   `json:"score"`
-	Finished bool      `json:"finished"`
-	// Alternatives are the beam's hypotheses, best first (the first is
-	// the caption itself).
-	Alternatives []Alternative `json:"alternatives"`
-	// Cached reports that the features came from the feature cache.
-	Cached bool `json:"cached,omitempty"`
-}
-
-// Alternative is one hypothesis of the beam.
-type Alternative struct {
-	Caption  string  `json:"caption"`
-	LogProb  float64 `json:"log_prob"`
-	Score    float64 `json:"score"`
-	Finished bool    `json:"finished"`
 }
 
 // NewCaptioner loads the caption model (and the cache, if any); the
@@ -187,100 +152,6 @@ func (c *Captioner) loadEncoder() error {
 		}
 	})
 	return c.encErr
-}
-
-// Features returns the image's feature grid (L×D) and whether it came
-// from the cache. path "-" reads stdin.
-func (c *Captioner) Features(path string, stdin io.Reader) ([]float32, bool, error) {
-	if c.cache != nil && path != "-" {
-		if i, ok := c.cache.Lookup(filepath.Base(path)); ok && c.cache.Complete(i) {
-			f, err := c.cache.Features(i, nil)
-			return f, err == nil, err
-		}
-	}
-	img, _, err := c.LoadImage(path, stdin)
-	if err != nil {
-		return nil, false, err
-	}
-	f, err := c.ImageFeatures(img)
-	if err != nil {
-		return nil, false, fmt.Errorf("%s: %w", input.DisplayName(path), err)
-	}
-	return f, false, nil
-}
-
-// ImageFeatures runs the encoder on a decoded image: squashed (or
-// cropped, CaptionerOptions.Fit) to the input size, to the feature grid
-// the model reads (L×D).
-func (c *Captioner) ImageFeatures(img image.Image) ([]float32, error) {
-	if err := c.loadEncoder(); err != nil {
-		return nil, err
-	}
-	c.encMu.Lock() // the encoder owns its activation buffers
-	defer c.encMu.Unlock()
-	t, err := c.pre.Tensor(img)
-	if err != nil {
-		return nil, fmt.Errorf("captioning: %w", err)
-	}
-	f, err := c.enc.Features(nil, t)
-	if err != nil {
-		return nil, fmt.Errorf("captioning: %w", err)
-	}
-	return f, nil
-}
-
-// CaptionImage describes a decoded image (for callers that also draw
-// it, so the file is decoded once).
-func (c *Captioner) CaptionImage(img image.Image) (*Result, error) {
-	f, err := c.ImageFeatures(img)
-	if err != nil {
-		return nil, err
-	}
-	return c.Describe(f)
-}
-
-// Caption describes the image file at path ("-": stdin).
-func (c *Captioner) Caption(path string, stdin io.Reader) (*Result, error) {
-	f, cached, err := c.Features(path, stdin)
-	if err != nil {
-		return nil, err
-	}
-	r, err := c.Describe(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", input.DisplayName(path), err)
-	}
-	r.Path, r.Cached = path, cached
-	return r, nil
-}
-
-// Describe captions one image's features (L×D).
-func (c *Captioner) Describe(features []float32) (*Result, error) {
-	return c.DescribeBeam(features, c.o.Beam)
-}
-
-// DescribeBeam captions one image's features (L×D) with a beam of width
-// beam (at least 1) instead of CaptionerOptions.Beam, for callers that
-// choose the width per image (the server's requests).
-func (c *Captioner) DescribeBeam(features []float32, beam int) (*Result, error) {
-	if beam < 1 {
-		return nil, fmt.Errorf("captioning: beam width %d, want at least 1", beam)
-	}
-	var ws caption.Workspace
-	hyps, err := c.Model.Beam(&ws, features, beam, c.o.Search)
-	if err != nil {
-		return nil, fmt.Errorf("captioning: %w", err)
-	}
-	best := hyps[0]
-	r := &Result{
-		Caption: joinWords(best.Words), Words: best.Words, Tokens: best.Tokens,
-		GridH: c.grid.H, GridW: c.grid.W, Fit: c.o.Fit.String(),
-		Attention: best.Attention, Beta: best.Beta,
-		LogProb: best.LogProb, Score: best.Score, Finished: best.Finished,
-	}
-	for _, h := range hyps {
-		r.Alternatives = append(r.Alternatives, Alternative{Caption: joinWords(h.Words), LogProb: h.LogProb, Score: h.Score, Finished: h.Finished})
-	}
-	return r, nil
 }
 
 // LoadImage decodes the image at path ("-": stdin), refusing images over

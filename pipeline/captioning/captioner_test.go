@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/attend-go/attend/internal/shareddata"
 )
 
 func fixtureImage(name string) string { return filepath.Join(fixtureDir, "images", name+".png") }
@@ -77,7 +79,7 @@ func TestCaptionerOptions(t *testing.T) {
 // TestCaptionerEncoder runs the real encoder (from the shared data) on
 // files and on standard input.
 func TestCaptionerEncoder(t *testing.T) {
-	encoder := filepath.Join(sharedDir(t), "data", "mobilenet", "mobilenet_v2_1.0_224_quant.tflite")
+	encoder := shareddata.Path(t, shareddata.EncoderFile)
 	if _, err := os.Stat(encoder); err != nil {
 		t.Skipf("no encoder: %v", err)
 	}

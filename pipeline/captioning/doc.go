@@ -8,7 +8,11 @@
 //
 // NewCaptioner opens the embedded default model (CaptionerOptions{}) or
 // a model file; CaptionImage describes any image.Image, Caption an image
-// file. A Captioner is safe for concurrent use. The image encoder
+// file, both through CaptionInput, the one captioning path (also of the
+// batches, BatchFactory, and of the figures): it decodes an image once,
+// or reads its features from the cache, and returns a Result that holds
+// the words, the attention grids, β, the beam's alternatives and the
+// decoded image, and writes its own JSON (WriteResult). A Captioner is safe for concurrent use. The image encoder
 // (MobileNetV2) is not shipped: it is located at the first image
 // (CaptionerOptions.Encoder, $ATTEND_ENCODER, the user cache) or
 // downloaded into the user cache, under the context given to

@@ -2,9 +2,7 @@ package captioning
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
-	"testing"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/caption/tiny.safetensors")
@@ -26,29 +24,4 @@ func tinyOptions(out string) TrainOptions {
 		LR: 5e-3, Warmup: 1, Select: SelectCIDErD, Seed: 1, LogEvery: 1000,
 		Config: tinyConfig(),
 	}
-}
-
-// sharedDir returns the project's shared data directory beside the module
-// root, or skips the test.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(shared); err != nil {
-		t.Skipf("no shared data directory at %s", shared)
-	}
-	return shared
 }

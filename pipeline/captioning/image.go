@@ -2,7 +2,6 @@ package captioning
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"image"
 	"io"
@@ -24,6 +23,10 @@ type ImageReport struct {
 	ChannelMean [3]float32
 }
 
+// ErrTooLarge means an image is over the pixel limit (vision.ErrTooLarge),
+// refused from its header.
+var ErrTooLarge = vision.ErrTooLarge
+
 // DefaultMaxPixels is the largest image, width × height, that LoadImage
 // decodes: vision.DefaultMaxPixels.
 const DefaultMaxPixels = vision.DefaultMaxPixels
@@ -36,8 +39,8 @@ func LoadImage(path string, stdin io.Reader) (image.Image, string, error) {
 }
 
 // LoadImageLimit is LoadImage refusing images over maxPixels pixels (0:
-// vision.DefaultMaxPixels). The error of an image over the limit says
-// how to raise it: the tools' -max-pixels flag.
+// vision.DefaultMaxPixels). The error of an image over the limit wraps
+// vision.ErrTooLarge.
 func LoadImageLimit(path string, stdin io.Reader, maxPixels int64) (image.Image, string, error) {
 	opts := &vision.DecodeOptions{MaxPixels: maxPixels}
 	var (
@@ -55,9 +58,6 @@ func LoadImageLimit(path string, stdin io.Reader, maxPixels int64) (image.Image,
 		}
 	} else {
 		img, format, err = vision.DecodeFile(path, opts)
-	}
-	if errors.Is(err, vision.ErrTooLarge) {
-		err = fmt.Errorf("%w (-max-pixels raises the limit)", err)
 	}
 	return img, format, err
 }

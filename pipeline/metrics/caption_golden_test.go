@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/attend-go/attend/internal/shareddata"
 )
 
 // captionGolden is one corpus of testdata/caption_golden.json with the
@@ -96,31 +98,6 @@ func checkCaptionGolden(t *testing.T, samples []Sample, g captionGolden) {
 	}
 }
 
-// captionSharedDir returns ../shared/data/NAME next to the module root,
-// or skips the test.
-func captionSharedDir(t *testing.T, name string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root (go.mod) not found above the test directory")
-		}
-		dir = parent
-	}
-	d := filepath.Join(dir, "..", "shared", "data", name)
-	if _, err := os.Stat(d); err != nil {
-		t.Skipf("shared data %s not available: %v", d, err)
-	}
-	return d
-}
-
 // flickr8kCaptions reads Flickr8k's captions.txt: image name → captions in
 // file order (#0 … #4).
 func flickr8kCaptions(t *testing.T, dir string) map[string][]string {
@@ -177,7 +154,7 @@ func cocoPostprocess(s string) []string {
 // caption #0 as the candidate and #1–#4 as references, on the file's own
 // (PTB-style) tokens, against pycocoevalcap's numbers for the same corpus.
 func TestCaptionGoldenFlickr8k(t *testing.T) {
-	dir := captionSharedDir(t, "flickr8k")
+	dir := shareddata.Path(t, "flickr8k")
 	raw, err := os.ReadFile(filepath.Join("testdata", "caption_golden_flickr8k.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/attend-go/attend/internal/shareddata"
 )
 
 // The expected METEOR statistics and scores in
@@ -85,7 +87,7 @@ func TestCaptionMETEORGoldenJar(t *testing.T) {
 // TestCaptionGoldenFlickr8k does (caption #0 against #1–#4) and compares
 // with the jar code's corpus score and summed statistics.
 func TestCaptionMETEORGoldenFlickr8k(t *testing.T) {
-	dir := captionSharedDir(t, "flickr8k")
+	dir := shareddata.Path(t, "flickr8k")
 	raw, err := os.ReadFile(filepath.Join("testdata", "caption_meteor_flickr8k.json"))
 	if err != nil {
 		t.Fatal(err)

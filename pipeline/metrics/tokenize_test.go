@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/attend-go/attend/internal/shareddata"
 )
 
 func TestTokenize(t *testing.T) {
@@ -126,7 +128,7 @@ func FuzzTokenize(f *testing.F) {
 // possessive's final apostrophe split off) removed along with the other
 // tokens of coco-caption's list. Only the known differences remain.
 func TestTokenizeFlickr8k(t *testing.T) {
-	caps := flickr8kCaptions(t, captionSharedDir(t, "flickr8k"))
+	caps := flickr8kCaptions(t, shareddata.Path(t, "flickr8k"))
 	known := map[string][]string{
 		// PTB leaves these alone; Tokenize splits or trims them.
 		"'s-eye-view": {"s-eye-view"},

@@ -25,9 +25,10 @@ func TestFromResult(t *testing.T) {
 	}
 }
 
-// TestCaptionFile captions a fixture image from the tiny model's feature
-// cache (no encoder needed) and keeps the decoded image for the figure.
-func TestCaptionFile(t *testing.T) {
+// TestCaptionInputFigure captions a fixture image from the tiny model's
+// feature cache (no encoder needed), keeping the decoded image for the
+// figure.
+func TestCaptionInputFigure(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "caption")
 	c, err := captioning.NewCaptioner(context.Background(), captioning.CaptionerOptions{
 		Model: filepath.Join(dir, "tiny.safetensors"), Cache: filepath.Join(dir, "features-7x7.safetensors"),
@@ -36,10 +37,11 @@ func TestCaptionFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	img, r, err := CaptionFile(c, filepath.Join(dir, "images", "red-square.png"), nil)
+	r, err := c.CaptionInput(context.Background(), &captioning.Input{Path: filepath.Join(dir, "images", "red-square.png"), KeepImage: true})
 	if err != nil {
 		t.Fatal(err)
 	}
+	img := r.Image
 	if img.Bounds().Dx() != 64 || r.Caption != "a red square" || !r.Cached {
 		t.Errorf("image %v, caption %q, cached %v", img.Bounds(), r.Caption, r.Cached)
 	}
@@ -48,7 +50,7 @@ func TestCaptionFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	missing := filepath.Join(dir, "images", "nope.png")
-	if _, _, err := CaptionFile(c, missing, nil); err == nil || !strings.Contains(err.Error(), missing) {
+	if _, err := c.CaptionInput(context.Background(), &captioning.Input{Path: missing, KeepImage: true}); err == nil || !strings.Contains(err.Error(), missing) {
 		t.Errorf("missing file: %v", err)
 	}
 }

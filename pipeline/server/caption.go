@@ -119,10 +119,8 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
 		return []byte("null"), nil
 	}
-	return json.Marshal(round4(float32(f)))
+	return json.Marshal(captioning.Round4(float32(f)))
 }
-
-func round4(v float32) float32 { return float32(math.Round(float64(v)*1e4) / 1e4) }
 
 func (c *captionService) caption(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), c.s.o.Timeout)
@@ -165,14 +163,7 @@ func (c *captionService) describe(ctx context.Context, req *captionRequest) (*Ca
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	f, err := c.cfg.Captioner.ImageFeatures(img)
-	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	res, err := c.cfg.Captioner.DescribeBeam(f, req.beam)
+	res, err := c.cfg.Captioner.CaptionInput(ctx, &captioning.Input{Image: img, Beam: req.beam})
 	if err != nil {
 		return nil, err
 	}
@@ -181,18 +172,8 @@ func (c *captionService) describe(ctx context.Context, req *captionRequest) (*Ca
 		Model: c.cfg.ModelID, Caption: res.Caption, Words: res.Words, Tokens: res.Tokens,
 		LogProb: res.LogProb, Score: res.Score, Finished: res.Finished, Fit: res.Fit,
 		Width: b.Dx(), Height: b.Dy(), GridH: res.GridH, GridW: res.GridW,
-		Attention: make([][][]float32, len(res.Attention)), Beta: make([]jsonFloat, len(res.Words)),
+		Attention: res.AttentionGrids(), Beta: make([]jsonFloat, len(res.Words)),
 		Alternatives: res.Alternatives, Beam: req.beam,
-	}
-	for i, a := range res.Attention {
-		grid := make([][]float32, res.GridH)
-		for y := range grid {
-			grid[y] = make([]float32, res.GridW)
-			for x := range grid[y] {
-				grid[y][x] = round4(a[y*res.GridW+x])
-			}
-		}
-		ans.Attention[i] = grid
 	}
 	for i := range ans.Beta {
 		ans.Beta[i] = jsonFloat(math.NaN())

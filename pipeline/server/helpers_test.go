@@ -3,11 +3,11 @@ package server
 import (
 	"context"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 
+	"github.com/attend-go/attend/internal/shareddata"
 	"github.com/attend-go/attend/models/caption"
 	"github.com/attend-go/attend/pipeline/captioning"
 	"github.com/attend-go/attend/pipeline/speech"
@@ -43,15 +43,7 @@ func newASRServer(t testing.TB, o Options) *Server {
 // sharedEncoder returns the MobileNetV2 encoder beside the module root
 // (../shared/data/mobilenet), skipping the test when it is absent.
 func sharedEncoder(t testing.TB) string {
-	t.Helper()
-	for _, dir := range []string{filepath.Join(repoRoot, "..", "shared"), "/work/shared"} {
-		p := filepath.Join(dir, "data", "mobilenet", "mobilenet_v2_1.0_224_quant.tflite")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Skip("skipping: no encoder in ../shared/data/mobilenet/ beside the module root")
-	return ""
+	return shareddata.Path(t, shareddata.EncoderFile)
 }
 
 // newCaptioner returns a captioner over the embedded decoder and the

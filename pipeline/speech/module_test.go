@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/attend-go/attend/internal/shareddata"
 	"github.com/attend-go/attend/vision"
 )
 
@@ -113,12 +114,7 @@ func TestPublicAPIFromAnotherModule(t *testing.T) {
 	args := []string{filepath.Join(root, "testdata", "hello.wav")}
 	encoder := os.Getenv(vision.EncoderEnv)
 	if encoder == "" {
-		for _, shared := range []string{filepath.Join(root, "shared"), filepath.Join(root, "..", "shared")} {
-			if path := filepath.Join(shared, "data", "mobilenet", vision.EncoderFile); fileExists(path) {
-				encoder = path
-				break
-			}
-		}
+		encoder, _ = shareddata.Lookup(shareddata.EncoderFile)
 	}
 	if encoder != "" {
 		args = append(args, filepath.Join(root, "testdata", "photos", "chelsea.jpg"))

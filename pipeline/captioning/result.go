@@ -1,0 +1,142 @@
+package captioning
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	"io"
+	"math"
+)
+
+// Result is one image's description: the one shape of a caption past the
+// search, carrying what its JSON shows and what an attention figure
+// draws (package overlay's FromResult).
+type Result struct {
+	// Path names the image as given ("-": standard input; "" for an
+	// image.Image given to CaptionImage).
+	Path    string
+	Caption string
+	Words   []string
+	Tokens  []int
+	// GridH and GridW shape the attention maps: weight y·GridW + x is the
+	// grid cell (x, y) of the encoder's input (see Fit).
+	GridH, GridW int
+	// Fit names how the image became the encoder's square input
+	// (vision.Fit's String: "Squash" or "CenterCrop").
+	Fit string
+	// Attention holds per word the L = GridH·GridW attention weights α
+	// with which the decoder said it.
+	Attention [][]float32
+	// Beta holds per word the gate β: how much the image context counted.
+	Beta     []float32
+	LogProb  float64
+	Score    float64
+	Finished bool
+	// Alternatives are the beam's hypotheses, best first (the first is
+	// the caption itself).
+	Alternatives []Alternative
+	// Cached reports that the features came from the feature cache.
+	Cached bool
+	// Image is the decoded image, upright, when it was decoded (always,
+	// unless the cache held its features and Input.KeepImage was false):
+	// what a figure is drawn over.
+	Image image.Image
+}
+
+// Alternative is one hypothesis of the beam.
+type Alternative struct {
+	Caption  string  `json:"caption"`
+	LogProb  float64 `json:"log_prob"`
+	Score    float64 `json:"score"`
+	Finished bool    `json:"finished"`
+}
+
+// ResultJSON is the JSON object of a Result ("caption -json"): its
+// attention laid out per word as GridH rows of GridW weights, weights and
+// gates rounded to 4 decimals. Result.MarshalJSON writes it.
+type ResultJSON struct {
+	Path         string        `json:"path"`
+	Caption      string        `json:"caption"`
+	Words        []string      `json:"words"`
+	Tokens       []int         `json:"tokens"`
+	LogProb      float64       `json:"log_prob"`
+	Score        float64       `json:"score"`
+	Finished     bool          `json:"finished"`
+	Fit          string        `json:"fit"`
+	GridH        int           `json:"grid_h"`
+	GridW        int           `json:"grid_w"`
+	Attention    [][][]float32 `json:"attention"` // word, row y, column x
+	Beta         []float32     `json:"beta"`
+	Alternatives []Alternative `json:"alternatives"`
+}
+
+// JSON returns r's JSON object.
+func (r *Result) JSON() ResultJSON {
+	out := ResultJSON{
+		Path: r.Path, Caption: r.Caption, Words: r.Words, Tokens: r.Tokens, LogProb: r.LogProb, Score: r.Score,
+		Finished: r.Finished, Fit: r.Fit, GridH: r.GridH, GridW: r.GridW, Alternatives: r.Alternatives,
+		Attention: r.AttentionGrids(), Beta: make([]float32, len(r.Beta)),
+	}
+	for i, b := range r.Beta {
+		out.Beta[i] = Round4(b)
+	}
+	if out.Tokens == nil {
+		out.Tokens, out.Words = []int{}, []string{}
+	}
+	return out
+}
+
+// MarshalJSON writes r as ResultJSON, without escaping HTML ("<unk>"
+// stays as it is).
+func (r *Result) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r.JSON()); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// AttentionGrids returns per word its attention as GridH rows of GridW
+// weights, rounded to 4 decimals.
+func (r *Result) AttentionGrids() [][][]float32 {
+	grids := make([][][]float32, len(r.Attention))
+	for i, a := range r.Attention {
+		grid := make([][]float32, r.GridH)
+		for y := range grid {
+			grid[y] = make([]float32, r.GridW)
+			for x := range grid[y] {
+				grid[y][x] = Round4(a[y*r.GridW+x])
+			}
+		}
+		grids[i] = grid
+	}
+	return grids
+}
+
+// Round4 rounds v to 4 decimals, as the JSON of a Result shows weights.
+func Round4(v float32) float32 { return float32(math.Round(float64(v)*1e4) / 1e4) }
+
+// Formats are the formats of WriteResult.
+var Formats = []string{"txt", "json"}
+
+// WriteResult writes r in format: "txt" its caption and a newline,
+// preceded by prefix (as "PATH\t" when there are several images); "json"
+// one line of ResultJSON.
+func WriteResult(w io.Writer, r *Result, format, prefix string) error {
+	switch format {
+	case "txt":
+		_, err := fmt.Fprintf(w, "%s%s\n", prefix, r.Caption)
+		return err
+	case "json":
+		b, err := r.MarshalJSON()
+		if err != nil {
+			return fmt.Errorf("captioning: %w", err)
+		}
+		_, err = w.Write(append(b, '\n'))
+		return err
+	}
+	return fmt.Errorf("captioning: unknown format %q (want txt or json)", format)
+}
