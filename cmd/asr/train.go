@@ -135,8 +135,15 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	sum, err := speech.Train(ctx, o)
-	if errors.Is(err, context.Canceled) {
+	switch {
+	case errors.Is(err, context.Canceled):
 		return fmt.Errorf("interrupted; resume with -resume")
+	case errors.Is(err, speech.ErrResumeOverwrite):
+		return cli.Usagef("--resume and --overwrite contradict each other")
+	case errors.Is(err, speech.ErrNothingToResume):
+		return fmt.Errorf("%w (drop --resume to start a new run)", err)
+	case errors.Is(err, speech.ErrCheckpointExists):
+		return cli.Usagef("%v (--resume continues it, --overwrite starts afresh)", err)
 	}
 	if err != nil {
 		return err

@@ -73,13 +73,13 @@ func (l LanguageModel) Apply(model *asr.Model, so *asr.SearchOptions) error {
 	so.LMWeight, so.WordLMWeight, so.WordBonus = 0, 0, 0
 	if l.Path == NoLM {
 		if l.Lexicon != "" || len(l.Hotwords) > 0 {
-			return fmt.Errorf("-lexicon and -hotwords need a word language model, not -lm %s", NoLM)
+			return fmt.Errorf("a lexicon and hotwords need a word language model, and the language model is off (%q)", NoLM)
 		}
 		return nil
 	}
 	if l.Path != "" && isModelFile(l.Path) {
 		if l.Lexicon != "" || len(l.Hotwords) > 0 {
-			return fmt.Errorf("%s is a character language model: -lexicon and -hotwords need a word n-gram model", l.Path)
+			return fmt.Errorf("%s is a character language model: a lexicon and hotwords need a word language model (n-gram, ARPA)", l.Path)
 		}
 		lm, err := LoadLM(l.Path)
 		if err != nil {

@@ -85,7 +85,7 @@ func loadCheckpoint(path string, adam *models.AdamOptions) (*asr.Model, *models.
 	}
 	js, ok := f.Extra[stateKey]
 	if !ok {
-		return nil, nil, trainState{}, fmt.Errorf("%s: not a training checkpoint (no %s metadata); use --init to start from a model", path, stateKey)
+		return nil, nil, trainState{}, fmt.Errorf("%s: not a training checkpoint (no %s metadata): a model file can only initialize a new run", path, stateKey)
 	}
 	if err := json.Unmarshal([]byte(js), &c); err != nil {
 		return nil, nil, trainState{}, fmt.Errorf("%s: %s metadata: %w", path, stateKey, err)

@@ -125,6 +125,14 @@ func (o *TrainOptions) defaults() {
 	}
 }
 
+// Errors of Train's choice between resuming, overwriting and starting
+// afresh; the command line says which flags fix them.
+var (
+	ErrResumeOverwrite  = errors.New("resuming and overwriting contradict each other")
+	ErrNothingToResume  = errors.New("nothing to resume")
+	ErrCheckpointExists = errors.New("a checkpoint exists there: resume it, or choose another output directory")
+)
+
 // Train trains (or resumes training) an ASR model; see TrainOptions. It
 // checkpoints every few minutes and when ctx is cancelled, so a killed or
 // interrupted run loses at most CheckpointEvery of work.
@@ -160,16 +168,16 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	last := filepath.Join(o.OutDir, lastName)
 	switch {
 	case o.Resume && o.Overwrite:
-		return nil, errors.New("asr train: --resume and --overwrite contradict each other")
+		return nil, fmt.Errorf("asr train: %w", ErrResumeOverwrite)
 	case o.Resume && fileExists(o.OutDir, lastName):
 		if model, opt, st, err = loadCheckpoint(last, adamOpts); err != nil {
 			return nil, err
 		}
 		logf("resuming %s: epoch %d, batch %d, step %d, best dev CER %.2f%%", last, st.Epoch, st.Batch, st.Step, 100*st.BestValue)
 	case o.Resume:
-		return nil, fmt.Errorf("asr train: --resume: %s does not exist", last)
+		return nil, fmt.Errorf("asr train: %w: %s does not exist", ErrNothingToResume, last)
 	case fileExists(o.OutDir, lastName) && !o.Overwrite:
-		return nil, fmt.Errorf("asr train: %s exists: pass --resume to continue it, or choose another output directory", last)
+		return nil, fmt.Errorf("asr train: %s: %w", last, ErrCheckpointExists)
 	case o.Init != "":
 		if model, err = LoadModel(o.Init); err != nil {
 			return nil, err
