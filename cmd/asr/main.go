@@ -9,6 +9,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"os"
 
@@ -40,5 +42,9 @@ Example:
 
 // run is the whole program; main only maps its error to an exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return commands.Dispatch("asr", usageHead, usageTail, speech.VersionInfo, args, stdin, stdout, stderr)
+	err := commands.Dispatch("asr", usageHead, usageTail, speech.VersionInfo, args, stdin, stdout, stderr)
+	if errors.Is(err, speech.ErrLanguageModelFile) {
+		err = fmt.Errorf("%w: a language model goes to -lm", err)
+	}
+	return err
 }

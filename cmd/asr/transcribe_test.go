@@ -125,10 +125,12 @@ func TestTranscribeWrongModel(t *testing.T) {
 		{captionModel, captionModel + " is an image captioning model (for caption), not a speech recognition model (for asr)"},
 		{"main.go", "main.go is not an attend model file: it is not a safetensors file"},
 		{hello, hello + " is not an attend model file"},
+		{filepath.Join("..", "..", "models", "asr", "default-lm.arpa.gz"), "(it is a language model (ARPA text or gzip)); attend models are"},
 	}
 	for _, tc := range tests {
 		code, _, stderr := asrRun(t, "", "transcribe", "-model", tc.model, hello)
-		if code != 1 || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "header length") {
+		if code != 1 || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "header length") ||
+			strings.HasSuffix(tc.model, ".arpa.gz") != strings.Contains(stderr, "a language model goes to -lm") {
 			t.Errorf("-model %s: exit %d, stderr %q; want 1 and %q", tc.model, code, stderr, tc.want)
 		}
 	}

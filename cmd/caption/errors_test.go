@@ -42,7 +42,7 @@ func TestActionableErrors(t *testing.T) {
 			code   int
 			stderr []string
 		}{"the encoder as the model", []string{"-model", encoder, png}, 1,
-			[]string{"is not an attend model file", "TensorFlow Lite model: the image encoder is -encoder"}})
+			[]string{"is not an attend model file", "(it is a TensorFlow Lite model, such as the image encoder)", "give the image encoder with -encoder"}})
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,6 +10,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"os"
 
@@ -43,5 +45,9 @@ Example:
 
 // run is the whole program; main only maps its error to an exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	return commands.Dispatch("caption", usageHead, usageTail, captioning.VersionInfo, args, stdin, stdout, stderr)
+	err := commands.Dispatch("caption", usageHead, usageTail, captioning.VersionInfo, args, stdin, stdout, stderr)
+	if errors.Is(err, captioning.ErrEncoderFile) {
+		err = fmt.Errorf("%w: give the image encoder with -encoder", err)
+	}
+	return err
 }

@@ -168,3 +168,7 @@ func fileExists(dir, name string) bool {
 	_, err := os.Stat(filepath.Join(dir, name))
 	return err == nil
 }
+
+// ErrEncoderFile marks a model file that is a TensorFlow Lite model, such
+// as the image encoder, given where a caption model was expected.
+var ErrEncoderFile = modelfile.ErrEncoderFile

@@ -150,3 +150,7 @@ func OpenModel(path string) (*asr.Model, error) {
 	}
 	return LoadModel(path)
 }
+
+// ErrLanguageModelFile marks a model file that is a language model (ARPA
+// text or gzip), given where a speech model was expected.
+var ErrLanguageModelFile = modelfile.ErrLanguageModelFile

@@ -18,9 +18,16 @@ import (
 // it, for errors about a model given to the wrong tool.
 var kindNames = map[string]string{
 	"asr":     "a speech recognition model (for asr)",
-	"asr-lm":  "a character language model (asr -lm)",
+	"asr-lm":  "a character language model (for asr's language-model option)",
 	"caption": "an image captioning model (for caption)",
 }
+
+// Sentinels for files of other formats that people pass as a model by
+// mistake; the commands add which flag takes them.
+var (
+	ErrEncoderFile       = errors.New("a TensorFlow Lite model, such as the image encoder")
+	ErrLanguageModelFile = errors.New("a language model (ARPA text or gzip)")
+)
 
 // Read reads the attend model file at path (a -model flag) that
 // should hold a model of kind, with errors a person can act on: a file
@@ -32,8 +39,8 @@ func Read(path, kind string) (*safetensors.File, error) {
 	f, err := safetensors.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, safetensors.ErrCorrupt) {
-			if why := notSafetensors(path); why != "" {
-				return nil, &modelFileError{safetensors.ErrCorrupt, fmt.Sprintf(
+			if why, other := notSafetensors(path); why != "" {
+				return nil, &modelFileError{safetensors.ErrCorrupt, other, fmt.Sprintf(
 					"%s is not an attend model file: %s; attend models are the .safetensors files that train, average and export write", path, why)}
 			}
 		}
@@ -44,17 +51,18 @@ func Read(path, kind string) (*safetensors.File, error) {
 		if !ok {
 			what = fmt.Sprintf("a model of kind %q", f.Kind)
 		}
-		return nil, &modelFileError{safetensors.ErrKind, fmt.Sprintf("%s is %s, not %s", path, what, kindNames[kind])}
+		return nil, &modelFileError{safetensors.ErrKind, nil, fmt.Sprintf("%s is %s, not %s", path, what, kindNames[kind])}
 	}
 	return f, nil
 }
 
 // notSafetensors says why the file at path is not a safetensors file at
-// all, or returns "" when it looks like one (damaged or not).
-func notSafetensors(path string) string {
+// all, or returns "" when it looks like one (damaged or not); other is
+// ErrEncoderFile or ErrLanguageModelFile when the file is one of those.
+func notSafetensors(path string) (why string, other error) {
 	fh, err := os.Open(path)
 	if err != nil {
-		return ""
+		return "", nil
 	}
 	defer fh.Close() // read-only
 	head := make([]byte, 9)
@@ -62,39 +70,54 @@ func notSafetensors(path string) string {
 	st, serr := fh.Stat()
 	switch {
 	case n == 0:
-		return "it is empty"
+		return "it is empty", nil
 	case err != nil || serr != nil:
-		return "it is too short to be one"
+		return "it is too short to be one", nil
 	}
 	length := binary.LittleEndian.Uint64(head[:8])
 	if length > uint64(st.Size()) || head[8] != '{' {
-		return "it is not a safetensors file" + sniffKind(head)
+		other := sniffKind(head)
+		if other == errZip {
+			return "it is not a safetensors file (it is a zip archive, as PyTorch saves)", nil
+		}
+		if other != nil {
+			return fmt.Sprintf("it is not a safetensors file (it is %v)", other), other
+		}
+		return "it is not a safetensors file", nil
 	}
 	if _, err := safetensors.NewReader(fh, st.Size()); err == nil {
-		return "it is a safetensors file without attend's metadata (attend.kind)"
+		return "it is a safetensors file without attend's metadata (attend.kind)", nil
 	}
-	return ""
+	return "", nil
 }
 
+var errZip = errors.New("a zip archive")
+
 // sniffKind names a few formats people pass by mistake.
-func sniffKind(head []byte) string {
+func sniffKind(head []byte) error {
 	switch {
 	case len(head) >= 8 && bytes.Equal(head[4:8], []byte("TFL3")):
-		return " (it is a TensorFlow Lite model: the image encoder is -encoder)"
+		return ErrEncoderFile
 	case bytes.HasPrefix(head, []byte("PK")):
-		return " (it is a zip archive, as PyTorch saves)"
+		return errZip
 	case bytes.HasPrefix(head, []byte("\\data")), bytes.HasPrefix(head, []byte("\x1f\x8b")):
-		return " (a language model goes to -lm)"
+		return ErrLanguageModelFile
 	}
-	return ""
+	return nil
 }
 
 // modelFileError is an error of Read: a message for people that
 // wraps the safetensors package's sentinel for callers.
 type modelFileError struct {
 	sentinel error
+	other    error // ErrEncoderFile, ErrLanguageModelFile or nil
 	msg      string
 }
 
 func (e *modelFileError) Error() string { return e.msg }
-func (e *modelFileError) Unwrap() error { return e.sentinel }
+func (e *modelFileError) Unwrap() []error {
+	if e.other == nil {
+		return []error{e.sentinel}
+	}
+	return []error{e.sentinel, e.other}
+}
