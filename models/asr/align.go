@@ -3,7 +3,6 @@ package asr
 import (
 	"errors"
 	"fmt"
-	"slices"
 )
 
 // ErrTokens marks a forced transcript the model cannot spell: a token id
@@ -55,32 +54,9 @@ func (m *Model) Align(ws *Workspace, e *Encoded, tokens []int) (*Forced, error) 
 	if T < 1 || len(e.Memory) < T*D {
 		return nil, fmt.Errorf("asr: Align: encoded utterance of %d frames holds %d values, want %d", T, len(e.Memory), T*D)
 	}
-	keys, err := m.Speller.Attention.Prepare(e.Memory[:T*D], nil, 1, T)
+	f, err := m.forceBatch(ws, e, [][]int{tokens})
 	if err != nil {
-		return nil, fmt.Errorf("asr: %w", err)
+		return nil, err
 	}
-	f := &Forced{
-		Tokens:    slices.Clone(tokens),
-		Alignment: make([][]float32, len(tokens)),
-		LogProbs:  make([]float32, len(tokens)),
-	}
-	cur, next := m.Speller.Start(1), m.Speller.Start(1)
-	prev := []int{EOS}
-	for i := 0; i <= len(tokens); i++ {
-		logits, err := m.Speller.Step(&ws.dec, next, cur, keys, prev)
-		if err != nil {
-			return nil, fmt.Errorf("asr: speller step %d: %w", i, err)
-		}
-		ws.logp = append(ws.logp[:0], logits[:V]...)
-		logSoftmax(ws.logp)
-		if i == len(tokens) {
-			f.EndLogProb = ws.logp[EOS]
-			break
-		}
-		f.Alignment[i] = slices.Clone(next.Attention.Weights[:T])
-		f.LogProbs[i] = ws.logp[tokens[i]]
-		prev[0] = tokens[i]
-		cur, next = next, cur
-	}
-	return f, nil
+	return f[0], nil
 }

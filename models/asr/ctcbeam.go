@@ -62,13 +62,6 @@ func (m *Model) ctcBeamHyps(e *Encoded, o SearchOptions, width int) []*ctcHyp {
 	beam := []*ctcHyp{root}
 	next := map[string]*ctcHyp{}
 	var chars []int
-	key := func(tokens []int) string {
-		b := make([]byte, len(tokens))
-		for i, t := range tokens {
-			b[i] = byte(t)
-		}
-		return string(b)
-	}
 	for t := range T {
 		y := e.CTCLogProbs[t*V : (t+1)*V]
 		best := y[0]
@@ -83,7 +76,7 @@ func (m *Model) ctcBeamHyps(e *Encoded, o SearchOptions, width int) []*ctcHyp {
 		}
 		clear(next)
 		get := func(tokens []int, from *ctcHyp, c int) *ctcHyp {
-			k := key(tokens)
+			k := tokenKey(tokens)
 			if h, ok := next[k]; ok {
 				return h
 			}
@@ -146,4 +139,13 @@ func ctcSequence(p *ctcPrefix, tokens []int) float64 {
 		}
 	}
 	return p.extend(s, EOS).score
+}
+
+// tokenKey is a map key for a token sequence: one rune per token id.
+func tokenKey(tokens []int) string {
+	r := make([]rune, len(tokens))
+	for i, t := range tokens {
+		r[i] = rune(t)
+	}
+	return string(r)
 }

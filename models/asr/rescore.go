@@ -3,27 +3,44 @@ package asr
 import (
 	"fmt"
 	"slices"
+
+	"github.com/attend-go/attend/attention"
 )
 
+// rowKeys prepares the attention keys of k decoder rows over one encoded
+// utterance: its memory repeated k times (in ws.rep; used as is for k = 1).
+func (m *Model) rowKeys(ws *Workspace, e *Encoded, k int) (*attention.Keys, error) {
+	T, D := e.T, e.D
+	mem := e.Memory[:T*D]
+	if k > 1 {
+		if cap(ws.rep) < k*T*D {
+			ws.rep = make([]float32, k*T*D)
+		}
+		ws.rep = ws.rep[:k*T*D]
+		for r := range k {
+			copy(ws.rep[r*T*D:], mem)
+		}
+		mem = ws.rep
+	}
+	keys, err := m.Speller.Attention.Prepare(mem, nil, k, T)
+	if err != nil {
+		return nil, fmt.Errorf("asr: %w", err)
+	}
+	return keys, nil
+}
+
 // forceBatch forces k transcripts through the speller at once (teacher
-// forcing, k decoder rows, as Align does for one) and returns each one's
+// forcing, one decoder row each; Align is its k = 1) and returns each one's
 // Forced: per-token attention rows and log-probabilities, and the
 // log-probability of the end of sentence after it.
 func (m *Model) forceBatch(ws *Workspace, e *Encoded, hyps [][]int) ([]*Forced, error) {
-	k, T, D, V := len(hyps), e.T, e.D, m.Vocab.Size()
+	k, T, V := len(hyps), e.T, m.Vocab.Size()
 	if k == 0 {
 		return nil, nil
 	}
-	if cap(ws.rep) < k*T*D {
-		ws.rep = make([]float32, k*T*D)
-	}
-	ws.rep = ws.rep[:k*T*D]
-	for r := range k {
-		copy(ws.rep[r*T*D:], e.Memory[:T*D])
-	}
-	keys, err := m.Speller.Attention.Prepare(ws.rep, nil, k, T)
+	keys, err := m.rowKeys(ws, e, k)
 	if err != nil {
-		return nil, fmt.Errorf("asr: %w", err)
+		return nil, err
 	}
 	out := make([]*Forced, k)
 	longest := 0
@@ -81,8 +98,7 @@ func (m *Model) rescore(ws *Workspace, e *Encoded, o SearchOptions, cands [][]in
 	seen := map[string]bool{}
 	var hyps [][]int
 	for _, c := range cands {
-		k := fmt.Sprint(c)
-		if !seen[k] {
+		if k := tokenKey(c); !seen[k] {
 			seen[k] = true
 			hyps = append(hyps, c)
 		}

@@ -157,19 +157,11 @@ func (m *Model) Decode(ws *Workspace, e *Encoded, opts *SearchOptions) (*Result,
 	if o.LMWeight != 0 && o.LM == nil {
 		return nil, fmt.Errorf("asr: LM weight %v without a language model", o.LMWeight)
 	}
-	k, T, D, V := o.Beam, e.T, e.D, m.Vocab.Size()
+	k, T, V := o.Beam, e.T, m.Vocab.Size()
 	maxLen := int(o.MaxLengthRatio*float64(T)) + 10
-	// Keys for k rows: the memory repeated k times.
-	if cap(ws.rep) < k*T*D {
-		ws.rep = make([]float32, k*T*D)
-	}
-	ws.rep = ws.rep[:k*T*D]
-	for r := range k {
-		copy(ws.rep[r*T*D:], e.Memory[:T*D])
-	}
-	keys, err := m.Speller.Attention.Prepare(ws.rep, nil, k, T)
+	keys, err := m.rowKeys(ws, e, k)
 	if err != nil {
-		return nil, fmt.Errorf("asr: %w", err)
+		return nil, err
 	}
 	var prefix *ctcPrefix
 	root := &hypothesis{}
