@@ -20,14 +20,14 @@ const telephoneRate = 8000
 // sampled at rate·Pitch) while resampling to SampleRate; convolve with a
 // room response; add noise; band-limit to telephone bandwidth; scale to
 // the peak level. It returns mono SampleRate audio, or an error wrapping
-// ErrSilent when the engine produced silence.
+// audio.ErrSilent when the engine produced silence.
 func Augment(sig *audio.Signal, p Plan) ([]float32, error) {
 	mono, err := audio.Downmix(sig)
 	if err != nil {
 		return nil, fmt.Errorf("synth: %w", err)
 	}
-	if meanPower(mono.Samples) == 0 {
-		return nil, ErrSilent
+	if audio.MeanPower(mono.Samples) == 0 {
+		return nil, audio.ErrSilent
 	}
 	shifted := &audio.Signal{Rate: int(math.Round(float64(mono.Rate) * p.Pitch)), Channels: 1, Samples: mono.Samples}
 	out, err := audio.Resample(shifted, SampleRate)
@@ -40,10 +40,10 @@ func Augment(sig *audio.Signal, p Plan) ([]float32, error) {
 	}
 	r := rand.New(rand.NewPCG(p.Seed, 0))
 	if p.RT60 > 0 {
-		x = Convolve(x, ImpulseResponse(p.RT60, p.DRR, SampleRate, r))
+		x = audio.Convolve(x, audio.ImpulseResponse(p.RT60, p.DRR, SampleRate, r))
 	}
-	if p.Noise != None {
-		if err := AddNoise(x, p.Noise, p.SNR, SampleRate, r); err != nil {
+	if p.Noise != audio.NoNoise {
+		if err := audio.AddNoise(x, p.Noise, p.SNR, SampleRate, r); err != nil {
 			return nil, err
 		}
 	}
@@ -88,7 +88,7 @@ func Normalize(x []float32, peak float64) error {
 		m = max(m, v, -v)
 	}
 	if m == 0 {
-		return ErrSilent
+		return audio.ErrSilent
 	}
 	g := float32(math.Pow(10, peak/20)) / m
 	for i := range x {

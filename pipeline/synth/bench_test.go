@@ -16,7 +16,7 @@ import (
 const benchSentence = "And the evening and the morning were the third day of the week"
 
 // benchPlan exercises every stage of the chain.
-var benchPlan = Plan{Pitch: 1.05, RT60: 0.5, DRR: 6, Noise: Pink, SNR: 20, Telephone: true, Peak: -3, Seed: 1}
+var benchPlan = Plan{Pitch: 1.05, RT60: 0.5, DRR: 6, Noise: audio.PinkNoise, SNR: 20, Telephone: true, Peak: -3, Seed: 1}
 
 // BenchmarkRender measures whole clips per second for each installed
 // engine with its first voice: the engine, decoding, the full

@@ -51,8 +51,8 @@
 //     is asked for rate/Pitch and the net rate stays in step 1's range.
 //     Formants moving with F0 imitate a shorter or longer vocal tract,
 //     which is what makes new "speakers" out of a handful of voices.
-//  3. Reverberation [30% of clips]: convolution (FFT, Convolve) with
-//     ImpulseResponse, a unit direct impulse followed after 3 ms by
+//  3. Reverberation [30% of clips]: convolution (FFT, audio.Convolve) with
+//     audio.ImpulseResponse, a unit direct impulse followed after 3 ms by
 //     Gaussian noise decaying by 60 dB in RT60 = 0.2–0.8 s (living rooms
 //     to classrooms), scaled to a direct-to-reverberant ratio of 0–15 dB.
 //     The clip grows by the response's length.

@@ -127,7 +127,7 @@ func TestEngines(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				x, err := Augment(sig, Plan{Pitch: 1.05, Peak: -1, Noise: White, SNR: 20, Seed: 1})
+				x, err := Augment(sig, Plan{Pitch: 1.05, Peak: -1, Noise: audio.WhiteNoise, SNR: 20, Seed: 1})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -2,8 +2,6 @@ package synth_test
 
 import (
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"strings"
 
 	"github.com/attend-go/attend/pipeline/synth"
@@ -42,26 +40,4 @@ BABE n. a baby`
 	// Output:
 	// text.txt:3: well she said it's late
 	// map[acronym:2 digits:1]
-}
-
-// AddNoise mixes at an exact signal-to-noise ratio.
-func ExampleAddNoise() {
-	clean := make([]float32, synth.SampleRate)
-	for i := range clean {
-		clean[i] = float32(0.3 * math.Sin(2*math.Pi*440*float64(i)/synth.SampleRate))
-	}
-	noisy := append([]float32(nil), clean...)
-	if err := synth.AddNoise(noisy, synth.Pink, 15, synth.SampleRate, rand.New(rand.NewPCG(1, 2))); err != nil {
-		fmt.Println(err)
-		return
-	}
-	var ps, pn float64
-	for i := range clean {
-		ps += float64(clean[i]) * float64(clean[i])
-		d := float64(noisy[i] - clean[i])
-		pn += d * d
-	}
-	fmt.Printf("SNR %.2f dB\n", 10*math.Log10(ps/pn))
-	// Output:
-	// SNR 15.00 dB
 }

@@ -3,6 +3,8 @@ package synth
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/attend-go/attend/audio"
 )
 
 // A Plan is every random choice for one clip. It is a pure function of the
@@ -11,15 +13,15 @@ import (
 type Plan struct {
 	Index     int
 	Voice     Voice
-	Tempo     float64    // speaking-rate factor given to the engine, after pitch compensation (see Pitch)
-	Pitch     float64    // frequency-scale factor applied by resampling
-	RT60      float64    // reverberation time in seconds; 0 for a dry clip
-	DRR       float64    // direct-to-reverberant ratio in dB (when RT60 > 0)
-	Noise     NoiseColor // None for a clean clip
-	SNR       float64    // signal-to-noise ratio in dB (when Noise != None)
-	Telephone bool       // band-limit to 4 kHz
-	Peak      float64    // peak level in dBFS
-	Seed      uint64     // seeds the noise and impulse-response samples
+	Tempo     float64          // speaking-rate factor given to the engine, after pitch compensation (see Pitch)
+	Pitch     float64          // frequency-scale factor applied by resampling
+	RT60      float64          // reverberation time in seconds; 0 for a dry clip
+	DRR       float64          // direct-to-reverberant ratio in dB (when RT60 > 0)
+	Noise     audio.NoiseColor // audio.NoNoise for a clean clip
+	SNR       float64          // signal-to-noise ratio in dB (when Noise != audio.NoNoise)
+	Telephone bool             // band-limit to 4 kHz
+	Peak      float64          // peak level in dBFS
+	Seed      uint64           // seeds the noise and impulse-response samples
 }
 
 // String describes the plan in one line, for logs.
@@ -28,7 +30,7 @@ func (p Plan) String() string {
 	if p.RT60 > 0 {
 		s += fmt.Sprintf(" reverb %.2fs/%.1fdB", p.RT60, p.DRR)
 	}
-	if p.Noise != None {
+	if p.Noise != audio.NoNoise {
 		s += fmt.Sprintf(" %s noise %.1fdB", p.Noise, p.SNR)
 	}
 	if p.Telephone {
@@ -67,7 +69,7 @@ func NewPlan(index int, voices []Found, o *Options) Plan {
 	if reverb < d.Reverb {
 		p.RT60, p.DRR = rt60, drr
 	}
-	noise, color, snr := r.Float64(), NoiseColor(1+r.IntN(3)), uniform(d.SNR)
+	noise, color, snr := r.Float64(), audio.NoiseColor(1+r.IntN(3)), uniform(d.SNR)
 	if noise < d.Noise {
 		p.Noise, p.SNR = color, snr
 	}

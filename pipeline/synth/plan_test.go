@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/attend-go/attend/audio"
 )
 
 // fakeVoices is a voice inventory with unequal engines, as found for real:
@@ -49,7 +51,7 @@ func TestNewPlanDistribution(t *testing.T) {
 	const n = 6000
 	engines := map[string]int{}
 	var reverb, noise, tel int
-	colors := map[NoiseColor]int{}
+	colors := map[audio.NoiseColor]int{}
 	d := o.withDefaults()
 	for i := range n {
 		p := NewPlan(i, voices, o)
@@ -67,7 +69,7 @@ func TestNewPlanDistribution(t *testing.T) {
 				t.Fatalf("plan %v: reverb outside the ranges", p)
 			}
 		}
-		if p.Noise != None {
+		if p.Noise != audio.NoNoise {
 			noise++
 			colors[p.Noise]++
 			if p.SNR < d.SNR.Min || p.SNR > d.SNR.Max {
@@ -92,7 +94,7 @@ func TestNewPlanDistribution(t *testing.T) {
 	near("reverb", reverb, 0.3)
 	near("noise", noise, 0.75)
 	near("telephone", tel, 0.2)
-	for _, c := range []NoiseColor{White, Pink, Brown} {
+	for _, c := range []audio.NoiseColor{audio.WhiteNoise, audio.PinkNoise, audio.BrownNoise} {
 		near(c.String(), colors[c], 0.75/3)
 	}
 }

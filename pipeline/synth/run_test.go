@@ -280,7 +280,7 @@ func TestAugmentPitchAndPeak(t *testing.T) {
 	if !slices.Equal(orig, sig.Samples) {
 		t.Error("Augment modified its input")
 	}
-	full := Plan{Pitch: 1, Peak: -1, RT60: 0.3, DRR: 5, Noise: Pink, SNR: 20, Telephone: true, Seed: 9}
+	full := Plan{Pitch: 1, Peak: -1, RT60: 0.3, DRR: 5, Noise: audio.PinkNoise, SNR: 20, Telephone: true, Seed: 9}
 	a, err := Augment(sig, full)
 	if err != nil {
 		t.Fatal(err)
@@ -293,7 +293,7 @@ func TestAugmentPitchAndPeak(t *testing.T) {
 		t.Errorf("reverberated clip has %d samples, want %d (input + room response − 1)", len(a), want)
 	}
 	silent := &audio.Signal{Rate: SampleRate, Channels: 1, Samples: make([]float32, 100)}
-	if _, err := Augment(silent, Plan{Pitch: 1}); !errors.Is(err, ErrSilent) {
+	if _, err := Augment(silent, Plan{Pitch: 1}); !errors.Is(err, audio.ErrSilent) {
 		t.Errorf("Augment(silence) = %v, want ErrSilent", err)
 	}
 }

@@ -1,4 +1,4 @@
-package synth
+package audio
 
 import (
 	"errors"
@@ -11,61 +11,61 @@ import (
 
 // ErrSilent means a clip has no signal energy, so nothing can be scaled to
 // a level or mixed at a signal-to-noise ratio.
-var ErrSilent = errors.New("synth: silent audio")
+var ErrSilent = errors.New("audio: silent audio")
 
 // NoiseColor is the spectral slope of additive noise: power density
 // proportional to 1/f^k, k = 0 (white), 1 (pink), 2 (brown).
 type NoiseColor int
 
 const (
-	None  NoiseColor = iota // no noise
-	White                   // flat spectrum: hiss, fans at a distance
-	Pink                    // −3 dB per octave: rain, crowd murmur, many machines
-	Brown                   // −6 dB per octave: rumble, traffic, wind
+	NoNoise    NoiseColor = iota // no noise
+	WhiteNoise                   // flat spectrum: hiss, fans at a distance
+	PinkNoise                    // −3 dB per octave: rain, crowd murmur, many machines
+	BrownNoise                   // −6 dB per octave: rumble, traffic, wind
 )
 
 func (c NoiseColor) String() string {
 	switch c {
-	case None:
+	case NoNoise:
 		return "none"
-	case White:
+	case WhiteNoise:
 		return "white"
-	case Pink:
+	case PinkNoise:
 		return "pink"
-	case Brown:
+	case BrownNoise:
 		return "brown"
 	}
 	return fmt.Sprintf("NoiseColor(%d)", int(c))
 }
 
-// noiseLowCut is where coloured noise stops rising: below it the spectrum
+// NoiseLowCut is where coloured noise stops rising: below it the spectrum
 // is zero. 1/f² growing without bound would put nearly all the power of
 // brown noise in an inaudible drift, making its SNR meaningless.
-const noiseLowCut = 20.0 // Hz
+const NoiseLowCut = 20.0 // Hz
 
 // MakeNoise fills dst with Gaussian noise of the given colour at the
 // sample rate, with unit mean power. White noise is drawn directly;
 // coloured noise is white noise shaped in the frequency domain (amplitude
-// scaled by f^(−k/2) from noiseLowCut up, zero below), which gives the
-// exact slope at any rate. It panics for None or an unknown colour.
+// scaled by f^(−k/2) from NoiseLowCut up, zero below), which gives the
+// exact slope at any rate. It panics for NoNoise or an unknown colour.
 func MakeNoise(dst []float32, c NoiseColor, rate int, r *rand.Rand) {
 	if len(dst) == 0 {
 		return
 	}
 	var k float64
 	switch c {
-	case White:
+	case WhiteNoise:
 		for i := range dst {
 			dst[i] = float32(r.NormFloat64())
 		}
 		normalizePower(dst)
 		return
-	case Pink:
+	case PinkNoise:
 		k = 1
-	case Brown:
+	case BrownNoise:
 		k = 2
 	default:
-		panic(fmt.Sprintf("synth: MakeNoise(%v)", c))
+		panic(fmt.Sprintf("audio: MakeNoise(%v)", c))
 	}
 	n := nextPow2(len(dst))
 	x := make([]float64, n)
@@ -75,7 +75,7 @@ func MakeNoise(dst []float32, c NoiseColor, rate int, r *rand.Rand) {
 	spec := fft.FFTReal(x)
 	for i := range spec {
 		f := float64(min(i, n-i)) * float64(rate) / float64(n)
-		if f < noiseLowCut {
+		if f < NoiseLowCut {
 			spec[i] = 0
 			continue
 		}
@@ -88,24 +88,40 @@ func MakeNoise(dst []float32, c NoiseColor, rate int, r *rand.Rand) {
 	normalizePower(dst)
 }
 
-// AddNoise adds noise to x in place so that the ratio of the mean powers
-// of x and the added noise, over the whole clip, is snr dB.
+// AddNoise adds noise of colour c to x in place so that the ratio of the
+// mean powers of x and the added noise, over the whole clip, is snr dB.
 func AddNoise(x []float32, c NoiseColor, snr float64, rate int, r *rand.Rand) error {
-	ps := meanPower(x)
-	if ps == 0 {
-		return ErrSilent
-	}
 	noise := make([]float32, len(x))
 	MakeNoise(noise, c, rate, r)
-	g := float32(math.Sqrt(ps / (meanPower(noise) * math.Pow(10, snr/10))))
+	return MixNoise(x, noise, snr)
+}
+
+// MixNoise adds g·noise to x in place, g chosen so that the ratio of the
+// mean powers of x and g·noise over the whole clip (pauses included) is
+// snr dB:
+//
+//	SNR = 10·log10(P(x) / (g²·P(noise))),  g = √(P(x) / (P(noise)·10^(SNR/10))).
+//
+// It fails with ErrSilent when x or noise has no energy. It panics if
+// the lengths differ (programmer error).
+func MixNoise(x, noise []float32, snr float64) error {
+	if len(x) != len(noise) {
+		panic(fmt.Sprintf("audio: MixNoise of %d samples with %d of noise", len(x), len(noise)))
+	}
+	ps, pn := MeanPower(x), MeanPower(noise)
+	if ps == 0 || pn == 0 {
+		return ErrSilent
+	}
+	g := float32(math.Sqrt(ps / (pn * math.Pow(10, snr/10))))
 	for i, v := range noise {
 		x[i] += g * v
 	}
 	return nil
 }
 
-// meanPower returns the mean of x², accumulated in float64.
-func meanPower(x []float32) float64 {
+// MeanPower returns the mean of x² (0 for no samples), accumulated in
+// float64.
+func MeanPower(x []float32) float64 {
 	if len(x) == 0 {
 		return 0
 	}
@@ -118,7 +134,7 @@ func meanPower(x []float32) float64 {
 
 // normalizePower scales x to unit mean power (leaving silence alone).
 func normalizePower(x []float32) {
-	if p := meanPower(x); p > 0 {
+	if p := MeanPower(x); p > 0 {
 		g := float32(1 / math.Sqrt(p))
 		for i := range x {
 			x[i] *= g
