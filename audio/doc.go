@@ -149,6 +149,23 @@
 // only, augmented with SpecAugment (Park et al. 2019): frequency and time
 // masks set to 0, the post-CMVN mean.
 //
+// FbankOptions.Warp (or Fbank.SetWarp) perturbs the vocal tract length
+// (VTLP, Jaitly & Hinton 2013) for training-time augmentation: each FFT
+// bin's frequency f is warped to f' before H_m weighs it, f' = α·f up to
+// F_hi·min(α, 1)/α (F_hi = 4800 Hz at 16 kHz) and a straight line from
+// there to the Nyquist frequency, so a formant at f lands in the filter
+// of α·f. α = 1 gives exactly the unwarped features.
+//
+// # Noise and reverberation
+//
+// For augmentation, MakeNoise draws white, pink or brown Gaussian noise
+// (power ∝ 1/f^k, k = 0, 1, 2, shaped exactly in the frequency domain,
+// zero below NoiseLowCut), and AddNoise and MixNoise add noise at an exact
+// signal-to-noise ratio, the ratio of mean powers over the whole clip.
+// ImpulseResponse makes a statistical room response (a direct impulse and
+// an exponentially decaying Gaussian tail of a given RT60 and
+// direct-to-reverberant ratio) and Convolve applies it by FFT.
+//
 // # Voice activity
 //
 // A VAD gives every 20 ms frame of 16 kHz mono audio a probability that
@@ -254,5 +271,8 @@
 //   - J. Ramírez, J. C. Segura et al., Efficient voice activity detection
 //     algorithms using long-term speech information, Speech Communication
 //     42, 2004: context windows and hangover around frame decisions.
+//   - N. Jaitly, G. E. Hinton, Vocal Tract Length Perturbation (VTLP)
+//     improves speech recognition, ICML Workshop on Deep Learning for
+//     Audio, Speech and Language, 2013: the frequency warp of FbankOptions.Warp.
 //   - ID3 tag version 2.4.0, Main structure, id3.org, 2000.
 package audio

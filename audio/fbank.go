@@ -42,6 +42,16 @@ type FbankOptions struct {
 	Dither float64
 	// Rand draws the dither noise; it must be set when Dither > 0.
 	Rand *rand.Rand
+	// Warp is the vocal tract length perturbation factor α (VTLP, Jaitly
+	// & Hinton 2013), in [MinWarp, MaxWarp]: energy at f Hz is weighed
+	// by the mel filters as if it were at about α·f (see vtlpWarp). 0 and
+	// 1 mean no warp, and give exactly the features of an unwarped Fbank.
+	Warp float64
+	// WarpCutoff is F_hi of the warp in Hz, below which frequencies are
+	// scaled by α; 0 means 0.6 of the Nyquist frequency (4800 Hz at
+	// 16 kHz, Jaitly & Hinton's value). It must stay below the Nyquist
+	// frequency.
+	WarpCutoff float64
 }
 
 // fbankConfig is FbankOptions with the defaults filled in.
@@ -92,6 +102,11 @@ func NewFbank(opts *FbankOptions) (*Fbank, error) {
 		return nil, fmt.Errorf("audio: fbank: dither %g must not be negative", o.Dither)
 	case o.Dither > 0 && o.Rand == nil:
 		return nil, errors.New("audio: fbank: dither needs a random source (FbankOptions.Rand)")
+	case o.WarpCutoff < 0 || math.IsNaN(o.WarpCutoff):
+		return nil, fmt.Errorf("audio: fbank: warp cutoff %g Hz must not be negative", o.WarpCutoff)
+	}
+	if err := checkWarp(o.Warp); err != nil {
+		return nil, err
 	}
 	if o.FrameLength == 0 {
 		o.FrameLength = 25 * time.Millisecond
@@ -107,6 +122,9 @@ func NewFbank(opts *FbankOptions) (*Fbank, error) {
 	}
 	if o.Preemphasis == 0 {
 		o.Preemphasis = 0.97
+	}
+	if o.Warp == 0 {
+		o.Warp = 1
 	}
 	cfg := fbankConfig{FbankOptions: o, preemphasis: o.Preemphasis}
 	if o.NoPreemphasis {
@@ -186,12 +204,18 @@ func (fb *Fbank) Compute(dst *Features, samples []float32, rate int) error {
 // std::numeric_limits<float>::epsilon().
 const fbankEpsilon = 1.1920928955078125e-07
 
-// setRate builds the tables for rate unless they are already built.
+// setRate builds the tables for rate unless they are already built (the
+// mel filters again after SetWarp).
 func (fb *Fbank) setRate(rate int) error {
 	if rate <= 0 {
 		return fmt.Errorf("audio: fbank: sample rate %d must be positive", rate)
 	}
 	if rate == fb.rate {
+		if fb.mel == nil {
+			mel, err := fb.melBank(rate, fb.padded)
+			fb.mel = mel
+			return err
+		}
 		return nil
 	}
 	size, shift := fb.windowSamples(rate)
@@ -205,9 +229,9 @@ func (fb *Fbank) setRate(rate int) error {
 	for padded < size {
 		padded *= 2
 	}
-	mel, err := newMelBank(fb.cfg.MelBins, padded, rate, fb.cfg.LowFreq, fb.cfg.HighFreq)
+	mel, err := fb.melBank(rate, padded)
 	if err != nil {
-		return fmt.Errorf("audio: fbank: %w", err)
+		return err
 	}
 	fft.EnsureRadix2Factors(padded) // go-dsp caches twiddles per size
 	fb.rate, fb.size, fb.shift, fb.padded = rate, size, shift, padded
@@ -219,6 +243,20 @@ func (fb *Fbank) setRate(rate int) error {
 	}
 	fb.packed = make([]complex128, padded)
 	return nil
+}
+
+// melBank builds the mel filters, warped by fb.cfg.Warp, for a
+// padded-point FFT at rate.
+func (fb *Fbank) melBank(rate, padded int) ([]melFilter, error) {
+	warp, err := newVTLPWarp(fb.cfg.Warp, fb.cfg.WarpCutoff, rate)
+	if err != nil {
+		return nil, fmt.Errorf("audio: fbank: %w", err)
+	}
+	mel, err := newMelBank(fb.cfg.MelBins, padded, rate, fb.cfg.LowFreq, fb.cfg.HighFreq, warp)
+	if err != nil {
+		return nil, fmt.Errorf("audio: fbank: %w", err)
+	}
+	return mel, nil
 }
 
 // prepare writes into x (len fb.size) the frame src after dither, DC

@@ -32,8 +32,10 @@ func (m *melFilter) apply(power []float64) float64 {
 // falling to m+2, where the bins+2 points split [mel(low), mel(high)]
 // evenly. They weigh FFT bins 0 … fftSize/2-1 of a fftSize-point FFT at
 // the given sample rate (Kaldi leaves out the Nyquist bin). Triangles are
-// not normalized to unit area, as in Kaldi.
-func newMelBank(bins, fftSize, rate int, low, high float64) ([]melFilter, error) {
+// not normalized to unit area, as in Kaldi. A non-nil warp maps each FFT
+// bin's frequency before the filters weigh it (VTLP; Kaldi's VTLN warps
+// the same way, in MelBanks' VtlnWarpMelFreq).
+func newMelBank(bins, fftSize, rate int, low, high float64, warp func(hz float64) float64) ([]melFilter, error) {
 	nyquist := 0.5 * float64(rate)
 	if high <= 0 {
 		high += nyquist
@@ -56,7 +58,11 @@ func newMelBank(bins, fftSize, rate int, low, high float64) ([]melFilter, error)
 		f := &bank[m]
 		f.start = -1
 		for i := range fftSize / 2 {
-			mel := melScale(binWidth * float64(i))
+			hz := binWidth * float64(i)
+			if warp != nil {
+				hz = warp(hz)
+			}
+			mel := melScale(hz)
 			w := min((mel-left)/(center-left), (right-mel)/(right-center))
 			if w <= 0 {
 				if f.start >= 0 {
