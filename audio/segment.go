@@ -279,7 +279,7 @@ func (sg *Segmenter) cutPoint() int {
 	// energy[j] is the mean square of frame lo+j.
 	sg.energy = sg.energy[:0]
 	for j := lo; j < frames; j++ {
-		sg.energy = append(sg.energy, meanSquare(sg.buf[j*sg.frame:(j+1)*sg.frame]))
+		sg.energy = append(sg.energy, MeanPower(sg.buf[j*sg.frame:(j+1)*sg.frame]))
 	}
 	// Quietest boundary b in [first, last]: the lowest mean energy of
 	// frames [b−half, b+half). Among equally quiet boundaries (digital
@@ -309,20 +309,8 @@ func (sg *Segmenter) cutPoint() int {
 		}
 		prevE = e
 	}
-	if bestE > sg.pause*meanSquare(sg.buf[:sg.max]) {
+	if bestE > sg.pause*MeanPower(sg.buf[:sg.max]) {
 		return sg.max // no pause: hard cut
 	}
 	return (bestStart + bestLen/2) * sg.frame
-}
-
-// meanSquare returns the mean of x², 0 for no samples.
-func meanSquare(x []float32) float64 {
-	if len(x) == 0 {
-		return 0
-	}
-	var s float64
-	for _, v := range x {
-		s += float64(v) * float64(v)
-	}
-	return s / float64(len(x))
 }
