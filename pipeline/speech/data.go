@@ -2,6 +2,7 @@ package speech
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -12,13 +13,24 @@ import (
 )
 
 // utterance is one loaded example: its manifest entry, normalized text,
-// tokens and features.
+// tokens and features, and where its audio came from.
 type utterance struct {
 	speechdata.Utterance
 	Norm    string
 	Example asr.Example
 	Seconds float64
+	Origin  origin
 }
+
+// origin tells recorded speech, copies of it and synthetic speech apart,
+// for the log's account of the training mix.
+type origin int
+
+const (
+	recorded  origin = iota // as recorded (perhaps band-limited)
+	perturbed               // a speed-perturbed or augmented copy
+	synthetic               // from a manifest of synthetic speech
+)
 
 // LoadOptions controls how a manifest becomes training examples.
 type LoadOptions struct {
@@ -34,7 +46,19 @@ type LoadOptions struct {
 	// speech recognition"): {0.9, 1.1} triples the data. Empty means
 	// none.
 	Speeds []float64
-	Seed   uint64
+	// Augment adds that many augmented copies of every utterance not
+	// marked Synthetic, each with its own seeded VTLP warp, room, noise
+	// and band (see drawPerturbation): 0 means none.
+	Augment int
+	// Warp is the range of the copies' VTLP factors, within
+	// [audio.MinWarp, audio.MaxWarp]; the zero value means DefaultWarp
+	// and {1, 1} no warp.
+	Warp [2]float64
+	// Synthetic marks the utterances (Synthetic[i] for utts[i]) of
+	// synthetic speech, already augmented when rendered: they are loaded
+	// once, with neither speed nor augmented copies. Nil means none.
+	Synthetic []bool
+	Seed      uint64
 	// MaxSeconds skips longer utterances (0 means 16 s): one long
 	// utterance makes a bucket of its own and costs memory.
 	MaxSeconds float64
@@ -56,6 +80,10 @@ func loadUtterances(ctx context.Context, utts []speechdata.Utterance, vocab *asr
 	if o.MaxChars <= 0 {
 		o.MaxChars = 150
 	}
+	var pool *babblePool
+	if o.Augment > 0 {
+		pool = newBabblePool(utts, &o)
+	}
 	res := make([][]*utterance, len(utts))
 	reasons := make([]string, len(utts))
 	jobs := make(chan int)
@@ -69,7 +97,7 @@ func loadUtterances(ctx context.Context, utts []speechdata.Utterance, vocab *asr
 				panic(err) // default options cannot fail
 			}
 			for i := range jobs {
-				res[i], reasons[i] = loadOne(fe, utts[i], vocab, o, i)
+				res[i], reasons[i] = loadOne(fe, utts[i], vocab, &o, i, pool)
 			}
 		}()
 	}
@@ -93,10 +121,14 @@ func loadUtterances(ctx context.Context, utts []speechdata.Utterance, vocab *asr
 	return out, skipped, nil
 }
 
-// loadOne loads one utterance and its speed-perturbed copies (the
-// original first). A reason comes back when it is skipped; a copy made too
-// long by slowing it down is left out silently.
-func loadOne(fe *Frontend, u speechdata.Utterance, vocab *asr.Vocab, o LoadOptions, index int) ([]*utterance, string) {
+// synthetic reports whether utterance i is synthetic speech.
+func (o *LoadOptions) synthetic(i int) bool { return i < len(o.Synthetic) && o.Synthetic[i] }
+
+// loadOne loads one utterance, its speed-perturbed copies and its
+// augmented copies, in that order (the original first). A reason comes
+// back when it is skipped; a copy made too long by slowing it down is
+// left out silently.
+func loadOne(fe *Frontend, u speechdata.Utterance, vocab *asr.Vocab, o *LoadOptions, index int, pool *babblePool) ([]*utterance, string) {
 	norm := speechdata.Normalize(u.Text)
 	if norm == "" {
 		return nil, fmt.Sprintf("%s: empty text after normalization", u.Path)
@@ -115,8 +147,27 @@ func loadOne(fe *Frontend, u speechdata.Utterance, vocab *asr.Vocab, o LoadOptio
 	if secs := orig.Duration().Seconds(); secs > o.MaxSeconds {
 		return nil, fmt.Sprintf("%s: %.1f s is longer than %.0f s", u.Path, secs, o.MaxSeconds)
 	}
+	kind, speeds, copies := recorded, append([]float64{1}, o.Speeds...), o.Augment
+	if o.synthetic(index) {
+		kind, speeds, copies = synthetic, speeds[:1], 0
+	}
 	var out []*utterance
-	for v, speed := range append([]float64{1}, o.Speeds...) {
+	// add featurizes sig, whose length before any telephone band is secs.
+	add := func(sig *audio.Signal, secs, warp float64, kind origin) string {
+		if err := fe.SetWarp(warp); err != nil {
+			return fmt.Sprintf("%s: %v", u.Path, err)
+		}
+		f, err := fe.Compute(sig.Samples, sig.Rate)
+		if err != nil {
+			return fmt.Sprintf("%s: %v", u.Path, err)
+		}
+		out = append(out, &utterance{
+			Utterance: u, Norm: norm, Seconds: secs, Origin: kind,
+			Example: asr.Example{Frames: f.Frames, Features: append([]float32(nil), f.Data...), Tokens: tokens},
+		})
+		return ""
+	}
+	for v, speed := range speeds {
 		if v > 0 && speed == 1 {
 			continue
 		}
@@ -137,14 +188,25 @@ func loadOne(fe *Frontend, u speechdata.Utterance, vocab *asr.Vocab, o LoadOptio
 				}
 			}
 		}
-		f, err := fe.Compute(sig.Samples, sig.Rate)
-		if err != nil {
-			return nil, fmt.Sprintf("%s: %v", u.Path, err)
+		if v > 0 {
+			kind = perturbed
 		}
-		out = append(out, &utterance{
-			Utterance: u, Norm: norm, Seconds: secs,
-			Example: asr.Example{Frames: f.Frames, Features: append([]float32(nil), f.Data...), Tokens: tokens},
-		})
+		if reason := add(sig, secs, 1, kind); reason != "" {
+			return nil, reason
+		}
+	}
+	for c := range copies {
+		p := drawPerturbation(o, pool, index, c)
+		sig, err := p.apply(orig, pool)
+		if errors.Is(err, audio.ErrSilent) {
+			continue // no level to set noise against; the original stays
+		}
+		if err != nil {
+			return nil, fmt.Sprintf("%s: copy %d (%v): %v", u.Path, c, p, err)
+		}
+		if reason := add(sig, orig.Duration().Seconds(), p.warp, perturbed); reason != "" {
+			return nil, reason
+		}
 	}
 	return out, ""
 }

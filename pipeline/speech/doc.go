@@ -154,7 +154,11 @@
 // bucketed graphs, SpecAugment and checkpoints it can resume from (the
 // loop is pipeline/trainloop's, shared with caption train; the best model
 // is the one of lowest dev CER, and progress lines report hours of audio
-// trained on per wall-clock hour);
+// trained on per wall-clock hour). Loading can add speed-perturbed copies
+// of the real speech and augmented ones (TrainOptions.Augment: VTLP,
+// reverberation, babble or coloured noise, telephone band; see
+// augment.go), seeded per utterance and copy so that they do not depend
+// on the number of workers;
 // TrainWordLM fits a word n-gram model (package ngram, ARPA) on normalized
 // text or transcripts and LMPerplexity scores text with one; TrainLM fits
 // the character language model for shallow fusion; Evaluate scores a

@@ -24,6 +24,10 @@ func NewFrontend() (*Frontend, error) {
 	return &Frontend{fbank: fb}, nil
 }
 
+// SetWarp sets the VTLP factor of later Computes (audio.Fbank.SetWarp):
+// 1 for the model's own features, others only to augment training data.
+func (f *Frontend) SetWarp(alpha float64) error { return f.fbank.SetWarp(alpha) }
+
 // FrameSeconds is the hop between frames.
 const FrameSeconds = 0.010
 

@@ -66,6 +66,19 @@ type TrainOptions struct {
 	// much faster (LoadOptions.Speeds; Kaldi's recipes use 0.9 and 1.1,
 	// tripling the data). Empty means none; dev audio is never changed.
 	Speeds []float64
+	// Augment adds that many augmented copies (0 to MaxAugment; 0 means
+	// none) of every training utterance not in a Synthetic manifest, each
+	// with its own seeded VTLP warp, reverberation, noise or babble and
+	// telephone band (LoadOptions.Augment); dev audio is never changed.
+	Augment int
+	// VTLP is the range of the copies' VTLP factors, within
+	// [MinWarp, MaxWarp] (zero value: DefaultWarp, 0.85–1.2;
+	// {1, 1}: no warp).
+	VTLP [2]float64
+	// Synthetic lists those of the Train manifests that hold synthetic
+	// speech, augmented when rendered: trained on once, with neither
+	// speed nor augmented copies, and counted apart in the log.
+	Synthetic []string
 	// CheckpointEvery is the interval between checkpoints (0 means 5 min);
 	// LogEvery is the steps between log lines (0 means 25).
 	CheckpointEvery time.Duration
@@ -152,6 +165,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 			return nil, fmt.Errorf("asr train: speed factor %g outside [%g, %g]", f, MinSpeed, MaxSpeed)
 		}
 	}
+	if err := o.checkAugment(); err != nil {
+		return nil, err
+	}
 	logf, closeLog, err := trainloop.OpenLog(o.OutDir, o.Log)
 	if err != nil {
 		return nil, fmt.Errorf("asr train: %w", err)
@@ -212,7 +228,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		return nil, fmt.Errorf("asr train: %d training utterances, fewer than one batch of %d", len(train), o.BatchSize)
 	}
 	logf("model: %d parameters, config %+v", model.Params.Count(), model.Config)
-	logf("data: %d training utterances (%.2f h), %d dev utterances", len(train), st.TrainHours, len(dev))
+	logf("data: %s; %d dev utterances", describeMix(train), len(dev))
 
 	buckets := models.NewBuckets(model.Params, model.BuildFunc(rand.New(rand.NewPCG(o.Seed, 7))))
 	buckets.MaxGraphs = o.MaxGraphs
@@ -335,7 +351,10 @@ func (t *trainTask) CheckpointState(*trainloop.State) any { return t.st.checkpoi
 
 // loadData reads the manifests and splits off the dev set.
 func (o *TrainOptions) loadData(ctx context.Context, vocab *asr.Vocab, logf func(string, ...any)) (train, dev []*utterance, err error) {
-	var trainList, devList []speechdata.Utterance
+	var (
+		trainList, devList []speechdata.Utterance
+		synthetic          []bool // of trainList
+	)
 	for i, path := range o.Train {
 		utts, err := speechdata.Read(path)
 		if err != nil {
@@ -349,6 +368,10 @@ func (o *TrainOptions) loadData(ctx context.Context, vocab *asr.Vocab, logf func
 			devList = append(devList, held...)
 		}
 		trainList = append(trainList, utts...)
+		isSynthetic := o.isSynthetic(path)
+		for range utts {
+			synthetic = append(synthetic, isSynthetic)
+		}
 	}
 	for _, path := range o.Dev {
 		utts, err := speechdata.Read(path)
@@ -357,14 +380,14 @@ func (o *TrainOptions) loadData(ctx context.Context, vocab *asr.Vocab, logf func
 		}
 		devList = append(devList, utts...)
 	}
-	lo := LoadOptions{Workers: o.Workers, Telephone: o.Telephone, Speeds: o.Speeds, Seed: o.Seed}
+	lo := LoadOptions{Workers: o.Workers, Telephone: o.Telephone, Speeds: o.Speeds, Seed: o.Seed, Augment: o.Augment, Warp: o.VTLP, Synthetic: synthetic}
 	start := time.Now()
 	train, skipped, err := loadUtterances(ctx, trainList, vocab, lo)
 	if err != nil {
 		return nil, nil, err
 	}
 	report(logf, "training", skipped)
-	lo.Telephone, lo.Speeds = 0, nil
+	lo.Telephone, lo.Speeds, lo.Augment, lo.Synthetic = 0, nil, 0, nil
 	dev, skipped, err = loadUtterances(ctx, devList, vocab, lo)
 	if err != nil {
 		return nil, nil, err
