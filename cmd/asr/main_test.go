@@ -47,6 +47,14 @@ func TestRun(t *testing.T) {
 		{name: "train speed not a number", args: []string{"train", "-o", "/tmp/x", "-speed", "0.9,fast", "m.tsv"}, code: 2, stderr: `-speed "0.9,fast": want factors in [0.5, 2]`},
 		{name: "train speed out of range", args: []string{"train", "-o", "/tmp/x", "-speed", "3", "m.tsv"}, code: 2, stderr: `-speed "3"`},
 		{name: "train telephone out of range", args: []string{"train", "-o", "/tmp/x", "-telephone", "1.5", "m.tsv"}, code: 2, stderr: "-telephone 1.5: want a fraction in [0, 1]"},
+		{name: "train augment negative", args: []string{"train", "-o", "/tmp/x", "-augment", "-1", "m.tsv"}, code: 2, stderr: "-augment -1: want 0 to 10 copies"},
+		{name: "train augment too many", args: []string{"train", "-o", "/tmp/x", "-augment", "11", "m.tsv"}, code: 2, stderr: "-augment 11: want 0 to 10 copies"},
+		{name: "train vtlp out of range", args: []string{"train", "-o", "/tmp/x", "-augment", "1", "-vtlp", "0.5,1.2", "m.tsv"}, code: 2, stderr: `-vtlp "0.5,1.2": want LO,HI with 0.7 ≤ LO ≤ HI ≤ 1.4`},
+		{name: "train vtlp reversed", args: []string{"train", "-o", "/tmp/x", "-augment", "1", "-vtlp", "1.2,0.9", "m.tsv"}, code: 2, stderr: `-vtlp "1.2,0.9"`},
+		{name: "train vtlp one factor", args: []string{"train", "-o", "/tmp/x", "-augment", "1", "-vtlp", "1.1", "m.tsv"}, code: 2, stderr: `-vtlp "1.1": want LO,HI`},
+		{name: "train vtlp not a number", args: []string{"train", "-o", "/tmp/x", "-augment", "1", "-vtlp", "0.9,big", "m.tsv"}, code: 2, stderr: `-vtlp "0.9,big"`},
+		{name: "train vtlp without augment", args: []string{"train", "-o", "/tmp/x", "-vtlp", "0.9,1.1", "m.tsv"}, code: 2, stderr: "-vtlp needs -augment N"},
+		{name: "train synthetic not trained on", args: []string{"train", "-o", "/tmp/x", "-synthetic", "s.tsv", "m.tsv"}, code: 2, stderr: "-synthetic s.tsv: not among the training manifests m.tsv"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,10 +3,13 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -40,6 +43,15 @@ goes to stderr and DIR/train.log; the summary, to stdout (-json: one
 object with best_model, best_cer, best_wer, best_epoch, epochs, steps,
 train_utts, dev_utts, train_hours and stopped).
 
+Augmentation: SpecAugment always; -telephone band-limits a fraction of
+the audio; -speed adds speed-perturbed copies; -augment N adds N copies of
+each real utterance, each with its own seeded VTLP warp (-vtlp range),
+room reverberation (30 % of copies) and noise at 5-30 dB SNR (babble of
+3-6 other training utterances or white/pink/brown noise). Manifests named
+by -synthetic (already augmented TTS) are trained on once, without copies;
+the log's "data:" line gives the hours of real speech, its copies and
+synthetic speech.
+
 Flags:
 `
 
@@ -47,12 +59,15 @@ const trainExamples = `
 Examples:
 
 	asr train -overwrite -o /tmp/asr-tiny -tiny -batch 4 -max-steps 4 -dev-speakers 1 -snapshots 2 -speed 0.9,1.1 testdata/speech/manifest.tsv
+	asr train -overwrite -o /tmp/asr-tiny-aug -tiny -batch 4 -max-steps 2 -dev-speakers 1 -augment 1 -vtlp 0.9,1.1 -synthetic testdata/speech/synthetic.tsv testdata/speech/manifest.tsv testdata/speech/synthetic.tsv
 
 Recipes:
 
 	# the default model (see README, "Default ASR model")
 	asr train -o runs/asr -telephone 0.1 ../shared/data/speechocean762/train.tsv synth/manifest.tsv
 	asr train -o runs/asr -resume ../shared/data/speechocean762/train.tsv synth/manifest.tsv
+	# two augmented copies of the real speech, none of the synthetic
+	asr train -o runs/asr-aug -augment 2 -telephone 0.1 -synthetic synth/manifest.tsv ../shared/data/speechocean762/train.tsv synth/manifest.tsv
 `
 
 func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -74,6 +89,9 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.NoSpecAugment, "no-specaugment", false, "turn SpecAugment off")
 	fs.Float64Var(&o.Telephone, "telephone", 0, "fraction of training audio band-limited to 4 kHz")
 	speeds := fs.String("speed", "", "comma-separated speed-perturbation `factors`, e.g. 0.9,1.1: each adds a copy of the training audio played that much faster")
+	fs.IntVar(&o.Augment, "augment", 0, fmt.Sprintf("add `N` (0 to %d) augmented copies of each real utterance: VTLP warp, then reverberation (30 %%), then noise or babble at 5–30 dB SNR", speech.MaxAugment))
+	vtlp := fs.String("vtlp", "0.85,1.2", fmt.Sprintf("`LO,HI` range of the augmented copies' VTLP factors, within [%g, %g] (1,1: no warp)", speech.MinWarp, speech.MaxWarp))
+	synthetic := fs.String("synthetic", "", "comma-separated training `manifests` of synthetic speech: trained on once, without speed or augmented copies")
 	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 0, "interval between checkpoints (default 5m)")
 	fs.IntVar(&o.LogEvery, "log-every", 25, "steps between log lines")
 	fs.IntVar(&o.Snapshots, "snapshots", 0, "keep the weights of the `N` latest dev evaluations as DIR/snapshot-STEP.safetensors, for \"asr average\" (0: none)")
@@ -111,6 +129,9 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	o.Train = fs.Args()
+	if err := parseAugment(fs, &o, *vtlp, *synthetic); err != nil {
+		return err
+	}
 	if *dev != "" {
 		o.Dev = strings.Split(*dev, ",")
 	}
@@ -152,5 +173,41 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cli.WriteJSON(stdout, sum)
 	}
 	fmt.Fprintf(stdout, "best model: %s (dev CER %.2f%%, WER %.2f%% at epoch %d; %s)\n", sum.Best, 100*sum.BestCER, 100*sum.BestWER, sum.BestEpoch, sum.Stopped)
+	return nil
+}
+
+// parseAugment checks -augment and sets o.VTLP and o.Synthetic from -vtlp
+// and -synthetic.
+func parseAugment(fs *flag.FlagSet, o *speech.TrainOptions, vtlp, synthetic string) error {
+	if o.Augment < 0 || o.Augment > speech.MaxAugment {
+		return cli.Usagef("-augment %d: want 0 to %d copies", o.Augment, speech.MaxAugment)
+	}
+	lohi := strings.Split(vtlp, ",")
+	var err error
+	if len(lohi) == 2 {
+		for i, f := range lohi {
+			if o.VTLP[i], err = strconv.ParseFloat(strings.TrimSpace(f), 64); err != nil {
+				break
+			}
+		}
+	}
+	if w := o.VTLP; len(lohi) != 2 || err != nil || !(w[0] >= speech.MinWarp && w[0] <= w[1] && w[1] <= speech.MaxWarp) {
+		return cli.Usagef("-vtlp %q: want LO,HI with %g ≤ LO ≤ HI ≤ %g", vtlp, speech.MinWarp, speech.MaxWarp)
+	}
+	if o.Augment == 0 {
+		var set bool
+		fs.Visit(func(f *flag.Flag) { set = set || f.Name == "vtlp" })
+		if set {
+			return cli.Usagef("-vtlp needs -augment N: only augmented copies are warped")
+		}
+	}
+	if synthetic != "" {
+		o.Synthetic = strings.Split(synthetic, ",")
+	}
+	for _, path := range o.Synthetic {
+		if !slices.ContainsFunc(o.Train, func(t string) bool { return filepath.Clean(t) == filepath.Clean(path) }) {
+			return cli.Usagef("-synthetic %s: not among the training manifests %s", path, strings.Join(o.Train, " "))
+		}
+	}
 	return nil
 }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Renders the tiny speech manifest used by the "asr train" smoke test and
+# Renders the tiny speech manifests used by the "asr train" smoke test and
 # the manifest examples: six short phrases, two espeak-ng voices (two
 # "speakers"), 16 kHz mono FLAC. Requires espeak-ng, sox and flac.
 set -eu
@@ -17,3 +17,6 @@ for voice in en-us en-gb; do
 	done
 done
 rm -f /tmp/gen-$$.wav /tmp/gen-$$-16k.wav
+# synthetic.tsv names four of them again, the "synthetic" manifest of the
+# asr train -augment example (all of it is TTS, after all).
+awk -F '\t' 'NR == 1 || $1 ~ /^u(01|04|09|12)\./' manifest.tsv > synthetic.tsv
