@@ -24,7 +24,8 @@ import (
 //  3. Additive noise at 5–30 dB SNR (mean powers over the whole clip):
 //     babble [babbleFraction of copies] — 3 to 6 other real utterances of
 //     the load, each at unit power and started at a random offset
-//     (looping), summed — or white, pink or brown noise.
+//     (looping), summed — or white, pink or brown noise, read from a
+//     random offset of the 30 s of each the pool holds (noisePool).
 //  4. Telephone band [LoadOptions.Telephone of copies, as for originals]:
 //     resampled through 8 kHz.
 //
@@ -59,9 +60,10 @@ type perturbation struct {
 	rt60, drr float64          // rt60 0: dry
 	talkers   []babbleTalker   // babble sources, or none
 	noise     audio.NoiseColor // coloured noise when there is no babble
+	offset    int              // where in the pool's noise of that colour it starts
 	snr       float64
 	telephone bool
-	seed      uint64 // of the noise and room response samples
+	seed      uint64 // of the room response
 }
 
 // babbleTalker is one voice of babble: pool source, start sample.
@@ -69,13 +71,14 @@ type babbleTalker struct{ source, offset int }
 
 // drawPerturbation draws copy c of utterance index (its position in the
 // load); babble never includes the utterance itself.
-func drawPerturbation(o *LoadOptions, pool *babblePool, index, c int) perturbation {
+func drawPerturbation(o *LoadOptions, pool *noisePool, index, c int) perturbation {
 	r := rand.New(rand.NewPCG(o.Seed^augmentStream, uint64(index)<<8|uint64(c)))
 	warp := o.Warp
 	if warp == [2]float64{} {
 		warp = DefaultWarp
 	}
 	p := perturbation{warp: uniform(r, warp), seed: r.Uint64()}
+	p.offset = r.IntN(coloredSeconds * SampleRate) // into the pool's coloured noise
 	if r.Float64() < reverbFraction {
 		p.rt60, p.drr = uniform(r, rt60Range), uniform(r, drrRange)
 	}
@@ -98,21 +101,22 @@ func uniform(r *rand.Rand, lohi [2]float64) float64 {
 	return lohi[0] + (lohi[1]-lohi[0])*r.Float64()
 }
 
-// apply returns the perturbed 16 kHz samples of sig (not changing it); the
-// warp is the front end's business.
-func (p perturbation) apply(sig *audio.Signal, pool *babblePool) (*audio.Signal, error) {
+// apply returns the perturbed 16 kHz samples of sig (not changing it),
+// with noise from pool, the one it was drawn with; the warp is the front
+// end's business.
+func (p perturbation) apply(sig *audio.Signal, pool *noisePool) (*audio.Signal, error) {
 	r := rand.New(rand.NewPCG(p.seed, 0))
 	x := append([]float32(nil), sig.Samples...)
 	if p.rt60 > 0 {
 		x = audio.Convolve(x, audio.ImpulseResponse(p.rt60, p.drr, sig.Rate, r))[:len(sig.Samples)]
 	}
-	var err error
+	var noise []float32
 	if len(p.talkers) > 0 {
-		err = audio.MixNoise(x, pool.babble(p.talkers, len(x)), p.snr)
+		noise = pool.babble(p.talkers, len(x))
 	} else {
-		err = audio.AddNoise(x, p.noise, p.snr, sig.Rate, r)
+		noise = pool.noise(p.noise, p.offset, len(x))
 	}
-	if err != nil {
+	if err := audio.MixNoise(x, noise, p.snr); err != nil {
 		return nil, err
 	}
 	out := &audio.Signal{Rate: sig.Rate, Channels: 1, Samples: x}

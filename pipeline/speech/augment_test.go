@@ -78,9 +78,14 @@ func TestAugmentedCopiesDeterministic(t *testing.T) {
 func TestAugmentNoiseSNR(t *testing.T) {
 	utts := fixtureUtterances(t)
 	o := &LoadOptions{Workers: 2, Seed: 1, MaxSeconds: 16}
-	pool := newBabblePool(utts, o)
+	pool := newNoisePool(utts, o)
 	if len(pool.samples) != len(utts) {
 		t.Fatalf("babble pool of %d sources from %d utterances", len(pool.samples), len(utts))
+	}
+	for c, x := range pool.colored {
+		if p := audio.MeanPower(x); len(x) != coloredSeconds*SampleRate || math.Abs(p-1) > 1e-3 {
+			t.Errorf("pool noise %v: %d samples of mean power %g", audio.WhiteNoise+audio.NoiseColor(c), len(x), p)
+		}
 	}
 	sig, err := Load(utts[3].Path, nil)
 	if err != nil {
@@ -119,7 +124,7 @@ func TestAugmentNoiseSNR(t *testing.T) {
 // TestPerturbationDraws checks the ranges and rates of the random choices
 // over many copies, and that babble never uses the utterance itself.
 func TestPerturbationDraws(t *testing.T) {
-	pool := &babblePool{index: []int{0, 1, 2, 3, 4, 5}, samples: make([][]float32, 6)}
+	pool := &noisePool{index: []int{0, 1, 2, 3, 4, 5}, samples: make([][]float32, 6)}
 	for i := range pool.samples {
 		pool.samples[i] = make([]float32, 100+i)
 	}
@@ -129,7 +134,7 @@ func TestPerturbationDraws(t *testing.T) {
 	for k := range n {
 		index := k % 8
 		p := drawPerturbation(o, pool, index, k/8)
-		if p.warp < 0.9 || p.warp > 1.1 || p.snr < minSNR || p.snr > maxSNR {
+		if p.warp < 0.9 || p.warp > 1.1 || p.snr < minSNR || p.snr > maxSNR || p.offset < 0 || p.offset >= coloredSeconds*SampleRate {
 			t.Fatalf("%v outside the ranges", p)
 		}
 		if p.rt60 > 0 {

@@ -80,9 +80,9 @@ func loadUtterances(ctx context.Context, utts []speechdata.Utterance, vocab *asr
 	if o.MaxChars <= 0 {
 		o.MaxChars = 150
 	}
-	var pool *babblePool
+	var pool *noisePool
 	if o.Augment > 0 {
-		pool = newBabblePool(utts, &o)
+		pool = newNoisePool(utts, &o)
 	}
 	res := make([][]*utterance, len(utts))
 	reasons := make([]string, len(utts))
@@ -128,7 +128,7 @@ func (o *LoadOptions) synthetic(i int) bool { return i < len(o.Synthetic) && o.S
 // augmented copies, in that order (the original first). A reason comes
 // back when it is skipped; a copy made too long by slowing it down is
 // left out silently.
-func loadOne(fe *Frontend, u speechdata.Utterance, vocab *asr.Vocab, o *LoadOptions, index int, pool *babblePool) ([]*utterance, string) {
+func loadOne(fe *Frontend, u speechdata.Utterance, vocab *asr.Vocab, o *LoadOptions, index int, pool *noisePool) ([]*utterance, string) {
 	norm := speechdata.Normalize(u.Text)
 	if norm == "" {
 		return nil, fmt.Sprintf("%s: empty text after normalization", u.Path)
