@@ -15,8 +15,9 @@ import (
 //
 //  1. VTLP: the filterbank's frequency axis is warped by α drawn
 //     uniformly from LoadOptions.Warp (audio.FbankOptions.Warp; Jaitly &
-//     Hinton 2013), a longer or shorter vocal tract: the children and
-//     adults of the data in between each other.
+//     Hinton 2013): formants move as with a shorter (α > 1) or longer
+//     (α < 1) vocal tract, so adults sound a little more like children
+//     and the reverse.
 //  2. Reverberation [reverbFraction of copies]: convolution with a
 //     synthetic room response of RT60 0.2–0.8 s and direct-to-reverberant
 //     ratio 0–15 dB (audio.ImpulseResponse, the ranges of asr synth), cut
