@@ -54,6 +54,7 @@ func TestRun(t *testing.T) {
 		{name: "train vtlp one factor", args: []string{"train", "-o", "/tmp/x", "-augment", "1", "-vtlp", "1.1", "m.tsv"}, code: 2, stderr: `-vtlp "1.1": want LO,HI`},
 		{name: "train vtlp not a number", args: []string{"train", "-o", "/tmp/x", "-augment", "1", "-vtlp", "0.9,big", "m.tsv"}, code: 2, stderr: `-vtlp "0.9,big"`},
 		{name: "train vtlp without augment", args: []string{"train", "-o", "/tmp/x", "-vtlp", "0.9,1.1", "m.tsv"}, code: 2, stderr: "-vtlp needs -augment N"},
+		{name: "train noise dir without augment", args: []string{"train", "-o", "/tmp/x", "-noise-dir", "/tmp", "m.tsv"}, code: 2, stderr: "-noise-dir needs -augment N"},
 		{name: "train synthetic not trained on", args: []string{"train", "-o", "/tmp/x", "-synthetic", "s.tsv", "m.tsv"}, code: 2, stderr: "-synthetic s.tsv: not among the training manifests m.tsv"},
 	}
 	for _, tc := range tests {

@@ -47,7 +47,8 @@ Augmentation: SpecAugment always; -telephone band-limits a fraction of
 the audio; -speed adds speed-perturbed copies; -augment N adds N copies of
 each real utterance, each with its own seeded VTLP warp (-vtlp range),
 room reverberation (30 % of copies) and noise at 5-30 dB SNR (babble of
-3-6 other training utterances or white/pink/brown noise). Manifests named
+3-6 other training utterances, white/pink/brown noise, or with -noise-dir
+non-speech sounds such as Debian's music on hold). Manifests named
 by -synthetic (already augmented TTS) are trained on once, without copies;
 the log's "data:" line gives the hours of real speech, its copies and
 synthetic speech.
@@ -68,6 +69,8 @@ Recipes:
 	asr train -o runs/asr -resume ../shared/data/speechocean762/train.tsv synth/manifest.tsv
 	# two augmented copies of the real speech, none of the synthetic
 	asr train -o runs/asr-aug -augment 2 -telephone 0.1 -synthetic synth/manifest.tsv ../shared/data/speechocean762/train.tsv synth/manifest.tsv
+	# ... with music on hold and desktop sounds as noise too (apt-get install asterisk-moh-opsound-wav sound-theme-freedesktop)
+	asr train -o runs/asr-aug -augment 2 -noise-dir /usr/share/asterisk/moh,/usr/share/sounds/freedesktop -synthetic synth/manifest.tsv ../shared/data/speechocean762/train.tsv synth/manifest.tsv
 `
 
 func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -92,6 +95,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Augment, "augment", 0, fmt.Sprintf("add `N` (0 to %d) augmented copies of each real utterance: VTLP warp, then reverberation (30 %%), then noise or babble at 5–30 dB SNR", speech.MaxAugment))
 	vtlp := fs.String("vtlp", "0.85,1.2", fmt.Sprintf("`LO,HI` range of the augmented copies' VTLP factors, within [%g, %g] (1,1: no warp)", speech.MinWarp, speech.MaxWarp))
 	synthetic := fs.String("synthetic", "", "comma-separated training `manifests` of synthetic speech: trained on once, without speed or augmented copies")
+	noiseDirs := fs.String("noise-dir", "", "comma-separated `directories` of non-speech sounds (music, bells; any audio files) mixed into some augmented copies, e.g. /usr/share/asterisk/moh")
 	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 0, "interval between checkpoints (default 5m)")
 	fs.IntVar(&o.LogEvery, "log-every", 25, "steps between log lines")
 	fs.IntVar(&o.Snapshots, "snapshots", 0, "keep the weights of the `N` latest dev evaluations as DIR/snapshot-STEP.safetensors, for \"asr average\" (0: none)")
@@ -131,6 +135,12 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	o.Train = fs.Args()
 	if err := parseAugment(fs, &o, *vtlp, *synthetic); err != nil {
 		return err
+	}
+	if *noiseDirs != "" {
+		if o.Augment == 0 {
+			return cli.Usagef("-noise-dir needs -augment N: only augmented copies get noise")
+		}
+		o.NoiseDirs = strings.Split(*noiseDirs, ",")
 	}
 	if *dev != "" {
 		o.Dev = strings.Split(*dev, ",")

@@ -26,7 +26,9 @@ import (
 //     babble [babbleFraction of copies] — 3 to 6 other real utterances of
 //     the load, each at unit power and started at a random offset
 //     (looping), summed — or white, pink or brown noise, read from a
-//     random offset of the 30 s of each the pool holds (noisePool).
+//     random offset of the 30 s of each the pool holds (noisePool);
+//     with LoadOptions.NoiseDirs, half of the copies without babble get
+//     one of their non-speech sounds (music, bells) instead.
 //  4. Telephone band [LoadOptions.Telephone of copies, as for originals]:
 //     resampled through 8 kHz.
 //
@@ -60,8 +62,9 @@ type perturbation struct {
 	warp      float64
 	rt60, drr float64          // rt60 0: dry
 	talkers   []babbleTalker   // babble sources, or none
-	noise     audio.NoiseColor // coloured noise when there is no babble
-	offset    int              // where in the pool's noise of that colour it starts
+	noise     audio.NoiseColor // coloured noise when there is neither babble nor a sound
+	sound     int              // 1 + the pool's non-speech sound mixed in, or 0
+	offset    int              // where in the pool's coloured noise or sound it starts
 	snr       float64
 	telephone bool
 	seed      uint64 // of the room response
@@ -90,6 +93,9 @@ func drawPerturbation(o *LoadOptions, pool *noisePool, index, c int) perturbatio
 			src := others[j]
 			p.talkers = append(p.talkers, babbleTalker{src, r.IntN(len(pool.samples[src]))})
 		}
+	} else if n := pool.soundCount(); n > 0 && r.IntN(2) == 0 {
+		p.sound = 1 + r.IntN(n) // drawn only with sounds: runs without keep their draws
+		p.offset = r.IntN(len(pool.sounds[p.sound-1]))
 	} else {
 		p.noise = audio.NoiseColor(1 + r.IntN(3)) // white, pink or brown
 	}
@@ -112,9 +118,12 @@ func (p perturbation) apply(sig *audio.Signal, pool *noisePool) (*audio.Signal, 
 		x = audio.Convolve(x, audio.ImpulseResponse(p.rt60, p.drr, sig.Rate, r))[:len(sig.Samples)]
 	}
 	var noise []float32
-	if len(p.talkers) > 0 {
+	switch {
+	case len(p.talkers) > 0:
 		noise = pool.babble(p.talkers, len(x))
-	} else {
+	case p.sound > 0:
+		noise = pool.sound(p.sound-1, p.offset, len(x))
+	default:
 		noise = pool.noise(p.noise, p.offset, len(x))
 	}
 	if err := audio.MixNoise(x, noise, p.snr); err != nil {
@@ -133,9 +142,12 @@ func (p perturbation) String() string {
 	if p.rt60 > 0 {
 		s += fmt.Sprintf(", reverb %.2f s/%.1f dB", p.rt60, p.drr)
 	}
-	if len(p.talkers) > 0 {
+	switch {
+	case len(p.talkers) > 0:
 		s += fmt.Sprintf(", %d-talker babble", len(p.talkers))
-	} else {
+	case p.sound > 0:
+		s += fmt.Sprintf(", sound %d", p.sound-1)
+	default:
 		s += fmt.Sprintf(", %s noise", p.noise)
 	}
 	s += fmt.Sprintf(" at %.1f dB", p.snr)

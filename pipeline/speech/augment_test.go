@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -78,7 +79,10 @@ func TestAugmentedCopiesDeterministic(t *testing.T) {
 func TestAugmentNoiseSNR(t *testing.T) {
 	utts := fixtureUtterances(t)
 	o := &LoadOptions{Workers: 2, Seed: 1, MaxSeconds: 16}
-	pool := newNoisePool(utts, o)
+	pool, err := newNoisePool(utts, o)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(pool.samples) != len(utts) {
 		t.Fatalf("babble pool of %d sources from %d utterances", len(pool.samples), len(utts))
 	}
@@ -232,6 +236,10 @@ func TestTrainAugmentOptionsValidated(t *testing.T) {
 		{"VTLP reversed", func(o *TrainOptions) { o.VTLP = [2]float64{1.2, 0.9} }, "want lo ≤ hi"},
 		{"synthetic listed", func(o *TrainOptions) { o.Synthetic = []string{"./" + o.Train[0]} }, ""},
 		{"synthetic not trained on", func(o *TrainOptions) { o.Synthetic = []string{"other.tsv"} }, "synthetic manifest other.tsv is not among the training manifests"},
+		{"noise sounds", func(o *TrainOptions) { o.Augment, o.NoiseDirs = 1, []string{os.TempDir()} }, ""},
+		{"noise sounds without copies", func(o *TrainOptions) { o.NoiseDirs = []string{os.TempDir()} }, "need augmented copies"},
+		{"noise sounds missing", func(o *TrainOptions) { o.Augment, o.NoiseDirs = 1, []string{"no-such-dir"} }, "noise sounds: stat no-such-dir: no such file"},
+		{"noise sounds a file", func(o *TrainOptions) { o.Augment, o.NoiseDirs = 1, []string{"augment_test.go"} }, "noise sounds: augment_test.go is not a directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := TrainOptions{Train: []string{"train.tsv"}}

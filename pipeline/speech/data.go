@@ -54,6 +54,11 @@ type LoadOptions struct {
 	// [audio.MinWarp, audio.MaxWarp]; the zero value means DefaultWarp
 	// and {1, 1} no warp.
 	Warp [2]float64
+	// NoiseDirs are directories of non-speech sounds (music, bells,
+	// alarms: any audio files) that a quarter of the copies are mixed
+	// with instead of coloured noise; none means coloured noise and
+	// babble only.
+	NoiseDirs []string
 	// Synthetic marks the utterances (Synthetic[i] for utts[i]) of
 	// synthetic speech, already augmented when rendered: they are loaded
 	// once, with neither speed nor augmented copies. Nil means none.
@@ -82,7 +87,9 @@ func loadUtterances(ctx context.Context, utts []speechdata.Utterance, vocab *asr
 	}
 	var pool *noisePool
 	if o.Augment > 0 {
-		pool = newNoisePool(utts, &o)
+		if pool, err = newNoisePool(utts, &o); err != nil {
+			return nil, nil, err
+		}
 	}
 	res := make([][]*utterance, len(utts))
 	reasons := make([]string, len(utts))

@@ -2,8 +2,10 @@ package speech
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/attend-go/attend/audio"
 )
@@ -19,7 +21,8 @@ const (
 	MaxWarp = audio.MaxWarp
 )
 
-// checkAugment validates Augment, VTLP and Synthetic.
+// checkAugment validates Augment, VTLP, Synthetic and NoiseDirs (which
+// must be directories; their files are read when the data is loaded).
 func (o *TrainOptions) checkAugment() error {
 	if o.Augment < 0 || o.Augment > MaxAugment {
 		return fmt.Errorf("asr train: %d augmented copies; want 0 to %d", o.Augment, MaxAugment)
@@ -30,6 +33,16 @@ func (o *TrainOptions) checkAugment() error {
 	for _, path := range o.Synthetic {
 		if !containsPath(o.Train, path) {
 			return fmt.Errorf("asr train: synthetic manifest %s is not among the training manifests", path)
+		}
+	}
+	if len(o.NoiseDirs) > 0 && o.Augment == 0 {
+		return fmt.Errorf("asr train: noise sounds %s need augmented copies", strings.Join(o.NoiseDirs, ", "))
+	}
+	for _, dir := range o.NoiseDirs {
+		if fi, err := os.Stat(dir); err != nil {
+			return fmt.Errorf("asr train: noise sounds: %w", err)
+		} else if !fi.IsDir() {
+			return fmt.Errorf("asr train: noise sounds: %s is not a directory", dir)
 		}
 	}
 	return nil

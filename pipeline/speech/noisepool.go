@@ -28,15 +28,23 @@ type noisePool struct {
 	index   []int        // position in the load of each babble source
 	samples [][]float32  // its 16 kHz samples, scaled to unit mean power
 	colored [3][]float32 // white, pink and brown noise at 16 kHz, unit mean power
+	sounds  [][]float32  // non-speech sounds of LoadOptions.NoiseDirs, unit mean power
 }
 
 // newNoisePool makes the coloured noise and decodes up to babblePoolSize
 // utterances of utts, drawn by o.Seed among those not marked synthetic:
 // TTS voices would make poor crowds. Sources that fail to load, are silent
 // or longer than o.MaxSeconds are left out, so there may be fewer or no
-// babble sources.
-func newNoisePool(utts []speechdata.Utterance, o *LoadOptions) *noisePool {
+// babble sources. With o.NoiseDirs it also loads their sounds
+// (loadSounds), whose failure is its error.
+func newNoisePool(utts []speechdata.Utterance, o *LoadOptions) (*noisePool, error) {
 	pool := &noisePool{}
+	if len(o.NoiseDirs) > 0 {
+		var err error
+		if pool.sounds, err = loadSounds(o.NoiseDirs); err != nil {
+			return nil, err
+		}
+	}
 	cr := rand.New(rand.NewPCG(o.Seed, coloredStream))
 	for i := range pool.colored {
 		pool.colored[i] = make([]float32, coloredSeconds*SampleRate)
@@ -87,7 +95,7 @@ func newNoisePool(utts []speechdata.Utterance, o *LoadOptions) *noisePool {
 			pool.samples = append(pool.samples, x)
 		}
 	}
-	return pool
+	return pool, nil
 }
 
 // others returns the pool's sources other than utterance index.
@@ -111,6 +119,21 @@ func (p *noisePool) babble(talkers []babbleTalker, n int) []float32 {
 	for _, t := range talkers {
 		addLooped(out, p.samples[t.source], t.offset)
 	}
+	return out
+}
+
+// soundCount is the number of non-speech sounds in the pool.
+func (p *noisePool) soundCount() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.sounds)
+}
+
+// sound returns n samples of sound k from offset on (looped).
+func (p *noisePool) sound(k, offset, n int) []float32 {
+	out := make([]float32, n)
+	addLooped(out, p.sounds[k], offset)
 	return out
 }
 

@@ -79,6 +79,9 @@ type TrainOptions struct {
 	// speech, augmented when rendered: trained on once, with neither
 	// speed nor augmented copies, and counted apart in the log.
 	Synthetic []string
+	// NoiseDirs are directories of non-speech sounds for augmented copies
+	// (LoadOptions.NoiseDirs); they need Augment.
+	NoiseDirs []string
 	// CheckpointEvery is the interval between checkpoints (0 means 5 min);
 	// LogEvery is the steps between log lines (0 means 25).
 	CheckpointEvery time.Duration
@@ -380,14 +383,14 @@ func (o *TrainOptions) loadData(ctx context.Context, vocab *asr.Vocab, logf func
 		}
 		devList = append(devList, utts...)
 	}
-	lo := LoadOptions{Workers: o.Workers, Telephone: o.Telephone, Speeds: o.Speeds, Seed: o.Seed, Augment: o.Augment, Warp: o.VTLP, Synthetic: synthetic}
+	lo := LoadOptions{Workers: o.Workers, Telephone: o.Telephone, Speeds: o.Speeds, Seed: o.Seed, Augment: o.Augment, Warp: o.VTLP, Synthetic: synthetic, NoiseDirs: o.NoiseDirs}
 	start := time.Now()
 	train, skipped, err := loadUtterances(ctx, trainList, vocab, lo)
 	if err != nil {
 		return nil, nil, err
 	}
 	report(logf, "training", skipped)
-	lo.Telephone, lo.Speeds, lo.Augment, lo.Synthetic = 0, nil, 0, nil
+	lo.Telephone, lo.Speeds, lo.Augment, lo.Synthetic, lo.NoiseDirs = 0, nil, 0, nil, nil
 	dev, skipped, err = loadUtterances(ctx, devList, vocab, lo)
 	if err != nil {
 		return nil, nil, err
