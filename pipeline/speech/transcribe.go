@@ -48,7 +48,8 @@ type Chunk struct {
 	Fallback string  `json:"fallback,omitempty"` // why CTC replaced attention output, if it did
 	// NoSpeech says the chunk holds no speech: the voice activity
 	// detector found none (the chunk was not decoded), or the CTC head's
-	// best path over it is all blank. Its text is empty, it has no words
+	// best path over it is all blank, or it is all digital silence (see
+	// audible). Its text is empty, it has no words
 	// and no subtitle. Always false with TranscribeOptions.NoVAD.
 	NoSpeech bool `json:"no_speech"`
 	// NoSpeechScore is 1 − the VAD's highest frame probability of speech
@@ -408,6 +409,12 @@ func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) 
 	if len(samples) < rate/40 { // shorter than one 25 ms frame
 		return c, nil
 	}
+	samples, offset, silent := audible(samples, rate)
+	if silent { // nothing to hear
+		c.NoSpeech, c.Words = !t.opts.NoVAD, []Word{}
+		c.decode = time.Since(start).Seconds()
+		return c, nil
+	}
 	f, err := t.fe.Compute(samples, rate)
 	if err != nil {
 		return nil, err
@@ -429,6 +436,10 @@ func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) 
 	c.Text, c.Fallback = strings.Join(strings.Fields(r.Text), " "), r.Fallback
 	if c.Words, err = t.timeWords(e, r.Tokens, r.Alignment, r.LogProbs); err != nil {
 		return nil, err
+	}
+	for i := range c.Words {
+		c.Words[i].Start += offset
+		c.Words[i].End += offset
 	}
 	if t.opts.KeepAlignment {
 		c.Alignment = r.Alignment
