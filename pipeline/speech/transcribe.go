@@ -46,11 +46,16 @@ type Chunk struct {
 	Text     string  `json:"text"`
 	Words    []Word  `json:"words"`
 	Fallback string  `json:"fallback,omitempty"` // why CTC replaced attention output, if it did
+	// FromCTC says the text came from the CTC prefix beam search alone,
+	// which joint rescoring preferred to every transcript the attention
+	// beam finished (asr.Result.FromCTC): the default decoding's CTC
+	// fallback. Its words are still timed by attention.
+	FromCTC bool `json:"from_ctc,omitempty"`
 	// NoSpeech says the chunk holds no speech: the voice activity
 	// detector found none (the chunk was not decoded), or the CTC head's
 	// best path over it is all blank, or it is all digital silence (see
-	// audible). Its text is empty, it has no words
-	// and no subtitle. Always false with TranscribeOptions.NoVAD.
+	// audible). Its text is empty, it has no words and no subtitle.
+	// Always false with TranscribeOptions.NoVAD.
 	NoSpeech bool `json:"no_speech"`
 	// NoSpeechScore is 1 − the VAD's highest frame probability of speech
 	// in the chunk (audio.VAD), in [0, 1]: near 1 for silence, noise and
@@ -433,7 +438,7 @@ func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) 
 	if err != nil {
 		return nil, err
 	}
-	c.Text, c.Fallback = strings.Join(strings.Fields(r.Text), " "), r.Fallback
+	c.Text, c.Fallback, c.FromCTC = strings.Join(strings.Fields(r.Text), " "), r.Fallback, r.FromCTC
 	if c.Words, err = t.timeWords(e, r.Tokens, r.Alignment, r.LogProbs); err != nil {
 		return nil, err
 	}

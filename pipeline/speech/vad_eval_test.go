@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -186,7 +187,9 @@ func TestVADWordLoss(t *testing.T) {
 // recordings of the given lengths and compares the WER of transcribing
 // each recording whole (with the VAD, and without as before it) against
 // decoding the same utterances one by one; it also counts how many chunks
-// fall back to CTC (Result.Fallback).
+// fall back to CTC (Chunk.Fallback, or Chunk.FromCTC under joint
+// rescoring), and gives the shortest, median and longest chunk with
+// speech.
 func TestJoinedWER(t *testing.T) {
 	model, err := asr.Default()
 	if err != nil {
@@ -211,6 +214,7 @@ func TestJoinedWER(t *testing.T) {
 		wer               metrics.EditCounts
 		chunks, fallbacks int
 		decode            float64
+		lengths           []float64 // of the chunks with speech, seconds
 		// By how each utterance was cut (joined runs): its errors and
 		// those of the same utterance decoded one by one.
 		kinds map[string]*[2]metrics.EditCounts
@@ -225,15 +229,16 @@ func TestJoinedWER(t *testing.T) {
 		for _, c := range got.Chunks {
 			if !c.NoSpeech {
 				r.chunks++
+				r.lengths = append(r.lengths, c.End-c.Start)
 			}
-			if c.Fallback != "" {
+			if c.Fallback != "" || c.FromCTC {
 				r.fallbacks++
 			}
 		}
 		r.decode += got.Decode
 		if *evalVerbose && len(x) > 20*16000 {
 			for _, c := range got.Chunks {
-				t.Logf("  chunk %6.2f–%6.2f no_speech %-5v %q %s", c.Start, c.End, c.NoSpeech, c.Text, c.Fallback)
+				t.Logf("  chunk %6.2f–%6.2f no_speech %-5v from_ctc %-5v %q %s", c.Start, c.End, c.NoSpeech, c.FromCTC, c.Text, c.Fallback)
 			}
 		}
 		return got
@@ -341,9 +346,14 @@ func TestJoinedWER(t *testing.T) {
 			{"joined, no VAD (15 s chunks)", joinedNoVAD},
 			{"joined, cut at the true pauses", joinedOracle},
 		} {
-			t.Logf("%4d s × %d: %-30s WER %5.1f%% (%d words: sub %d del %d ins %d)  chunks %4d  CTC fallbacks %4d (%.0f%%)  decode %.1f s",
+			slices.Sort(r.res.lengths)
+			var short, median, longest float64
+			if n := len(r.res.lengths); n > 0 {
+				short, median, longest = r.res.lengths[0], r.res.lengths[n/2], r.res.lengths[n-1]
+			}
+			t.Logf("%4d s × %d: %-30s WER %5.1f%% (%d words: sub %d del %d ins %d)  chunks %4d (%.1f/%.1f/%.1f s)  CTC fallbacks %4d (%.0f%%)  decode %.1f s",
 				seconds, *evalRecordings, r.name, rate(r.res.wer), r.res.wer.Ref, r.res.wer.Sub, r.res.wer.Del, r.res.wer.Ins,
-				r.res.chunks, r.res.fallbacks, 100*float64(r.res.fallbacks)/float64(max(1, r.res.chunks)), r.res.decode)
+				r.res.chunks, short, median, longest, r.res.fallbacks, 100*float64(r.res.fallbacks)/float64(max(1, r.res.chunks)), r.res.decode)
 		}
 		for _, kind := range []string{"alone", "split", "merged", "split+merged"} {
 			if e := joinedVAD.kinds[kind]; e != nil {
