@@ -86,6 +86,10 @@ func (sg *Segmenter) nextVAD() (Segment, error) {
 			sg.cutInPause = true
 		}
 		cut = min(cut, end-sg.offset)
+		if c, ok := sg.sentenceCut(cut); ok {
+			cut = c
+			sg.cutInPause = true
+		}
 		seg := Segment{
 			Samples:           append([]float32(nil), sg.buf[:cut]...),
 			Rate:              sg.rate,

@@ -39,6 +39,8 @@ var (
 	evalPad        = flag.Duration("eval.pad", 0, "SpeechPad (0: the default)")
 	evalMinGap     = flag.Duration("eval.min-gap", 0, "MinNoSpeech (0: the default)")
 	evalMargin     = flag.Duration("eval.margin", 0, "Margin (0: the default)")
+	evalSentPause  = flag.Duration("eval.sentence-pause", 0, "SentencePause (0: the default, negative: no split)")
+	evalSentLength = flag.Duration("eval.sentence-length", 0, "SentenceLength (0: the default)")
 	evalPauseNoise = flag.Float64("eval.pause-noise", 0, "RMS of white noise in the pauses of joined recordings (0: digital silence)")
 	evalVerbose    = flag.Bool("eval.verbose", false, "log every chunk and utterance")
 	evalBaselines  = flag.Bool("eval.baselines", true, "also decode one by one and without the VAD")
@@ -116,7 +118,8 @@ func evalSegmentOptions() audio.SegmentOptions {
 		max = speech.DefaultChunkLength
 	}
 	return audio.SegmentOptions{MaxLength: max, VAD: &audio.VADOptions{Threshold: *evalThreshold},
-		SpeechPad: *evalPad, MinNoSpeech: *evalMinGap, Margin: *evalMargin}
+		SpeechPad: *evalPad, MinNoSpeech: *evalMinGap, Margin: *evalMargin,
+		SentencePause: *evalSentPause, SentenceLength: *evalSentLength}
 }
 
 // TestVADWordLoss measures how many reference words the VAD drops: each
