@@ -18,29 +18,16 @@ func (sg *Segmenter) sentenceCut(end int) (cut int, ok bool) {
 		return 0, false
 	}
 	hop := VADHop
-	f0 := sg.offset / hop
 	endF := end / hop
 	if endF < 2*sg.sentenceFrames {
 		return 0, false
 	}
-	decided := min(sg.vad.Decided()-f0, endF)
-	bestLen, bestMid := 0, 0
-	for k := 0; k < decided; {
-		if sg.vad.Speech(f0 + k) {
-			k++
-			continue
-		}
-		run := k
-		for run < decided && !sg.vad.Speech(f0+run) {
-			run++
-		}
-		inside := k > 0 && run < decided // speech on both sides
-		if mid := (k + run) / 2; inside && run-k >= sg.sentencePause && run-k > bestLen &&
-			mid >= sg.sentenceFrames && mid <= endF-sg.sentenceFrames {
-			bestLen, bestMid = run-k, mid
-		}
-		k = run
-	}
+	decided := min(sg.vad.Decided()-sg.offset/hop, endF)
+	bestLen, bestMid := sg.longestPause(endF, func(k, run int) bool {
+		mid := (k + run) / 2
+		return k > 0 && run < decided && // speech on both sides
+			run-k >= sg.sentencePause && mid >= sg.sentenceFrames && mid <= endF-sg.sentenceFrames
+	})
 	if bestLen == 0 {
 		return 0, false
 	}
