@@ -207,7 +207,7 @@ func (t *Transcriber) encodeChunk(samples []float32, rate int) (*encodedChunk, e
 // times them.
 func (t *Transcriber) alignChunk(ec *encodedChunk, words []string) (*timedChunk, error) {
 	start := time.Now()
-	c := &timedChunk{Chunk: Chunk{Start: ec.start, End: ec.end, Words: []Word{}}}
+	c := &timedChunk{Chunk: Chunk{Start: ec.start, End: ec.end, Words: []Word{}, Offset: ec.offset}}
 	if len(words) > 0 {
 		c.Text = strings.Join(words, " ")
 		tokens, err := t.Model.Vocab.Encode(c.Text)

@@ -52,6 +52,9 @@ func TestTranscribeSkipsDigitalSilence(t *testing.T) {
 				t.Fatalf("padded with digital silence: %q, want %q", got.Text, plain.Text)
 			}
 			checkShifted(t, words(got), words(plain), pad)
+			if c := got.Chunks[0]; tc.noVAD && abs(c.Offset-pad) > 1e-3 {
+				t.Errorf("first chunk decoded from %v s after its start, want %v", c.Offset, pad)
+			}
 			forcedPlain, err := tr.AlignStream("hello", stream(hello.Samples), plain.Text)
 			if err != nil {
 				t.Fatal(err)

@@ -69,10 +69,14 @@ type Chunk struct {
 	// the CTC head's posterior of it at each encoder frame: what the text
 	// came from (Alignment is then one-hot at the frames of the CTC best
 	// path, not attention). Kept only with KeepAlignment.
-	CTC      [][]float32 `json:"-"`
-	Chars    []string    `json:"-"`
-	Features []float32   `json:"-"`
-	Frames   int         `json:"-"`
+	CTC [][]float32 `json:"-"`
+	// Offset is where, in seconds after Start, the audio decoded begins:
+	// digital silence at the chunk's start is not decoded (see audible),
+	// so Features and the rows of Alignment and CTC start there.
+	Offset   float64   `json:"-"`
+	Chars    []string  `json:"-"`
+	Features []float32 `json:"-"`
+	Frames   int       `json:"-"`
 }
 
 // Transcript is a transcribed recording.
@@ -442,6 +446,7 @@ func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) 
 	if c.Words, err = t.timeWords(e, r.Tokens, r.Alignment, r.LogProbs); err != nil {
 		return nil, err
 	}
+	c.Offset = offset
 	for i := range c.Words {
 		c.Words[i].Start += offset
 		c.Words[i].End += offset
