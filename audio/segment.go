@@ -55,12 +55,12 @@ type SegmentOptions struct {
 	// least SentencePause (frames the VAD called non-speech, before
 	// padding) that leaves SentenceLength on each side. Pauses between
 	// sentences are often shorter than the gap that ends a segment
-	// (MinNoSpeech plus twice SpeechPad). 0 means 400 ms and 3 s (about
-	// the median speechocean762 utterance; more than 9 in 10 of the
-	// pauses the VAD finds inside its dev utterances are shorter than
-	// 0.4 s; the pair
-	// scored best of 0.2–0.4 s × 1.5–4 s on dev utterances joined into
-	// long recordings); a negative SentencePause turns the split off.
+	// (MinNoSpeech plus twice SpeechPad). 0 means 400 ms and 3 s: more
+	// than 9 in 10 of the pauses the VAD finds inside speechocean762 dev
+	// utterances are shorter than 0.4 s, 3 s is about their median
+	// length, and the pair scored best of 0.2–0.4 s × 1.5–4 s on dev
+	// utterances joined into long recordings. A negative SentencePause
+	// turns the split off.
 	SentencePause, SentenceLength time.Duration
 }
 
