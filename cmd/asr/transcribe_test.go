@@ -147,7 +147,9 @@ func TestTranscribeAlignFallback(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var got struct{ Chunks []struct{ Fallback, Text string } }
+	var got struct {
+		Chunks []struct{ Fallback, Text string }
+	}
 	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 		t.Fatal(err)
 	}
