@@ -251,7 +251,16 @@
 // the middle of the longest run of frames the VAD called non-speech
 // within the SearchWindow before the limit — a pause too short to be
 // skipped, but a pause — and, only where there is none, at the quietest
-// point as above.
+// point as above. A speech segment longer than twice SentenceLength (3 s)
+// is split in the middle of its longest pause of at least SentencePause
+// (400 ms, before padding) that leaves SentenceLength on each side: a
+// pause between two read sentences is often too short to end a segment,
+// and a recognizer trained on single sentences decodes them better apart.
+//
+// TrimDigitalSilence finds the digital silence (samples within one 16-bit
+// step of zero) at the ends of a segment, which a recognizer should not
+// be fed: it is quieter than any microphone and skews the per-utterance
+// normalization of log-mel features.
 //
 // # References
 //

@@ -86,6 +86,10 @@ func (sg *Segmenter) nextVAD() (Segment, error) {
 			sg.cutInPause = true
 		}
 		cut = min(cut, end-sg.offset)
+		if c, ok := sg.sentenceCut(cut); ok {
+			cut = c
+			sg.cutInPause = true
+		}
 		seg := Segment{
 			Samples:           append([]float32(nil), sg.buf[:cut]...),
 			Rate:              sg.rate,
@@ -184,24 +188,11 @@ func (sg *Segmenter) speechEnd(known int, done bool) (cut int, ok bool) {
 // pause, rounded down to a frame.
 func (sg *Segmenter) pauseCut() int {
 	hop := VADHop
-	f0 := sg.offset / hop
 	lo, hi := (sg.max-sg.search)/hop, sg.max/hop
-	bestLen, bestMid := 0, 0
-	decided := sg.vad.Decided() - f0
-	for k := 0; k <= hi && k < decided; {
-		if sg.vad.Speech(f0 + k) {
-			k++
-			continue
-		}
-		run := k
-		for run < decided && !sg.vad.Speech(f0+run) {
-			run++
-		}
-		if mid := (k + run) / 2; mid >= lo && mid <= hi && run-k >= bestLen {
-			bestLen, bestMid = run-k, mid
-		}
-		k = run
-	}
+	bestLen, bestMid := sg.longestPause(sg.vad.Decided(), func(k, run int) bool {
+		mid := (k + run) / 2
+		return mid >= lo && mid <= hi
+	})
 	if bestLen > 0 && bestMid > 0 {
 		return bestMid * hop
 	}
@@ -209,6 +200,31 @@ func (sg *Segmenter) pauseCut() int {
 		return len(sg.buf)
 	}
 	return max(hop, sg.cutPoint()/hop*hop)
+}
+
+// longestPause returns the length and middle of the longest run of frames
+// the VAD called non-speech (before padding) that keep accepts, in frames
+// from the buffer's start; runs end at frame end at the latest, and
+// between runs of the same length the later wins. n is 0 when keep
+// accepts none.
+func (sg *Segmenter) longestPause(end int, keep func(k, run int) bool) (n, mid int) {
+	f0 := sg.offset / VADHop
+	end = min(end, sg.vad.Decided()-f0)
+	for k := 0; k < end; {
+		if sg.vad.Speech(f0 + k) {
+			k++
+			continue
+		}
+		run := k
+		for run < end && !sg.vad.Speech(f0+run) {
+			run++
+		}
+		if keep(k, run) && run-k >= n {
+			n, mid = run-k, (k+run)/2
+		}
+		k = run
+	}
+	return n, mid
 }
 
 // maxProbability returns the highest VAD probability of the frames that

@@ -132,6 +132,11 @@ type Result struct {
 	// Fallback is empty when the attention decoder's output was kept, or
 	// says why the CTC head's best path replaced it.
 	Fallback string
+	// FromCTC says, with joint rescoring (SearchOptions.CTCBeam), that
+	// the transcript came from the CTC prefix beam search alone: the
+	// attention beam did not finish it. It is the rescoring's CTC
+	// fallback (Alignment and LogProbs are still the speller's, forced).
+	FromCTC bool
 }
 
 type hypothesis struct {
@@ -302,7 +307,12 @@ func (m *Model) Decode(ws *Workspace, e *Encoded, opts *SearchOptions) (*Result,
 			cands = append(cands, h.tokens)
 		}
 		cands = append(cands, m.ctcBeam(e, o, o.CTCBeam)...)
-		return m.rescore(ws, e, o, cands)
+		r, err := m.rescore(ws, e, o, cands)
+		if err != nil {
+			return nil, err
+		}
+		r.FromCTC = !slices.ContainsFunc(finished, func(h *hypothesis) bool { return slices.Equal(h.tokens, r.Tokens) })
+		return r, nil
 	}
 	res := m.pick(finished, active, o)
 	if !o.NoFallback {

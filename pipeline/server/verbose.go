@@ -88,6 +88,9 @@ type VerboseChunk struct {
 	// Chars are the characters spelled, one per alignment row (" " between
 	// words).
 	Chars []string `json:"chars"`
+	// AudioOffset is where, in seconds after start, the frames of Mel and
+	// Alignment begin: digital silence at a chunk's start is not decoded.
+	AudioOffset float64 `json:"audio_offset,omitempty"`
 	// Alignment is chars × encoder_frames weights (attention α, or see
 	// AlignmentSource), bytes scaled to [0, alignment_max] (the chunk's
 	// largest weight).
@@ -135,7 +138,7 @@ func verbose(t *speech.Transcript, req *asrRequest, model string, reduction int)
 	first := 0
 	for _, c := range t.Chunks {
 		vc := VerboseChunk{Start: c.Start, End: c.End, Text: c.Text, NoSpeech: c.NoSpeech, NoSpeechProb: roundTo(c.NoSpeechScore, 1e4),
-			Fallback: c.Fallback, FirstWord: first, Words: len(c.Words), Chars: c.Chars}
+			Fallback: c.Fallback, FirstWord: first, Words: len(c.Words), Chars: c.Chars, AudioOffset: roundTo(c.Offset, 1e3)}
 		first += len(c.Words)
 		if vc.Chars == nil {
 			vc.Chars = []string{}

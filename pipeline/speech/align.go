@@ -48,7 +48,7 @@ func AlignmentPlots(t *Transcript, path string, reduction int) ([]string, error)
 		}
 		var bounds []time.Duration
 		for _, w := range c.Words {
-			bounds = append(bounds, time.Duration((w.Start-c.Start)*float64(time.Second)))
+			bounds = append(bounds, time.Duration((w.Start-c.Start-c.Offset)*float64(time.Second)))
 		}
 		title := fmt.Sprintf("%s  %s-%s  %q", input.DisplayName(t.Path), stampShort(c.Start), stampShort(c.End), c.Text)
 		opts := &vision.AlignmentOptions{WordBoundaries: bounds, Title: title, OutputCaption: "character"}

@@ -117,6 +117,7 @@ func (t *Transcriber) AlignStream(path string, stream audio.Stream, text string)
 // until the text is shared out.
 type encodedChunk struct {
 	start, end float64 // seconds in the recording
+	offset     float64 // of the audio encoded, in the chunk (see audible)
 	enc        asr.Encoded
 	features   []float32 // (frames, 80), kept with KeepAlignment
 	frames     int
@@ -181,6 +182,7 @@ func (t *Transcriber) encodeChunks(name string, stream audio.Stream) ([]*encoded
 // encodeChunk featurizes and encodes one chunk of audio.
 func (t *Transcriber) encodeChunk(samples []float32, rate int) (*encodedChunk, error) {
 	start := time.Now()
+	samples, offset, _ := audible(samples, rate)
 	f, err := t.fe.Compute(samples, rate)
 	if err != nil {
 		return nil, err
@@ -189,7 +191,7 @@ func (t *Transcriber) encodeChunk(samples []float32, rate int) (*encodedChunk, e
 	if err != nil {
 		return nil, err
 	}
-	c := &encodedChunk{enc: *e}
+	c := &encodedChunk{enc: *e, offset: offset}
 	c.enc.Memory = slices.Clone(e.Memory[:e.T*e.D])
 	if e.CTCLogProbs != nil {
 		c.enc.CTCLogProbs = slices.Clone(e.CTCLogProbs[:e.T*t.Model.Vocab.Size()])
@@ -205,7 +207,7 @@ func (t *Transcriber) encodeChunk(samples []float32, rate int) (*encodedChunk, e
 // times them.
 func (t *Transcriber) alignChunk(ec *encodedChunk, words []string) (*timedChunk, error) {
 	start := time.Now()
-	c := &timedChunk{Chunk: Chunk{Start: ec.start, End: ec.end, Words: []Word{}}}
+	c := &timedChunk{Chunk: Chunk{Start: ec.start, End: ec.end, Words: []Word{}, Offset: ec.offset}}
 	if len(words) > 0 {
 		c.Text = strings.Join(words, " ")
 		tokens, err := t.Model.Vocab.Encode(c.Text)
@@ -226,8 +228,8 @@ func (t *Transcriber) alignChunk(ec *encodedChunk, words []string) (*timedChunk,
 			}
 		}
 		for i := range c.Words {
-			c.Words[i].Start += ec.start
-			c.Words[i].End += ec.start
+			c.Words[i].Start += ec.start + ec.offset
+			c.Words[i].End += ec.start + ec.offset
 		}
 		if t.opts.KeepAlignment {
 			c.Alignment = fa.Alignment

@@ -17,6 +17,7 @@ type Scored struct {
 	Seconds    float64            `json:"seconds"`  // audio duration
 	Decode     float64            `json:"decode_s"` // listener + search time
 	Fallback   string             `json:"fallback,omitempty"`
+	FromCTC    bool               `json:"from_ctc,omitempty"` // asr.Result.FromCTC
 	WER        metrics.EditCounts `json:"-"`
 	CER        metrics.EditCounts `json:"-"`
 }
@@ -27,7 +28,10 @@ type Scores struct {
 	WER, CER      metrics.EditCounts
 	AudioSeconds  float64
 	DecodeSeconds float64 // summed over utterances (CPU time of one worker each)
-	Fallbacks     int
+	// Fallbacks counts the utterances whose transcript came from CTC: the
+	// fallback of attention search alone, or under joint rescoring the CTC
+	// beam's transcript (asr.Result.FromCTC).
+	Fallbacks int
 }
 
 // RTF is the real-time factor: decoding time per second of audio.
@@ -66,7 +70,7 @@ func score(ctx context.Context, model *asr.Model, utts []*utterance, workers int
 				}
 				out[i] = Scored{
 					Path: u.Path, Reference: u.Norm, Hypothesis: r.Text, Seconds: u.Seconds,
-					Decode: time.Since(start).Seconds(), Fallback: r.Fallback,
+					Decode: time.Since(start).Seconds(), Fallback: r.Fallback, FromCTC: r.FromCTC,
 					WER: metrics.WordErrors(u.Norm, r.Text), CER: metrics.CharErrors(u.Norm, r.Text),
 				}
 			}
@@ -93,7 +97,7 @@ func score(ctx context.Context, model *asr.Model, utts []*utterance, workers int
 		sum.CER.Add(s.CER)
 		sum.AudioSeconds += s.Seconds
 		sum.DecodeSeconds += s.Decode
-		if s.Fallback != "" {
+		if s.Fallback != "" || s.FromCTC {
 			sum.Fallbacks++
 		}
 	}

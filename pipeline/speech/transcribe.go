@@ -46,10 +46,16 @@ type Chunk struct {
 	Text     string  `json:"text"`
 	Words    []Word  `json:"words"`
 	Fallback string  `json:"fallback,omitempty"` // why CTC replaced attention output, if it did
+	// FromCTC says the text came from the CTC prefix beam search alone,
+	// which joint rescoring preferred to every transcript the attention
+	// beam finished (asr.Result.FromCTC): the default decoding's CTC
+	// fallback. Its words are still timed by attention.
+	FromCTC bool `json:"from_ctc,omitempty"`
 	// NoSpeech says the chunk holds no speech: the voice activity
 	// detector found none (the chunk was not decoded), or the CTC head's
-	// best path over it is all blank. Its text is empty, it has no words
-	// and no subtitle. Always false with TranscribeOptions.NoVAD.
+	// best path over it is all blank, or it is all digital silence (see
+	// audible). Its text is empty, it has no words and no subtitle.
+	// Always false with TranscribeOptions.NoVAD.
 	NoSpeech bool `json:"no_speech"`
 	// NoSpeechScore is 1 − the VAD's highest frame probability of speech
 	// in the chunk (audio.VAD), in [0, 1]: near 1 for silence, noise and
@@ -63,10 +69,14 @@ type Chunk struct {
 	// the CTC head's posterior of it at each encoder frame: what the text
 	// came from (Alignment is then one-hot at the frames of the CTC best
 	// path, not attention). Kept only with KeepAlignment.
-	CTC      [][]float32 `json:"-"`
-	Chars    []string    `json:"-"`
-	Features []float32   `json:"-"`
-	Frames   int         `json:"-"`
+	CTC [][]float32 `json:"-"`
+	// Offset is where, in seconds after Start, the audio decoded begins:
+	// digital silence at the chunk's start is not decoded (see audible),
+	// so Features and the rows of Alignment and CTC start there.
+	Offset   float64   `json:"-"`
+	Chars    []string  `json:"-"`
+	Features []float32 `json:"-"`
+	Frames   int       `json:"-"`
 }
 
 // Transcript is a transcribed recording.
@@ -408,6 +418,12 @@ func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) 
 	if len(samples) < rate/40 { // shorter than one 25 ms frame
 		return c, nil
 	}
+	samples, offset, silent := audible(samples, rate)
+	if silent { // nothing to hear
+		c.NoSpeech, c.Words = !t.opts.NoVAD, []Word{}
+		c.decode = time.Since(start).Seconds()
+		return c, nil
+	}
 	f, err := t.fe.Compute(samples, rate)
 	if err != nil {
 		return nil, err
@@ -426,9 +442,14 @@ func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) 
 	if err != nil {
 		return nil, err
 	}
-	c.Text, c.Fallback = strings.Join(strings.Fields(r.Text), " "), r.Fallback
+	c.Text, c.Fallback, c.FromCTC = strings.Join(strings.Fields(r.Text), " "), r.Fallback, r.FromCTC
 	if c.Words, err = t.timeWords(e, r.Tokens, r.Alignment, r.LogProbs); err != nil {
 		return nil, err
+	}
+	c.Offset = offset
+	for i := range c.Words {
+		c.Words[i].Start += offset
+		c.Words[i].End += offset
 	}
 	if t.opts.KeepAlignment {
 		c.Alignment = r.Alignment

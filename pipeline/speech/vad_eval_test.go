@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,6 +39,8 @@ var (
 	evalPad        = flag.Duration("eval.pad", 0, "SpeechPad (0: the default)")
 	evalMinGap     = flag.Duration("eval.min-gap", 0, "MinNoSpeech (0: the default)")
 	evalMargin     = flag.Duration("eval.margin", 0, "Margin (0: the default)")
+	evalSentPause  = flag.Duration("eval.sentence-pause", 0, "SentencePause (0: the default, negative: no split)")
+	evalSentLength = flag.Duration("eval.sentence-length", 0, "SentenceLength (0: the default)")
 	evalPauseNoise = flag.Float64("eval.pause-noise", 0, "RMS of white noise in the pauses of joined recordings (0: digital silence)")
 	evalVerbose    = flag.Bool("eval.verbose", false, "log every chunk and utterance")
 	evalBaselines  = flag.Bool("eval.baselines", true, "also decode one by one and without the VAD")
@@ -115,7 +118,8 @@ func evalSegmentOptions() audio.SegmentOptions {
 		max = speech.DefaultChunkLength
 	}
 	return audio.SegmentOptions{MaxLength: max, VAD: &audio.VADOptions{Threshold: *evalThreshold},
-		SpeechPad: *evalPad, MinNoSpeech: *evalMinGap, Margin: *evalMargin}
+		SpeechPad: *evalPad, MinNoSpeech: *evalMinGap, Margin: *evalMargin,
+		SentencePause: *evalSentPause, SentenceLength: *evalSentLength}
 }
 
 // TestVADWordLoss measures how many reference words the VAD drops: each
@@ -186,7 +190,9 @@ func TestVADWordLoss(t *testing.T) {
 // recordings of the given lengths and compares the WER of transcribing
 // each recording whole (with the VAD, and without as before it) against
 // decoding the same utterances one by one; it also counts how many chunks
-// fall back to CTC (Result.Fallback).
+// fall back to CTC (Chunk.Fallback, or Chunk.FromCTC under joint
+// rescoring), and gives the shortest, median and longest chunk with
+// speech.
 func TestJoinedWER(t *testing.T) {
 	model, err := asr.Default()
 	if err != nil {
@@ -211,8 +217,12 @@ func TestJoinedWER(t *testing.T) {
 		wer               metrics.EditCounts
 		chunks, fallbacks int
 		decode            float64
+		lengths           []float64 // of the chunks with speech, seconds
+		// By how each utterance was cut (joined runs): its errors and
+		// those of the same utterance decoded one by one.
+		kinds map[string]*[2]metrics.EditCounts
 	}
-	run := func(tr *speech.Transcriber, x []float32, ref string, r *result) {
+	run := func(tr *speech.Transcriber, x []float32, ref string, r *result) *speech.Transcript {
 		sig := &audio.Signal{Samples: x, Rate: 16000, Channels: 1}
 		got, err := tr.Stream("joined", sig.Stream())
 		if err != nil {
@@ -222,16 +232,52 @@ func TestJoinedWER(t *testing.T) {
 		for _, c := range got.Chunks {
 			if !c.NoSpeech {
 				r.chunks++
+				r.lengths = append(r.lengths, c.End-c.Start)
 			}
-			if c.Fallback != "" {
+			if c.Fallback != "" || c.FromCTC {
 				r.fallbacks++
 			}
 		}
 		r.decode += got.Decode
 		if *evalVerbose && len(x) > 20*16000 {
 			for _, c := range got.Chunks {
-				t.Logf("  chunk %6.2f–%6.2f no_speech %-5v %q %s", c.Start, c.End, c.NoSpeech, c.Text, c.Fallback)
+				t.Logf("  chunk %6.2f–%6.2f no_speech %-5v from_ctc %-5v %q %s", c.Start, c.End, c.NoSpeech, c.FromCTC, c.Text, c.Fallback)
 			}
+		}
+		return got
+	}
+	// byCut adds the errors of each utterance of a joined transcript to
+	// r.kinds under how the chunks cut it (its words are those whose
+	// middle lies between the middles of the pauses around it).
+	byCut := func(r *result, got *speech.Transcript, utts []joinedUtterance) {
+		if r.kinds == nil {
+			r.kinds = map[string]*[2]metrics.EditCounts{}
+		}
+		for _, u := range utts {
+			var words []string
+			var cuts, merged bool
+			for _, c := range got.Chunks {
+				if c.NoSpeech {
+					continue
+				}
+				if c.Start > u.speechStart && c.Start < u.speechEnd || c.End > u.speechStart && c.End < u.speechEnd {
+					cuts = true
+				}
+				if c.Start < u.from-0.01 && c.End > u.speechStart || c.End > u.to+0.01 && c.Start < u.speechEnd {
+					merged = true
+				}
+				for _, w := range c.Words {
+					if m := (w.Start + w.End) / 2; m >= u.from && m < u.to {
+						words = append(words, w.Word)
+					}
+				}
+			}
+			kind := map[[2]bool]string{{false, false}: "alone", {true, false}: "split", {false, true}: "merged", {true, true}: "split+merged"}[[2]bool{cuts, merged}]
+			if r.kinds[kind] == nil {
+				r.kinds[kind] = &[2]metrics.EditCounts{}
+			}
+			r.kinds[kind][0].Add(metrics.WordErrors(u.ref, speechdata.Normalize(strings.Join(words, " "))))
+			r.kinds[kind][1].Add(u.single)
 		}
 	}
 	noiseRNG := rand.New(rand.NewPCG(*evalSeed, 4))
@@ -248,35 +294,49 @@ func TestJoinedWER(t *testing.T) {
 	for _, secs := range strings.Split(*evalSeconds, ",") {
 		var seconds int
 		fmt.Sscan(secs, &seconds)
-		var single, singleVAD, joinedVAD, joinedNoVAD result
+		var single, singleVAD, joinedVAD, joinedNoVAD, joinedOracle result
 		for rec := range *evalRecordings {
 			var x []float32
 			var refs []string
+			var spans []joinedUtterance
 			perm := rng.Perm(len(utts))
 			for _, i := range perm {
 				if len(x) >= seconds*16000 {
 					break
 				}
 				u := utts[i]
-				x = append(x, pause(rng)...)
+				p := pause(rng)
+				if n := len(spans); n > 0 {
+					spans[n-1].to = float64(len(x)+len(p)/2) / 16000
+				}
+				x = append(x, p...)
 				if *evalVerbose {
 					t.Logf("  utterance %6.2f–%6.2f %q", float64(len(x))/16000, float64(len(x)+len(u.samples))/16000, u.text)
 				}
+				j := joinedUtterance{from: float64(len(x)-len(p)/2) / 16000, speechStart: float64(len(x)) / 16000,
+					speechEnd: float64(len(x)+len(u.samples)) / 16000, ref: speechdata.Normalize(u.text)}
 				x = append(x, u.samples...)
-				ref := speechdata.Normalize(u.text)
-				refs = append(refs, ref)
+				refs = append(refs, j.ref)
 				if *evalBaselines {
-					run(noVAD, u.samples, ref, &single)
-					run(withVAD, u.samples, ref, &singleVAD)
+					got := run(noVAD, u.samples, j.ref, &single)
+					j.single = metrics.WordErrors(j.ref, speechdata.Normalize(got.Text))
+					run(withVAD, u.samples, j.ref, &singleVAD)
 				}
+				spans = append(spans, j)
 			}
-			x = append(x, pause(rng)...)
+			p := pause(rng)
+			spans[len(spans)-1].to = float64(len(x)+len(p)/2) / 16000
+			x = append(x, p...)
 			ref := strings.Join(refs, " ")
 			start := time.Now()
-			run(withVAD, x, ref, &joinedVAD)
+			got := run(withVAD, x, ref, &joinedVAD)
 			t.Logf("%d s recording %d: %d utterances, %.1f s audio, VAD transcription took %.1f s", seconds, rec, len(refs), float64(len(x))/16000, time.Since(start).Seconds())
 			if *evalBaselines {
+				byCut(&joinedVAD, got, spans)
 				run(noVAD, x, ref, &joinedNoVAD)
+				for _, u := range spans {
+					run(noVAD, x[int(u.from*16000):int(u.to*16000)], u.ref, &joinedOracle)
+				}
 			}
 		}
 		for _, r := range []struct {
@@ -287,10 +347,32 @@ func TestJoinedWER(t *testing.T) {
 			{"one by one, VAD", singleVAD},
 			{"joined, VAD", joinedVAD},
 			{"joined, no VAD (15 s chunks)", joinedNoVAD},
+			{"joined, cut at the true pauses", joinedOracle},
 		} {
-			t.Logf("%4d s × %d: %-30s WER %5.1f%% (%d words)  chunks %4d  CTC fallbacks %4d (%.0f%%)  decode %.1f s",
-				seconds, *evalRecordings, r.name, rate(r.res.wer), r.res.wer.Ref, r.res.chunks, r.res.fallbacks,
-				100*float64(r.res.fallbacks)/float64(max(1, r.res.chunks)), r.res.decode)
+			slices.Sort(r.res.lengths)
+			var short, median, longest float64
+			if n := len(r.res.lengths); n > 0 {
+				short, median, longest = r.res.lengths[0], r.res.lengths[n/2], r.res.lengths[n-1]
+			}
+			t.Logf("%4d s × %d: %-30s WER %5.1f%% (%d words: sub %d del %d ins %d)  chunks %4d (%.1f/%.1f/%.1f s)  CTC fallbacks %4d (%.0f%%)  decode %.1f s",
+				seconds, *evalRecordings, r.name, rate(r.res.wer), r.res.wer.Ref, r.res.wer.Sub, r.res.wer.Del, r.res.wer.Ins,
+				r.res.chunks, short, median, longest, r.res.fallbacks, 100*float64(r.res.fallbacks)/float64(max(1, r.res.chunks)), r.res.decode)
+		}
+		for _, kind := range []string{"alone", "split", "merged", "split+merged"} {
+			if e := joinedVAD.kinds[kind]; e != nil {
+				t.Logf("%4d s × %d: utterances %-12s WER joined %5.1f%% (sub %d del %d ins %d), one by one %5.1f%% (%d words)",
+					seconds, *evalRecordings, kind, rate(e[0]), e[0].Sub, e[0].Del, e[0].Ins, rate(e[1]), e[0].Ref)
+			}
 		}
 	}
+}
+
+// joinedUtterance is one utterance of a joined recording: its audio
+// (speechStart–speechEnd) and the span from the middle of the pause
+// before it to the middle of the one after (from–to), in seconds, its
+// normalized text and its errors decoded one by one.
+type joinedUtterance struct {
+	from, speechStart, speechEnd, to float64
+	ref                              string
+	single                           metrics.EditCounts
 }

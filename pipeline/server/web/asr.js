@@ -162,8 +162,9 @@
     ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, g.w, g.h);
     ctx.imageSmoothingEnabled = false;
     const c = f.chunk;
-    if (f.spec) ctx.drawImage(f.spec, g.x(0), 0, g.x(c.mel_frames * f.melSec) - g.x(0), SPEC_H);
-    if (f.align) ctx.drawImage(f.align, g.x(0), g.alignY, g.x(c.encoder_frames * f.encSec) - g.x(0), g.alignH);
+    const off = c.audio_offset || 0; // digital silence before it was not decoded
+    if (f.spec) ctx.drawImage(f.spec, g.x(off), 0, g.x(off + c.mel_frames * f.melSec) - g.x(off), SPEC_H);
+    if (f.align) ctx.drawImage(f.align, g.x(off), g.alignY, g.x(off + c.encoder_frames * f.encSec) - g.x(off), g.alignH);
     ctx.fillStyle = "#5f6368"; ctx.font = "10px system-ui, sans-serif"; ctx.textBaseline = "middle"; ctx.textAlign = "right";
     ctx.fillText("mel", GUTTER - 4, SPEC_H / 2);
     if (g.rowH >= 8) c.chars.forEach((ch, i) => ctx.fillText(ch === " " ? "␣" : ch, GUTTER - 5, g.alignY + (i + 0.5) * g.rowH));
