@@ -46,7 +46,7 @@ var layers = map[string][]string{
 // are plain arithmetic, and reading a model file or a feature cache must
 // not link the training core (pipeline/captiondata reads feature caches),
 // nor does running a batch over a directory (pipeline/batch).
-var gorgoniaFree = []string{"audio", "vision", "models/ngram", "models/safetensors", "internal", "pipeline/captiondata", "pipeline/batch"}
+var gorgoniaFree = []string{"audio", "vision", "models/ngram", "models/safetensors", "internal", "pipeline/captiondata", "pipeline/batch", "pipeline/speechdata"}
 
 // layerOf returns the layer of a module-relative package path: the longest
 // key of layers that is the path or a parent of it.

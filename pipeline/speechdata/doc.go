@@ -63,4 +63,11 @@
 // chosen from the sorted set of speakers by a seeded PCG shuffle: the same
 // seed and speakers give the same split whatever the order of the
 // utterances.
+//
+// # Pronunciations
+//
+// ReadPronunciations reads a pronouncing dictionary in the CMU format
+// (Debian's pocketsphinx-en-us installs one at DefaultPronunciations) and
+// Pronunciations.Transcript turns a normalized transcript into ARPAbet
+// phones, the targets of the speech model's auxiliary phone CTC head.
 package speechdata

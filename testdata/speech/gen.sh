@@ -20,3 +20,14 @@ rm -f /tmp/gen-$$.wav /tmp/gen-$$-16k.wav
 # synthetic.tsv names four of them again, the "synthetic" manifest of the
 # asr train -augment example (all of it is TTS, after all).
 awk -F '\t' 'NR == 1 || $1 ~ /^u(01|04|09|12)\./' manifest.tsv > synthetic.tsv
+# cmudict-tiny.dict: the manifest's words from the CMU pronouncing
+# dictionary as Debian's pocketsphinx-en-us ships it, for
+# asr train -phone-ctc-weight.
+dict=/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict
+{
+	echo ";;; The words of manifest.tsv and synthetic.tsv, from Debian's pocketsphinx-en-us"
+	echo ";;; cmudict-en-us.dict (CMU pronouncing dictionary, BSD licence); made by gen.sh."
+	for w in yes no seven good morning thank you open the door; do
+		grep -E "^$w(\([0-9]+\))? " "$dict"
+	done
+} > cmudict-tiny.dict
