@@ -89,6 +89,11 @@ func (ps *Params) New(name string, init Init, shape ...int) *Param {
 	return p
 }
 
+// SetRand makes later New calls draw their initial values from rng: a
+// layer added to a loaded model (a new head for fine-tuning) is then
+// seeded by the caller.
+func (ps *Params) SetRand(rng *rand.Rand) { ps.rng = rng }
+
 // Get returns the parameter called name.
 func (ps *Params) Get(name string) (*Param, bool) {
 	p, ok := ps.byName[name]

@@ -49,7 +49,18 @@ func (p *PyramidalBiLSTM) OutputLength(n int) int {
 // Apply is the graph face: x (B, T, In) and lengths (B) give the encoding
 // (B, T', 2H) and its lengths (B), T' = OutputLength(T).
 func (p *PyramidalBiLSTM) Apply(b *Binding, x, lengths *gorgonia.Node) (y, yLengths *gorgonia.Node, err error) {
-	y, yLengths = x, lengths
+	ys, lens, err := p.ApplyLayers(b, x, lengths)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ys[len(ys)-1], lens[len(lens)-1], nil
+}
+
+// ApplyLayers is Apply that also returns every layer's output: ys[j] is
+// hʲ (B, T/2ʲ, 2H) and lens[j] its lengths (B), for an auxiliary loss on
+// a lower layer.
+func (p *PyramidalBiLSTM) ApplyLayers(b *Binding, x, lengths *gorgonia.Node) (ys, lens []*gorgonia.Node, err error) {
+	y, yLengths := x, lengths
 	for j, l := range p.Layers {
 		if j > 0 {
 			if y, yLengths, err = Pyramid(y, yLengths); err != nil {
@@ -59,8 +70,9 @@ func (p *PyramidalBiLSTM) Apply(b *Binding, x, lengths *gorgonia.Node) (y, yLeng
 		if y, err = l.Apply(b, y, yLengths); err != nil {
 			return nil, nil, err
 		}
+		ys, lens = append(ys, y), append(lens, yLengths)
 	}
-	return y, yLengths, nil
+	return ys, lens, nil
 }
 
 // Forward is the eager face: x (batch, steps, In) gives dst (batch,

@@ -12,6 +12,10 @@ type Example struct {
 	Frames   int
 	Features []float32
 	Tokens   []int
+	// Phones are the phone CTC head's targets (ids of Phones, no blank);
+	// nil when the transcript has no phones (a word not in the
+	// pronouncing dictionary), which adds no phone loss.
+	Phones []int
 }
 
 // BatchKey is a training graph's fixed shape: B utterances, T stacked
@@ -34,6 +38,13 @@ type Batch struct {
 	CTCTargets []int
 	CTCLengths []int
 	CTCWeights []float32
+	// Phone CTC head (unused without one), laid out like the CTC head's:
+	// targets (B, S) padded with 1, lengths (B) and weights λp/N_phone,
+	// 0 for utterances without phones, with more phones than S or too
+	// short to align them.
+	PhoneTargets []int
+	PhoneLengths []int
+	PhoneWeights []float32
 	// Tokens is N, the real target tokens (characters and EOS).
 	Tokens int
 }
@@ -65,9 +76,10 @@ func (m *Model) MakeBatch(key BatchKey, exs []Example) (*Batch, error) {
 		Key: key, X: make([]float32, B*T*W), Lengths: make([]int, B), Mask: make([]float32, B*Te),
 		DecIn: make([]int, S*B), Targets: make([]int, S*B), Weights: make([]float32, S*B),
 		CTCTargets: make([]int, B*S), CTCLengths: make([]int, B), CTCWeights: make([]float32, B),
+		PhoneTargets: make([]int, B*S), PhoneLengths: make([]int, B), PhoneWeights: make([]float32, B),
 	}
 	var stacked []float32
-	ctcTokens := 0
+	ctcTokens, phoneTokens := 0, 0
 	for b, e := range exs {
 		if len(e.Features) != e.Frames*cfg.MelBins {
 			return nil, fmt.Errorf("asr: MakeBatch: example %d has %d values for %d frames of %d bins", b, len(e.Features), e.Frames, cfg.MelBins)
@@ -107,11 +119,25 @@ func (m *Model) MakeBatch(key BatchKey, exs []Example) (*Batch, error) {
 			bt.CTCWeights[b] = 1
 			ctcTokens += len(e.Tokens)
 		}
+		for i := range S {
+			bt.PhoneTargets[b*S+i] = 1
+		}
+		if len(e.Phones) > 0 && len(e.Phones) <= S && models.CTCFeasible(m.phoneLength(n), e.Phones) {
+			copy(bt.PhoneTargets[b*S:], e.Phones)
+			bt.PhoneLengths[b] = len(e.Phones)
+			bt.PhoneWeights[b] = 1
+			phoneTokens += len(e.Phones)
+		}
 	}
-	lambda := float32(cfg.CTCWeight)
+	lambda, lambdaP := float32(cfg.CTCWeight), float32(cfg.PhoneCTCWeight)
 	for i, t := range bt.Targets {
 		if t != models.PadID {
-			bt.Weights[i] = (1 - lambda) / float32(bt.Tokens)
+			bt.Weights[i] = (1 - lambda - lambdaP) / float32(bt.Tokens)
+		}
+	}
+	for b := range bt.PhoneWeights {
+		if bt.PhoneWeights[b] > 0 {
+			bt.PhoneWeights[b] = lambdaP / float32(phoneTokens)
 		}
 	}
 	for b := range bt.CTCWeights {
@@ -120,4 +146,13 @@ func (m *Model) MakeBatch(key BatchKey, exs []Example) (*Batch, error) {
 		}
 	}
 	return bt, nil
+}
+
+// phoneLength returns the frames of the phone head's listener layer for
+// n stacked input frames: layer j halves time j times.
+func (m *Model) phoneLength(n int) int {
+	for range m.Config.PhoneCTCLayer {
+		n = models.PyramidLength(n)
+	}
+	return n
 }

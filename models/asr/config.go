@@ -41,6 +41,18 @@ type Config struct {
 	// branch (and no CTC fallback or joint scoring at inference)
 	// (DefaultConfig: 0.3).
 	CTCWeight float64 `json:"ctc_weight"`
+	// PhoneCTCWeight λp ∈ [0, 1) weighs an auxiliary phone CTC head on
+	// listener layer PhoneCTCLayer: loss = (1−λ−λp)·CE + λ·CTC +
+	// λp·CTC_phone, after Toshniwal et al. (2017), "Multitask learning
+	// with low-level auxiliary tasks for encoder-decoder based speech
+	// recognition". Its targets are the ARPAbet Phones of each
+	// transcript's words; an utterance without them adds no phone loss.
+	// 0 (the default) has no head. Decoding does not use the head yet;
+	// Model.PhoneLogProbs exposes its posteriors.
+	PhoneCTCWeight float64 `json:"phone_ctc_weight,omitempty"`
+	// PhoneCTCLayer is the listener layer (0-based) the phone head reads:
+	// 0, the default, is the first layer, at Stack·10 ms per frame.
+	PhoneCTCLayer int `json:"phone_ctc_layer,omitempty"`
 	// LabelSmoothing ε spreads ε of each target's probability mass over
 	// the vocabulary (DefaultConfig: 0.1).
 	LabelSmoothing float64 `json:"label_smoothing"`
@@ -116,10 +128,16 @@ func (c Config) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"ctc_weight", c.CTCWeight}, {"label_smoothing", c.LabelSmoothing}, {"dropout", c.Dropout}} {
+	}{{"ctc_weight", c.CTCWeight}, {"phone_ctc_weight", c.PhoneCTCWeight}, {"label_smoothing", c.LabelSmoothing}, {"dropout", c.Dropout}} {
 		if !(f.v >= 0 && f.v < 1) {
 			return fmt.Errorf("%w: %s = %v, want [0, 1)", ErrConfig, f.name, f.v)
 		}
+	}
+	if c.CTCWeight+c.PhoneCTCWeight >= 1 {
+		return fmt.Errorf("%w: ctc_weight %v + phone_ctc_weight %v = %v leaves the attention decoder no weight; want a sum below 1", ErrConfig, c.CTCWeight, c.PhoneCTCWeight, c.CTCWeight+c.PhoneCTCWeight)
+	}
+	if c.PhoneCTCLayer < 0 || c.PhoneCTCLayer >= c.ListenerLayers {
+		return fmt.Errorf("%w: phone_ctc_layer = %d, want a listener layer in [0, %d)", ErrConfig, c.PhoneCTCLayer, c.ListenerLayers)
 	}
 	return nil
 }
@@ -140,6 +158,7 @@ func (c Config) inputWidth() int { return c.Stack * c.MelBins }
 //	listener.l0       2·(I·4Hl + Hl·4Hl + 4Hl)          BiLSTM over the stacked frames
 //	listener.l<j>     2·(4Hl·4Hl + Hl·4Hl + 4Hl)        j ≥ 1, over pairs of frames (4Hl)
 //	ctc               D·V + V                           when CTCWeight > 0
+//	phone_ctc         D·P + P                           when PhoneCTCWeight > 0, P = PhoneSetSize
 //	speller.att       H·A + D·A + A + A + nf·K + nf·A   LocationAware
 //	speller.embed     V·E
 //	speller.lstm      (E+D)·4H + H·4H + 4H
@@ -159,5 +178,8 @@ func (c Config) Parameters(V int) int {
 	n += V * E
 	n += lstm(E+D, H)
 	n += (H+D)*V + V
+	if c.PhoneCTCWeight > 0 {
+		n += D*PhoneSetSize + PhoneSetSize
+	}
 	return n
 }

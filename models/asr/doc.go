@@ -58,6 +58,19 @@
 // cross-entropy (padded steps weigh 0) and dropout on the listener output
 // h. The speller is teacher-forced: step i reads the true y_{i−1}.
 //
+// An auxiliary phone CTC head (PhoneCTCWeight λp > 0; Toshniwal et al.
+// 2017) reads a lower listener layer hʲ (PhoneCTCLayer, the first by
+// default) through its own linear map W_p (D, P) onto P = PhoneSetSize
+// outputs (blank and the 39 ARPAbet Phones) and adds a CTC loss over each
+// transcript's phones (Example.Phones), so the lower layers learn a
+// low-level task while the top learns characters:
+//
+//	L = ((1−λ−λp)/N)·Σ CE_ε + (λ/N_ctc)·Σ CTC + (λp/N_phone)·Σ_b −log p_phone(φ_b | x_b)
+//
+// with N_phone the phones of the utterances that have them (one without,
+// with more phones than the batch's S steps or too short for them weighs
+// 0). Decoding ignores the head; PhoneLogProbs returns its posteriors.
+//
 // # Inference
 //
 // Encode runs the listener eagerly (no graph); Decode runs beam search
@@ -155,6 +168,9 @@
 //   - S. Watanabe, T. Hori, S. Kim, J. R. Hershey, T. Hayashi. Hybrid
 //     CTC/attention architecture for end-to-end speech recognition. IEEE
 //     JSTSP 11(8), 2017.
+//   - S. Toshniwal, H. Tang, L. Lu, K. Livescu. Multitask learning with
+//     low-level auxiliary tasks for encoder-decoder based speech
+//     recognition. Interspeech 2017.
 //   - A. Graves, S. Fernández, F. Gomez, J. Schmidhuber. Connectionist
 //     temporal classification. ICML 2006.
 //   - A. Y. Hannun, A. L. Maas, D. Jurafsky, A. Y. Ng. First-pass large

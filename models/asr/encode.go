@@ -13,6 +13,8 @@ type Workspace struct {
 	stacked []float32
 	memory  []float32
 	ctc     []float32
+	phone   []float32 // the phone head's listener layer output
+	phoneLP []float32 // its log-probabilities
 	rep     []float32
 	dec     SpellerWorkspace
 	logp    []float32

@@ -22,6 +22,26 @@ type Inputs struct {
 	CTCTargets *gorgonia.Node // (B, S)
 	CTCLengths *gorgonia.Node // (B)
 	CTCWeights *gorgonia.Node // (B) λ/N_ctc, 0 for an utterance CTC cannot align
+	// Phone CTC head only (nil without one):
+	PhoneTargets *gorgonia.Node // (B, S)
+	PhoneLengths *gorgonia.Node // (B)
+	PhoneWeights *gorgonia.Node // (B) λp/N_phone, 0 for an utterance without phones
+	phoneLoss    *gorgonia.Value
+}
+
+// PhoneCTCLoss returns the last run's phone CTC term, λp·Σ_b CTC_b/N_phone
+// (0 without a phone head): divided by λp, the phone CTC loss per phone.
+func (in Inputs) PhoneCTCLoss() float64 {
+	if in.phoneLoss == nil || *in.phoneLoss == nil {
+		return 0
+	}
+	switch v := (*in.phoneLoss).Data().(type) {
+	case float32:
+		return float64(v)
+	case float64:
+		return v
+	}
+	return 0
 }
 
 // BuildFunc returns the function models.NewBuckets needs to build the
@@ -29,9 +49,12 @@ type Inputs struct {
 //
 //	L = Σ_rows w_row · CE(speller logits, targets)           (label-smoothed)
 //	  + Σ_b w_b · CTC(listener logits_b, target_b)           (when λ > 0)
+//	  + Σ_b wp_b · CTC(phone logits_b, phones_b)             (when λp > 0)
 //
-// with w_row = (1−λ)/N and w_b = λ/N_ctc (see Batch): a per-token average
-// of (1−λ)·CE + λ·CTC. rng draws the dropout masks (nil: no dropout).
+// with w_row = (1−λ−λp)/N, w_b = λ/N_ctc and wp_b = λp/N_phone (see
+// Batch): a per-token average of (1−λ−λp)·CE + λ·CTC + λp·CTC_phone. The
+// phone logits read listener layer PhoneCTCLayer before dropout. rng
+// draws the dropout masks (nil: no dropout).
 func (m *Model) BuildFunc(rng *rand.Rand) models.BuildFunc[BatchKey, Inputs] {
 	return func(g *gorgonia.ExprGraph, b *models.Binding, k BatchKey) (*gorgonia.Node, Inputs, error) {
 		dt := tensor.Float32
@@ -44,10 +67,11 @@ func (m *Model) BuildFunc(rng *rand.Rand) models.BuildFunc[BatchKey, Inputs] {
 			Targets: gorgonia.NewVector(g, dt, gorgonia.WithShape(k.S*k.B), gorgonia.WithName("targets")),
 			Weights: gorgonia.NewVector(g, dt, gorgonia.WithShape(k.S*k.B), gorgonia.WithName("weights")),
 		}
-		mem, memLengths, err := m.Listener.Apply(b, in.X, in.Lengths) // h (B, T', D), lengths (B)
+		layers, layerLengths, err := m.Listener.ApplyLayers(b, in.X, in.Lengths) // hʲ (B, T/2ʲ, D), lengths (B)
 		if err != nil {
 			return nil, in, err
 		}
+		mem, memLengths := layers[len(layers)-1], layerLengths[len(layers)-1] // h (B, T', D), lengths (B)
 		if p := m.Config.Dropout; p > 0 && rng != nil {
 			if mem, err = (&models.Dropout{P: p, Rng: rng}).Apply(mem); err != nil { // (B, T', D)
 				return nil, in, err
@@ -62,8 +86,17 @@ func (m *Model) BuildFunc(rng *rand.Rand) models.BuildFunc[BatchKey, Inputs] {
 			return nil, in, err
 		}
 		loss, err := models.CrossEntropy(u.Logits, in.Targets, in.Weights, m.Config.LabelSmoothing) // Σ w·CE_ε (scalar)
-		if err != nil || m.CTC == nil {
-			return loss, in, err
+		if err != nil {
+			return nil, in, err
+		}
+		if m.PhoneCTC != nil {
+			j := m.Config.PhoneCTCLayer
+			if loss, err = m.phoneTerm(g, b, k, &in, loss, layers[j], layerLengths[j]); err != nil {
+				return nil, in, err
+			}
+		}
+		if m.CTC == nil {
+			return loss, in, nil
 		}
 		in.CTCTargets = gorgonia.NewMatrix(g, dt, gorgonia.WithShape(k.B, k.S), gorgonia.WithName("ctc_targets"))
 		in.CTCLengths = gorgonia.NewVector(g, dt, gorgonia.WithShape(k.B), gorgonia.WithName("ctc_lengths"))
@@ -87,6 +120,34 @@ func (m *Model) BuildFunc(rng *rand.Rand) models.BuildFunc[BatchKey, Inputs] {
 		loss, err = gorgonia.Add(loss, ctc) // (scalar)
 		return loss, in, err
 	}
+}
+
+// phoneTerm adds the phone CTC term Σ_b wp_b·CTC(hʲ_b·W_p + b_p,
+// phones_b) to loss, with its inputs in in.
+func (m *Model) phoneTerm(g *gorgonia.ExprGraph, b *models.Binding, k BatchKey, in *Inputs, loss, h, lengths *gorgonia.Node) (*gorgonia.Node, error) {
+	dt := tensor.Float32
+	in.PhoneTargets = gorgonia.NewMatrix(g, dt, gorgonia.WithShape(k.B, k.S), gorgonia.WithName("phone_targets"))
+	in.PhoneLengths = gorgonia.NewVector(g, dt, gorgonia.WithShape(k.B), gorgonia.WithName("phone_lengths"))
+	in.PhoneWeights = gorgonia.NewVector(g, dt, gorgonia.WithShape(k.B), gorgonia.WithName("phone_weights"))
+	logits, err := m.PhoneCTC.Apply(b, h) // hʲ·W_p + b_p (B, Tʲ, P)
+	if err != nil {
+		return nil, err
+	}
+	perSeq, err := models.CTCLoss(logits, in.PhoneTargets, lengths, in.PhoneLengths, &models.CTCOptions{Blank: PhoneBlank}) // −log p(phones_b | x_b) (B)
+	if err != nil {
+		return nil, err
+	}
+	weighted, err := gorgonia.HadamardProd(perSeq, in.PhoneWeights) // (B)
+	if err != nil {
+		return nil, err
+	}
+	term, err := gorgonia.Sum(weighted) // (scalar)
+	if err != nil {
+		return nil, err
+	}
+	in.phoneLoss = new(gorgonia.Value)
+	gorgonia.Read(term, in.phoneLoss)
+	return gorgonia.Add(loss, term) // (scalar)
 }
 
 // Bind feeds a batch to the graph's inputs.
@@ -113,6 +174,16 @@ func (in Inputs) Bind(bt *Batch) error {
 			{in.CTCTargets, models.IntTensor(dt, bt.CTCTargets, k.B, k.S)},
 			{in.CTCLengths, models.IntTensor(dt, bt.CTCLengths, k.B)},
 			{in.CTCWeights, models.FloatTensor(dt, bt.CTCWeights, k.B)},
+		}...)
+	}
+	if in.PhoneTargets != nil {
+		feed = append(feed, []struct {
+			n *gorgonia.Node
+			v *tensor.Dense
+		}{
+			{in.PhoneTargets, models.IntTensor(dt, bt.PhoneTargets, k.B, k.S)},
+			{in.PhoneLengths, models.IntTensor(dt, bt.PhoneLengths, k.B)},
+			{in.PhoneWeights, models.FloatTensor(dt, bt.PhoneWeights, k.B)},
 		}...)
 	}
 	for _, f := range feed {

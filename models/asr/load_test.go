@@ -21,6 +21,8 @@ func TestParameters(t *testing.T) {
 	}{
 		{"tiny", func(*asr.Config) {}},
 		{"tiny with CTC", func(c *asr.Config) { c.CTCWeight = 0.3 }},
+		{"phone CTC head", func(c *asr.Config) { c.CTCWeight, c.PhoneCTCWeight = 0.3, 0.2 }},
+		{"phone CTC head on layer 2 of 3", func(c *asr.Config) { c.ListenerLayers, c.PhoneCTCWeight, c.PhoneCTCLayer = 3, 0.2, 2 }},
 		{"one listener layer", func(c *asr.Config) { c.ListenerLayers = 1 }},
 		{"three listener layers, CTC", func(c *asr.Config) { c.ListenerLayers, c.CTCWeight = 3, 0.5 }},
 		{"wide location filters", func(c *asr.Config) { c.LocationFilters, c.LocationWidth = 7, 11 }},

@@ -29,6 +29,11 @@ const Kind = "asr"
 //	speller.out.w, .b                      (H+D, V), (V)                 W_o
 //	speller.att.w, .u, .b, .v              (H, A), (D, A), (A), (A)      LocationAware: W, U, b, v
 //	speller.att.conv, .loc                 (nf, 1, K), (nf, A)           F, U_f
+//	phone_ctc.w, .b                        (D, P), (P)                   W_p, when PhoneCTCWeight > 0
+//
+// The phone head comes last so that a model with it draws every other
+// parameter as the same model without it would (and a model file without
+// it is unchanged).
 //
 // A Model is read-only at inference: any number of goroutines may
 // transcribe with it at once, each with its own Workspace.
@@ -39,6 +44,7 @@ type Model struct {
 	Listener *models.PyramidalBiLSTM
 	CTC      *models.Linear // nil without a CTC branch
 	Speller  *Speller
+	PhoneCTC *models.Linear // nil without a phone CTC head
 }
 
 // New creates a model with freshly initialized parameters drawn from seed.
@@ -67,7 +73,32 @@ func New(cfg Config, vocab *Vocab, seed uint64) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("asr: %w", err)
 	}
+	if cfg.PhoneCTCWeight > 0 {
+		m.PhoneCTC = models.NewLinear(ps, "phone_ctc", D, PhoneSetSize, nil)
+	}
 	return m, nil
+}
+
+// AddPhoneCTC gives a model without a phone CTC head one, with weight
+// λp and on listener layer layer (see Config), its parameters drawn from
+// seed: how a trained model is fine-tuned with the auxiliary task. A
+// model that has the head keeps its parameters and takes the new weight
+// and layer.
+func (m *Model) AddPhoneCTC(weight float64, layer int, seed uint64) error {
+	cfg := m.Config
+	cfg.PhoneCTCWeight, cfg.PhoneCTCLayer = weight, layer
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if weight == 0 && m.PhoneCTC != nil {
+		return fmt.Errorf("%w: phone_ctc_weight 0 would drop the model's phone CTC head", ErrConfig)
+	}
+	m.Config = cfg
+	if m.PhoneCTC == nil && weight > 0 {
+		m.Params.SetRand(rand.New(rand.NewPCG(seed, 0x9a0e)))
+		m.PhoneCTC = models.NewLinear(m.Params, "phone_ctc", 2*cfg.ListenerHidden, PhoneSetSize, nil)
+	}
+	return nil
 }
 
 // File returns the model as a checkpoint (kind "asr", config and vocabulary
