@@ -16,6 +16,7 @@ import (
 
 	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechdata"
 )
 
 func init() {
@@ -53,6 +54,19 @@ by -synthetic (already augmented TTS) are trained on once, without copies;
 the log's "data:" line gives the hours of real speech, its copies and
 synthetic speech.
 
+Phone CTC (Toshniwal et al. 2017): -phone-ctc-weight λp adds an
+auxiliary CTC loss over each transcript's phones on a lower listener
+layer (-phone-ctc-layer, default 0: the first), so that with little data
+the encoder learns sounds as well as spellings; the loss becomes
+(1-λ-λp)·attention + λ·CTC + λp·phone CTC. The phones are the 39
+ARPAbet phones of the first pronunciation of each word in the
+-pronunciations dictionary (CMU format; default Debian's
+pocketsphinx-en-us, /usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict);
+utterances with a word it lacks get no phone loss (the log counts them).
+With -init, a model without the head gets one, freshly initialized from
+-seed: the way to fine-tune the shipped model. The log lines add the
+phone CTC loss per phone. Decoding does not use the head yet.
+
 Flags:
 `
 
@@ -60,6 +74,7 @@ const trainExamples = `
 Examples:
 
 	asr train -overwrite -o /tmp/asr-tiny -tiny -batch 4 -max-steps 4 -dev-speakers 1 -snapshots 2 -speed 0.9,1.1 testdata/speech/manifest.tsv
+	asr train -overwrite -o /tmp/asr-tiny-phone -tiny -batch 4 -max-steps 2 -dev-speakers 1 -phone-ctc-weight 0.2 -pronunciations testdata/speech/cmudict-tiny.dict testdata/speech/manifest.tsv
 	asr train -overwrite -o /tmp/asr-tiny-aug -tiny -batch 4 -max-steps 2 -dev-speakers 1 -augment 1 -vtlp 0.9,1.1 -synthetic testdata/speech/synthetic.tsv testdata/speech/manifest.tsv testdata/speech/synthetic.tsv
 
 Recipes:
@@ -67,6 +82,8 @@ Recipes:
 	# the default model (see README, "Default ASR model")
 	asr train -o runs/asr -telephone 0.1 ../shared/data/speechocean762/train.tsv synth/manifest.tsv
 	asr train -o runs/asr -resume ../shared/data/speechocean762/train.tsv synth/manifest.tsv
+	# fine-tune the shipped model with a phone CTC head on the first listener layer
+	asr train -o runs/asr-phone -init models/asr/default.safetensors -phone-ctc-weight 0.2 -lr 3e-4 -telephone 0.1 ../shared/data/speechocean762/train.tsv synth/manifest.tsv
 	# two augmented copies of the real speech, none of the synthetic
 	asr train -o runs/asr-aug -augment 2 -telephone 0.1 -synthetic synth/manifest.tsv ../shared/data/speechocean762/train.tsv synth/manifest.tsv
 	# ... with music on hold and desktop sounds as noise too (apt-get install asterisk-moh-opsound-wav sound-theme-freedesktop)
@@ -107,6 +124,9 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	speller := fs.Int("speller-hidden", 0, "speller LSTM units (default 256)")
 	stack := fs.Int("stack", 0, "frames stacked per listener step (default 3)")
 	ctc := fs.Float64("ctc-weight", 0, "weight of the joint CTC loss in [0, 1); negative for none (default 0.3)")
+	fs.Float64Var(&o.Config.PhoneCTCWeight, "phone-ctc-weight", 0, "weight λp of an auxiliary phone CTC loss on a lower listener layer; CTC weight + λp < 1 (0: no phone head; with -init, adds one to a model without it)")
+	fs.IntVar(&o.Config.PhoneCTCLayer, "phone-ctc-layer", 0, "listener layer (0-based) the phone CTC head reads")
+	fs.StringVar(&o.Pronunciations, "pronunciations", "", "CMU-format pronouncing dictionary `file` for the phone CTC targets (default "+speechdata.DefaultPronunciations+", from Debian's pocketsphinx-en-us)")
 	asJSON := cli.JSONFlag(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
@@ -145,8 +165,10 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *dev != "" {
 		o.Dev = strings.Split(*dev, ",")
 	}
+	phoneWeight, phoneLayer := o.Config.PhoneCTCWeight, o.Config.PhoneCTCLayer
 	o.Config = speech.DefaultModelConfig()
 	c := &o.Config
+	c.PhoneCTCWeight, c.PhoneCTCLayer = phoneWeight, phoneLayer
 	if *tiny {
 		c.ListenerHidden, c.SpellerHidden, c.Embed, c.AttentionDim, c.LocationFilters, c.LocationWidth = 16, 16, 8, 8, 2, 5
 	} else {
@@ -162,6 +184,15 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := o.Config.Defaults().Validate(); err != nil {
 		return cli.Usagef("%v", err)
 	}
+	if c.PhoneCTCWeight > 0 {
+		path := o.Pronunciations
+		if path == "" {
+			path = speechdata.DefaultPronunciations
+		}
+		if _, err := os.Stat(path); err != nil {
+			return fmt.Errorf("-phone-ctc-weight needs a pronouncing dictionary: %v (apt-get install pocketsphinx-en-us, or give -pronunciations FILE)", err)
+		}
+	}
 	o.Log = stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -175,6 +206,8 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w (drop --resume to start a new run)", err)
 	case errors.Is(err, speech.ErrCheckpointExists):
 		return cli.Usagef("%v (--resume continues it, --overwrite starts afresh)", err)
+	case errors.Is(err, speech.ErrNoPronunciations):
+		return fmt.Errorf("%w (-pronunciations FILE)", err)
 	}
 	if err != nil {
 		return err

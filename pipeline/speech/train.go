@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/attend-go/attend/audio"
@@ -34,8 +35,17 @@ type TrainOptions struct {
 	MaxDev int
 	// Config sizes a new model (ignored when resuming or with Init).
 	Config asr.Config
-	// Init starts from this model file's weights (fine-tuning).
+	// Init starts from this model file's weights (fine-tuning). With
+	// Config.PhoneCTCWeight > 0 the model gets a phone CTC head of that
+	// weight on Config.PhoneCTCLayer, freshly initialized from Seed when
+	// the file has none (asr.Model.AddPhoneCTC).
 	Init string
+	// Pronunciations is the CMU-format pronouncing dictionary the phone
+	// CTC head's targets come from (empty:
+	// speechdata.DefaultPronunciations); only a model with the head reads
+	// it, and without it Train fails with ErrNoPronunciations. Training
+	// utterances with a word not in it get no phone loss.
+	Pronunciations string
 	// OutDir receives last.safetensors (resumable checkpoint),
 	// best.safetensors (the best model on dev) and train.log. Required.
 	OutDir string
@@ -201,10 +211,27 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		if model, err = LoadModel(o.Init); err != nil {
 			return nil, err
 		}
+		if w := o.Config.PhoneCTCWeight; w > 0 {
+			hadHead := model.PhoneCTC != nil
+			if err := model.AddPhoneCTC(w, o.Config.PhoneCTCLayer, o.Seed); err != nil {
+				return nil, fmt.Errorf("asr train: %s: %w", o.Init, err)
+			}
+			if !hadHead {
+				logf("added a phone CTC head (weight %g, listener layer %d) to %s, initialized from seed %d", w, o.Config.PhoneCTCLayer, o.Init, o.Seed)
+			}
+		}
 	default:
 		if model, err = asr.New(o.Config, nil, o.Seed); err != nil {
 			return nil, err
 		}
+	}
+	var dict *speechdata.Pronunciations
+	if model.PhoneCTC != nil {
+		var path string
+		if dict, path, err = readPronunciations(o.Pronunciations); err != nil {
+			return nil, err
+		}
+		o.Pronunciations = path
 	}
 	if opt == nil {
 		opt = models.NewAdam(model.Params, adamOpts)
@@ -221,6 +248,14 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	train, dev, err := o.loadData(ctx, model.Vocab, logf)
 	if err != nil {
 		return nil, err
+	}
+	if dict != nil {
+		cov, err := setPhones(train, dict, o.Pronunciations)
+		if err != nil {
+			return nil, err
+		}
+		logf("phone CTC targets from %s (%d words): %d training utterances have them, %d have a word it lacks and get no phone loss%s",
+			o.Pronunciations, dict.Len(), cov.with, cov.without, missingWords(cov.missing))
 	}
 	st.TrainUtts = len(train)
 	st.TrainHours = 0
@@ -271,6 +306,8 @@ type trainTask struct {
 	logf       func(string, ...any)
 
 	batches    [][]asr.Example // the epoch's plan
+	phoneLoss  float64         // Σ of the per-phone phone CTC losses since the last progress line
+	phoneRuns  int             // batches with phone targets since then
 	epochStart time.Time
 	last       Scores // the last evaluation's, for its log line
 }
@@ -307,13 +344,23 @@ func (t *trainTask) Train(_ context.Context, epoch, bi int) (trainloop.Batch, er
 	if err != nil {
 		return trainloop.Batch{}, err
 	}
+	if w := t.model.Config.PhoneCTCWeight; w > 0 && slices.ContainsFunc(bt.PhoneWeights, func(x float32) bool { return x > 0 }) {
+		t.phoneLoss += gr.Inputs.PhoneCTCLoss() / w
+		t.phoneRuns++
+	}
 	return trainloop.Batch{Tokens: bt.Tokens, Loss: loss, Media: audioSeconds}, nil
 }
 
-// Progress reports the loss and the training throughput in hours of
-// audio per wall-clock hour.
+// Progress reports the loss (with a phone CTC head, its loss per phone
+// too, unweighted) and the training throughput in hours of audio per
+// wall-clock hour.
 func (t *trainTask) Progress(p trainloop.Progress) (what, rate string) {
-	return fmt.Sprintf("loss %.4f", p.Loss), fmt.Sprintf("%.2f h audio/h", p.Media/p.Elapsed.Seconds())
+	what = fmt.Sprintf("loss %.4f", p.Loss)
+	if t.phoneRuns > 0 {
+		what += fmt.Sprintf(", phone CTC %.4f", t.phoneLoss/float64(t.phoneRuns))
+		t.phoneLoss, t.phoneRuns = 0, 0
+	}
+	return what, fmt.Sprintf("%.2f h audio/h", p.Media/p.Elapsed.Seconds())
 }
 
 // EpochDone logs the epoch's training throughput, dev scoring excluded:
@@ -398,6 +445,14 @@ func (o *TrainOptions) loadData(ctx context.Context, vocab *asr.Vocab, logf func
 	report(logf, "dev", skipped)
 	logf("loaded and featurized %d utterances in %v", len(train)+len(dev), time.Since(start).Round(time.Second))
 	return train, dev, nil
+}
+
+// missingWords lists words for the log: ", e.g. a, b".
+func missingWords(words []string) string {
+	if len(words) == 0 {
+		return ""
+	}
+	return ", e.g. " + strings.Join(words, ", ")
 }
 
 func report(logf func(string, ...any), set string, skipped []string) {
