@@ -155,10 +155,11 @@ func (in Inputs) Bind(bt *Batch) error {
 	dt := tensor.Float32
 	k := bt.Key
 	Te := len(bt.Mask) / k.B
-	feed := []struct {
+	type input struct {
 		n *gorgonia.Node
 		v *tensor.Dense
-	}{
+	}
+	feed := []input{
 		{in.X, models.FloatTensor(dt, bt.X, k.B, k.T, len(bt.X)/(k.B*k.T))},
 		{in.Lengths, models.IntTensor(dt, bt.Lengths, k.B)},
 		{in.Mask, models.FloatTensor(dt, bt.Mask, k.B, Te)},
@@ -166,26 +167,15 @@ func (in Inputs) Bind(bt *Batch) error {
 		{in.Targets, models.IntTensor(dt, bt.Targets, k.S*k.B)},
 		{in.Weights, models.FloatTensor(dt, bt.Weights, k.S*k.B)},
 	}
-	if in.CTCTargets != nil {
-		feed = append(feed, []struct {
-			n *gorgonia.Node
-			v *tensor.Dense
-		}{
-			{in.CTCTargets, models.IntTensor(dt, bt.CTCTargets, k.B, k.S)},
-			{in.CTCLengths, models.IntTensor(dt, bt.CTCLengths, k.B)},
-			{in.CTCWeights, models.FloatTensor(dt, bt.CTCWeights, k.B)},
-		}...)
+	// A CTC head's targets (B, S), lengths (B) and weights (B).
+	ctc := func(targets, lengths, weights *gorgonia.Node, t, l []int, w []float32) {
+		if targets != nil {
+			feed = append(feed, input{targets, models.IntTensor(dt, t, k.B, k.S)},
+				input{lengths, models.IntTensor(dt, l, k.B)}, input{weights, models.FloatTensor(dt, w, k.B)})
+		}
 	}
-	if in.PhoneTargets != nil {
-		feed = append(feed, []struct {
-			n *gorgonia.Node
-			v *tensor.Dense
-		}{
-			{in.PhoneTargets, models.IntTensor(dt, bt.PhoneTargets, k.B, k.S)},
-			{in.PhoneLengths, models.IntTensor(dt, bt.PhoneLengths, k.B)},
-			{in.PhoneWeights, models.FloatTensor(dt, bt.PhoneWeights, k.B)},
-		}...)
-	}
+	ctc(in.CTCTargets, in.CTCLengths, in.CTCWeights, bt.CTCTargets, bt.CTCLengths, bt.CTCWeights)
+	ctc(in.PhoneTargets, in.PhoneLengths, in.PhoneWeights, bt.PhoneTargets, bt.PhoneLengths, bt.PhoneWeights)
 	for _, f := range feed {
 		if err := gorgonia.Let(f.n, f.v); err != nil {
 			return err

@@ -37,9 +37,9 @@ func phoneExamples(m *asr.Model) []asr.Example {
 	return exs
 }
 
-// runGraph runs the training graph of m (no dropout) once over exs and
-// returns its loss and phone CTC term.
-func runGraph(t *testing.T, m *asr.Model, exs []asr.Example) (loss, phone float64) {
+// boundGraph returns the training graph of m (no dropout) with exs
+// bound to its inputs.
+func boundGraph(t *testing.T, m *asr.Model, exs []asr.Example) *models.Graph[asr.Inputs] {
 	t.Helper()
 	key := m.KeyFor(exs, 4, 4)
 	bt, err := m.MakeBatch(key, exs)
@@ -47,7 +47,7 @@ func runGraph(t *testing.T, m *asr.Model, exs []asr.Example) (loss, phone float6
 		t.Fatal(err)
 	}
 	bs := models.NewBuckets(m.Params, m.BuildFunc(nil))
-	defer bs.Close()
+	t.Cleanup(bs.Close)
 	gr, err := bs.Get(key)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +55,16 @@ func runGraph(t *testing.T, m *asr.Model, exs []asr.Example) (loss, phone float6
 	if err := gr.Inputs.Bind(bt); err != nil {
 		t.Fatal(err)
 	}
-	if loss, err = gr.Run(); err != nil {
+	return gr
+}
+
+// runGraph runs the training graph of m once over exs and returns its
+// loss and phone CTC term.
+func runGraph(t *testing.T, m *asr.Model, exs []asr.Example) (loss, phone float64) {
+	t.Helper()
+	gr := boundGraph(t, m, exs)
+	loss, err := gr.Run()
+	if err != nil {
 		t.Fatal(err)
 	}
 	return loss, gr.Inputs.PhoneCTCLoss()
@@ -333,21 +342,7 @@ func TestPhoneCTCGradientsFD(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exs := phoneExamples(m)[:2]
-	key := m.KeyFor(exs, 4, 4)
-	bt, err := m.MakeBatch(key, exs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bs := models.NewBuckets(m.Params, m.BuildFunc(nil))
-	defer bs.Close()
-	gr, err := bs.Get(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := gr.Inputs.Bind(bt); err != nil {
-		t.Fatal(err)
-	}
+	gr := boundGraph(t, m, phoneExamples(m)[:2])
 	m.Params.ZeroGrads()
 	if _, err := gr.Run(); err != nil {
 		t.Fatal(err)
