@@ -83,7 +83,7 @@ Recipes:
 	asr train -o runs/asr -telephone 0.1 ../shared/data/speechocean762/train.tsv synth/manifest.tsv
 	asr train -o runs/asr -resume ../shared/data/speechocean762/train.tsv synth/manifest.tsv
 	# fine-tune the shipped model with a phone CTC head on the first listener layer
-	asr train -o runs/asr-phone -init models/asr/default.safetensors -phone-ctc-weight 0.2 -lr 3e-4 -telephone 0.1 ../shared/data/speechocean762/train.tsv synth/manifest.tsv
+	asr train -o runs/asr-phone -init models/asr/default.safetensors -phone-ctc-weight 0.2 -lr 2e-4 -warmup 200 -telephone 0.1 ../shared/data/speechocean762/train.tsv synth/manifest.tsv
 	# two augmented copies of the real speech, none of the synthetic
 	asr train -o runs/asr-aug -augment 2 -telephone 0.1 -synthetic synth/manifest.tsv ../shared/data/speechocean762/train.tsv synth/manifest.tsv
 	# ... with music on hold and desktop sounds as noise too (apt-get install asterisk-moh-opsound-wav sound-theme-freedesktop)
