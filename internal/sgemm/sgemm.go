@@ -96,7 +96,8 @@ type gemmArgs struct {
 	beta           float32
 	c              []float32
 	ldc            int
-	avx2           bool // run the assembly kernels
+	avx2           bool      // run the assembly kernels
+	packed         []float32 // op(B) packed by PackedB.Pack (b unused), or nil
 }
 
 // checkGemm panics unless the strides and lengths fit the shapes, as

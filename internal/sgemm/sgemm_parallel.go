@@ -64,7 +64,8 @@ func (g *gemmArgs) split(procs int) (splitM bool, size, chunks int) {
 	if procs < 2 || 2*g.m*g.n*g.k < sgemmParallelFlops {
 		return false, 0, 1
 	}
-	splitM = g.m >= g.n
+	// A packed B is one layout for all of C's columns: only rows split.
+	splitM = g.m >= g.n || g.packed != nil
 	dim, unit := g.n, sgemmNR
 	if splitM {
 		dim, unit = g.m, sgemmMR
