@@ -27,7 +27,7 @@ func (l *BiLSTM) Apply(b *Binding, x, lengths *gorgonia.Node) (*gorgonia.Node, e
 	in := gorgonia.Nodes{x, lengths}
 	in = append(in, l.Fwd.weights(b)...)
 	in = append(in, l.Bwd.weights(b)...)
-	return Apply(&seqKernel{dirs: 2}, in...)
+	return Apply(&seqKernel{dirs: 2, noInputGrad: !b.dependsOnParams(x)}, in...)
 }
 
 // Forward is the eager face: x (batch, steps, In) gives dst (batch, steps,

@@ -178,6 +178,34 @@ func (b *Binding) Used() gorgonia.Nodes {
 	return used
 }
 
+// dependsOnParams reports whether n's value depends on a bound parameter,
+// that is whether a gradient with respect to n can reach one. A kernel
+// whose input does not (features, masks) can skip that input's gradient.
+func (b *Binding) dependsOnParams(n *gorgonia.Node) bool {
+	params := make(map[int64]bool, len(b.nodes))
+	for _, p := range b.nodes {
+		params[p.ID()] = true
+	}
+	g := n.Graph()
+	seen := map[int64]bool{}
+	stack := []int64{n.ID()}
+	for len(stack) > 0 {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if params[id] {
+			return true
+		}
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		for it := g.From(id); it.Next(); {
+			stack = append(stack, it.Node().ID())
+		}
+	}
+	return false
+}
+
 // CollectGrads adds each bound node's gradient (from a tape machine run with
 // BindDualValues) into its parameter's Grad and zeroes the node's gradient,
 // so that gorgonia's own accumulation across runs never double counts.
