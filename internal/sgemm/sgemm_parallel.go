@@ -15,7 +15,10 @@ import (
 // chunks, A for column chunks) is the smaller one. Two chunks per
 // goroutine rather than one keep a goroutine that lost its core to another
 // process from holding up the product, at the price of one more repacking;
-// each chunk is at least sgemmMinChunk rows or columns.
+// each chunk is at least sgemmMinChunk rows or columns. For the same
+// reason the caller waits for the chunks to be done, not for the helpers
+// to return: a helper that was handed the product but not yet scheduled
+// finds no chunk left and lets go of it later.
 //
 // Measured on the 2-core Xeon this was developed on (other cores idle):
 // products under about 4 MFLOP (70 µs on one core) ran no faster on two;
@@ -43,19 +46,20 @@ func (g *gemmArgs) run() {
 	j := getJob()
 	j.g, j.splitM, j.size, j.chunks = *g, splitM, size, chunks
 	j.next.Store(0)
+	j.finished.Store(0)
 	helpers := min(procs, chunks) - 1
 	startWorkers(helpers)
+	j.refs.Store(int64(1 + helpers))
 	for range helpers {
-		j.wg.Add(1)
 		select {
 		case sgemmJobs <- j:
 		default: // every helper is busy: the caller does the work
-			j.wg.Done()
+			j.release()
 		}
 	}
 	j.work()
-	j.wg.Wait()
-	putJob(j)
+	<-j.done
+	j.release()
 }
 
 // split decides how to cut the product over procs goroutines: by rows or
@@ -107,22 +111,40 @@ type gemmJob struct {
 	g            gemmArgs
 	splitM       bool
 	size, chunks int
-	next         atomic.Int64 // the next chunk to take
-	wg           sync.WaitGroup
+	next         atomic.Int64  // the next chunk to take
+	finished     atomic.Int64  // chunks done
+	refs         atomic.Int64  // the caller and the helpers handed the job
+	done         chan struct{} // one token when the last chunk is done
 }
 
-// work takes chunks until none is left.
+// work takes chunks until none is left; whoever finishes the last one
+// tells the caller.
 func (j *gemmJob) work() {
-	s := getScratch()
+	var s *sgemmScratch
 	for {
 		i := int(j.next.Add(1)) - 1
 		if i >= j.chunks {
 			break
 		}
+		if s == nil {
+			s = getScratch()
+		}
 		p := j.g.part(j.splitM, i*j.size, j.size)
 		p.serial(s)
+		if int(j.finished.Add(1)) == j.chunks {
+			j.done <- struct{}{}
+		}
 	}
-	putScratch(s)
+	if s != nil {
+		putScratch(s)
+	}
+}
+
+// release lets go of the job; the last goroutine to do so recycles it.
+func (j *gemmJob) release() {
+	if j.refs.Add(-1) == 0 {
+		putJob(j)
+	}
 }
 
 // The helper goroutines, started on first need and then parked on
@@ -141,7 +163,7 @@ func startWorkers(n int) {
 		go func() {
 			for j := range sgemmJobs {
 				j.work()
-				j.wg.Done()
+				j.release()
 			}
 		}()
 	}
@@ -152,7 +174,7 @@ func getJob() *gemmJob {
 	case j := <-sgemmJobFree:
 		return j
 	default:
-		return new(gemmJob)
+		return &gemmJob{done: make(chan struct{}, 1)}
 	}
 }
 
