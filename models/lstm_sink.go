@@ -25,7 +25,8 @@ import (
 // The sink's forward pass, which runs before every step's, also packs
 // Wx, Wh, Wxᵀ and Whᵀ once per run for the steps' products (packedRHS):
 // read in place, their 4 KiB rows made the steps' GEMMs memory bound, and
-// the transposed ones were repacked by every step's backward pass.
+// the transposed ones were repacked by every step's backward pass. The
+// packed copies are kept once per Params and LSTM, not per graph.
 //
 // A one-element token orders the passes, as attention's keySink does: the
 // sink node outputs it, every step takes it as a differentiable input
@@ -37,7 +38,12 @@ type stepSink struct {
 	rows       int   // Σ the steps' batch rows
 	x, h, dz   any   // []float32 or []float64: (rows, In), (rows, H), (rows, 4H)
 	written    []bool
-	packs      any // *stepPacks[float32] or *stepPacks[float64]
+	packs      *stepPacksRef
+}
+
+// stepPacksRef holds a *stepPacks[float32] or *stepPacks[float64].
+type stepPacksRef struct {
+	v any
 }
 
 // stepPacks are the weights as the steps' products read them.
@@ -51,7 +57,14 @@ func (b *Binding) stepSinkOf(l *LSTM) (*stepSink, *gorgonia.Node, error) {
 	if ref, ok := b.stepSinks[l]; ok {
 		return ref.sink, ref.token, nil
 	}
-	s := &stepSink{in: l.In, hidden: l.Hidden}
+	ps := b.ps
+	if ps.packs == nil {
+		ps.packs = map[*LSTM]*stepPacksRef{}
+	}
+	if ps.packs[l] == nil {
+		ps.packs[l] = &stepPacksRef{}
+	}
+	s := &stepSink{in: l.In, hidden: l.Hidden, packs: ps.packs[l]}
 	tok, err := Apply(&stepSinkKernel{sink: s}, l.weights(b)...)
 	if err != nil {
 		return nil, nil, err
@@ -106,10 +119,10 @@ func (k *stepSinkKernel) Forward(out *tensor.Dense, in []*tensor.Dense) error {
 // packs the weights for the steps.
 func stepSinkForward[F Float](s *stepSink, tok, wx, wh []F) {
 	I, H := s.in, s.hidden
-	p, ok := s.packs.(*stepPacks[F])
+	p, ok := s.packs.v.(*stepPacks[F])
 	if !ok {
 		p = new(stepPacks[F])
-		s.packs = p
+		s.packs.v = p
 	}
 	p.wx.pack(false, I, 4*H, wx, 4*H)
 	p.wh.pack(false, H, 4*H, wh, 4*H)

@@ -93,7 +93,7 @@ func stepKernelForward[F Float](k *lstmStepKernel, out *tensor.Dense, in []*tens
 	k.gates = gates
 	var packs *stepPacks[F]
 	if k.sink != nil {
-		packs = k.sink.packs.(*stepPacks[F])
+		packs = k.sink.packs.v.(*stepPacks[F])
 	}
 	stepForward(gates, floatsOf[F](in[0]), floatsOf[F](in[1]), floatsOf[F](out),
 		floatsOf[F](in[2]), floatsOf[F](in[3]), floatsOf[F](in[4]), B, I, H, packs)
@@ -141,7 +141,7 @@ func stepKernelBackward[F Float](k *lstmStepKernel, dIn []*tensor.Dense, dOut, o
 		})
 	}
 	if k.sink != nil {
-		packs := k.sink.packs.(*stepPacks[F])
+		packs := k.sink.packs.v.(*stepPacks[F])
 		packs.wxT.gemm(B, 1, dz, 4*H, 0, dx, I)
 		packs.whT.gemm(B, 1, dz, 4*H, 0, dState, 2*H)
 		return

@@ -37,6 +37,11 @@ type Params struct {
 	rng    *rand.Rand
 	list   []*Param
 	byName map[string]*Param
+	// packs holds, per LSTM, the packed weights its unrolled steps read
+	// (see stepSink): one copy shared by every graph over these
+	// parameters, which run one at a time since they add their gradients
+	// into the same Grad tensors.
+	packs map[*LSTM]*stepPacksRef
 }
 
 // NewParams returns an empty store of the given dtype (tensor.Float32 or
@@ -131,13 +136,14 @@ type Binding struct {
 	nodes     gorgonia.Nodes
 	byName    map[string]*gorgonia.Node
 	stepSinks map[*LSTM]stepSinkRef // see stepSink
+	ps        *Params
 }
 
 // Bind adds a node for each parameter to g, holding the parameter's Value
 // tensor itself (not a copy), so that an optimizer step on the Params is
 // seen by every graph at once.
 func (ps *Params) Bind(g *gorgonia.ExprGraph) *Binding {
-	b := &Binding{byName: make(map[string]*gorgonia.Node, len(ps.list))}
+	b := &Binding{byName: make(map[string]*gorgonia.Node, len(ps.list)), ps: ps}
 	for _, p := range ps.list {
 		n := gorgonia.NodeFromAny(g, p.Value, gorgonia.WithName(p.Name))
 		b.params = append(b.params, p)
