@@ -87,13 +87,7 @@ func TestGemmPackedAllocs(t *testing.T) {
 func BenchmarkPackedB(b *testing.B) {
 	const m, n, k = 16, 1024, 256
 	r := rand.New(rand.NewPCG(1, 1))
-	rnd := func(size int) []float32 {
-		s := make([]float32, size)
-		for i := range s {
-			s[i] = float32(r.NormFloat64())
-		}
-		return s
-	}
+	rnd := func(size int) []float32 { return normals(r, size) }
 	a, w, c := rnd(m*k), rnd(k*n), make([]float32, m*n)
 	flops := func(b *testing.B) {
 		b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
