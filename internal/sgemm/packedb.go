@@ -48,8 +48,9 @@ func (p *PackedB) Dims() (k, n int) { return p.k, p.n }
 
 // GemmPacked computes C = α·op(A)·op(B) + β·C as Gemm does, with op(B)
 // packed in b: op(A) is m×k, C m×n, (k, n) = b.Dims(). Large products
-// split their rows over goroutines; every call shares b read-only, so
-// concurrent calls may use the same PackedB.
+// split their rows or, within one block of panels (n ≤ 4096), their
+// columns over goroutines, as Gemm does; every call shares b read-only,
+// so concurrent calls may use the same PackedB.
 func GemmPacked(transA bool, m int, alpha float32, a []float32, lda int, b *PackedB, beta float32, c []float32, ldc int) {
 	n, k := b.n, b.k
 	if m == 0 || n == 0 {
@@ -69,8 +70,8 @@ func GemmPacked(transA bool, m int, alpha float32, a []float32, lda int, b *Pack
 		transA: transA,
 		m:      m, n: n, k: k,
 		alpha: alpha, a: a, lda: lda,
-		packed: b.data,
-		beta:   beta, c: c, ldc: ldc,
+		packed: b.data, packedN: n,
+		beta: beta, c: c, ldc: ldc,
 		avx2: sgemmAVX2,
 	}
 	g.run()

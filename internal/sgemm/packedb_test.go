@@ -44,7 +44,10 @@ func TestGemmPackedParallel(t *testing.T) {
 	cases := []gemmCase{
 		{false, false, 300, 200, 150, 1, 0, 0},
 		{true, true, 500, 97, 300, -1, 0.25, 2},
-		{false, true, 400, 1000, 60, 1, 1, 1}, // n > m: Gemm would split columns
+		{false, true, 400, 1000, 60, 1, 1, 1},    // n > m: column chunks
+		{false, false, 32, 1024, 320, 1, 0, 0},   // a decoder LSTM step: column chunks
+		{true, false, 20, 4100, 300, 0.5, 1, 2},  // n > NC: row chunks
+		{false, true, 33, 1000, 257, -1, 0.5, 1}, // k > KC, edge panels
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	r := rand.New(rand.NewPCG(9, 10))
@@ -58,6 +61,10 @@ func TestGemmPackedParallel(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/procs%d/%v", path.name, procs, tc), func(t *testing.T) {
 					withKernels(t, path.avx2)
 					runtime.GOMAXPROCS(procs)
+					g := gemmArgs{m: tc.m, n: tc.n, k: tc.k, packed: pb.data, packedN: tc.n}
+					if _, _, chunks := g.split(procs); procs > 1 && chunks < 2 && tc.m*tc.n*tc.k > 1<<23 {
+						t.Fatalf("not split over %d goroutines", procs)
+					}
 					c := append([]float32(nil), c0...)
 					GemmPacked(tc.transA, tc.m, tc.alpha, a, lda, &pb, tc.beta, c, ldc)
 					checkGemmResult(t, tc, c, ldc, want, bound)

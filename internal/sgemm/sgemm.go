@@ -98,6 +98,8 @@ type gemmArgs struct {
 	ldc            int
 	avx2           bool      // run the assembly kernels
 	packed         []float32 // op(B) packed by PackedB.Pack (b unused), or nil
+	packedN        int       // with packed: the width of the packed op(B)
+	packedCol      int       // with packed: its column where this product's C starts
 }
 
 // checkGemm panics unless the strides and lengths fit the shapes, as

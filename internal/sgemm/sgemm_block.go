@@ -37,8 +37,10 @@ func (g *gemmArgs) serial(s *sgemmScratch) {
 			panels := s.b
 			switch {
 			case g.packed != nil:
-				panels = g.packed[off:]
-				off += kk * roundUp(nn, sgemmNR)
+				// A column chunk of a product (packedCol > 0 or n <
+				// packedN) lies within one NC block: see split.
+				panels = g.packed[off+g.packedCol*kk:]
+				off += kk * roundUp(min(sgemmNC, g.packedN-jc), sgemmNR)
 			case !inPlace:
 				s.b = grow(s.b, kk*roundUp(nn, sgemmNR))
 				g.packB(s.b, jc, nn, pc, kk)

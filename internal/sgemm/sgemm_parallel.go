@@ -68,8 +68,8 @@ func (g *gemmArgs) split(procs int) (splitM bool, size, chunks int) {
 	if procs < 2 || 2*g.m*g.n*g.k < sgemmParallelFlops {
 		return false, 0, 1
 	}
-	// A packed B is one layout for all of C's columns: only rows split.
-	splitM = g.m >= g.n || g.packed != nil
+	// A packed B splits its columns only within one NC block of panels.
+	splitM = g.m >= g.n || (g.packed != nil && g.packedN > sgemmNC)
 	dim, unit := g.n, sgemmNR
 	if splitM {
 		dim, unit = g.m, sgemmMR
@@ -97,12 +97,16 @@ func (g *gemmArgs) part(splitM bool, lo, size int) gemmArgs {
 		return p
 	}
 	p.n = min(size, g.n-lo)
+	p.c = g.c[lo:]
+	if g.packed != nil {
+		p.packedCol = g.packedCol + lo // lo is a multiple of sgemmNR
+		return p
+	}
 	if g.transB {
 		p.b = g.b[lo*g.ldb:]
 	} else {
 		p.b = g.b[lo:]
 	}
-	p.c = g.c[lo:]
 	return p
 }
 
