@@ -22,7 +22,8 @@ func NewBiLSTM(ps *Params, prefix string, in, hidden int) *BiLSTM {
 }
 
 // Apply is the graph face; lengths is a float tensor of whole numbers in
-// [0, T], as for LSTM.Apply.
+// [0, T], and x is differentiated only when it depends on a parameter, as
+// for LSTM.Apply.
 func (l *BiLSTM) Apply(b *Binding, x, lengths *gorgonia.Node) (*gorgonia.Node, error) {
 	in := gorgonia.Nodes{x, lengths}
 	in = append(in, l.Fwd.weights(b)...)

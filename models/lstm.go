@@ -91,7 +91,9 @@ func (l *LSTM) SplitState(state *gorgonia.Node) (h, c *gorgonia.Node, err error)
 // states (B, T, H). Sequence b is x[b, :lengths[b]]; the frames after it are
 // padding: their outputs are zero, they never touch the state, and they
 // get zero gradient. The recurrence and its backpropagation through time
-// run inside one fused node.
+// run inside one fused node. x is differentiated only when it depends on
+// a parameter bound in b: over features (a first layer) the node has no
+// gradient with respect to x, and the backward pass skips its GEMM.
 func (l *LSTM) Apply(b *Binding, x, lengths *gorgonia.Node) (*gorgonia.Node, error) {
 	return Apply(&seqKernel{dirs: 1, noInputGrad: !b.dependsOnParams(x)}, append(gorgonia.Nodes{x, lengths}, l.weights(b)...)...)
 }
