@@ -86,7 +86,7 @@ func additiveForwardSerial[F Float](s *additiveSpec, x *additiveArgs[F], alpha [
 // additiveRows computes α for the batch rows [lo, hi) given qw = query·W.
 func additiveRows[F Float](s *additiveSpec, x *additiveArgs[F], qw, alpha []F, lo, hi int) {
 	T, A := x.T, x.A
-	buf := getScratch[F](s.filters*T + T*A + A)
+	buf := getScratch[F](s.filters*T + T*A)
 	defer putScratch(buf)
 	for b := lo; b < hi; b++ {
 		additiveRowForward(s, x, b, row(qw, b, A), row(alpha, b, T), *buf)
@@ -101,19 +101,17 @@ func locTerm[F Float](s *additiveSpec, x *additiveArgs[F], b, lo, hi int, fT, pr
 	models.Gemm(true, false, hi-lo, A, s.filters, 1, fT[lo:], T, x.uf, A, 0, pre[lo*A:], A)
 }
 
-// activation writes z = tanh(proj[b,t] + qw (+ pre[t])) for one position;
-// pre is nil without location features, and is overwritten otherwise.
-func activation[F Float](x *additiveArgs[F], b, t int, qw, pre, z []F) []F {
+// terms returns the row of proj and, with location features (pre not
+// nil), the row of the location term at position t of batch row b: with
+// qw they are the three terms of pre[b,t,:] (A), whose tanh the score
+// (models.TanhScore) and its gradient (models.TanhScoreBackward) fuse.
+func terms[F Float](x *additiveArgs[F], b, t int, pre []F) (kp, l []F) {
 	A := x.A
-	kp := x.proj[(b*x.T+t)*A : (b*x.T+t+1)*A]
-	if pre == nil {
-		models.TanhAdd(z, kp, qw)
-		return z
+	kp = x.proj[(b*x.T+t)*A : (b*x.T+t+1)*A]
+	if pre != nil {
+		l = pre[t*A : (t+1)*A]
 	}
-	l := pre[t*A : (t+1)*A]
-	axpy(1, qw, l)
-	models.TanhAdd(l, kp, l)
-	return l
+	return kp, l
 }
 
 func additiveRowForward[F Float](s *additiveSpec, x *additiveArgs[F], b int, qw, alpha, buf []F) {
@@ -125,11 +123,11 @@ func additiveRowForward[F Float](s *additiveSpec, x *additiveArgs[F], b int, qw,
 		pre = buf[s.filters*T : s.filters*T+T*A]
 		locTerm(s, x, b, lo, hi, buf[:s.filters*T], pre)
 	}
-	z := buf[s.filters*T+T*A:][:A]
 	e := alpha // scores are written in place, then normalized
 	for t := lo; t < hi; t++ {
 		if mask == nil || mask[t] > 0 {
-			e[t] = dot(activation(x, b, t, qw, pre, z), x.v)
+			kp, l := terms(x, b, t, pre)
+			e[t] = models.TanhScore(kp, qw, l, x.v)
 		}
 	}
 	softmaxRow(alpha, e, mask, lo, hi, F(s.sharpen))
@@ -151,18 +149,16 @@ func additiveBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], alpha, dA
 	var mu sync.Mutex
 	nf, nF := s.filters, len(x.filters)
 	models.ParallelFor(B, 1, func(lo, hi int) {
-		// Per-chunk scratch: de (T), z and dz (A), fT and dfT (nf, T),
-		// pre and dpre (T, A), and partial sums of the shared gradients
-		// dv (A), dUf (nf, A), dF (nf, C, K).
-		n := T + 2*A + 2*nf*T + 2*T*A + A + nf*A + nF
+		// Per-chunk scratch: de (T), fT and dfT (nf, T), pre and dpre
+		// (T, A), and partial sums of the shared gradients dv (A), dUf
+		// (nf, A), dF (nf, C, K).
+		n := T + 2*nf*T + 2*T*A + A + nf*A + nF
 		buf := getScratch[F](n)
 		defer putScratch(buf)
 		sc := *buf
 		clear(sc[n-(A+nf*A+nF):])
 		w := rowScratch[F]{}
 		w.de, sc = sc[:T], sc[T:]
-		w.z, sc = sc[:A], sc[A:]
-		w.dz, sc = sc[:A], sc[A:]
 		w.fT, sc = sc[:nf*T], sc[nf*T:]
 		w.dfT, sc = sc[:nf*T], sc[nf*T:]
 		w.pre, sc = sc[:T*A], sc[T*A:]
@@ -188,8 +184,8 @@ func additiveBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], alpha, dA
 // rowScratch is one goroutine's scratch for additiveRowBackward, with its
 // partial sums of the gradients shared by all rows (dv, dUf, dF).
 type rowScratch[F Float] struct {
-	de, z, dz, fT, dfT, pre, dpre []F
-	dv, dUf, dF                   []F
+	de, fT, dfT, pre, dpre []F
+	dv, dUf, dF            []F
 }
 
 func additiveRowBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], b int, qw, dqw, alpha, dAlpha []F, w *rowScratch[F]) {
@@ -218,24 +214,18 @@ func additiveRowBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], b int,
 		pre = w.pre
 		locTerm(s, x, b, lo, hi, w.fT, pre)
 	}
-	v := x.v[:A]
 	for t := lo; t < hi; t++ {
 		d := w.de[t]
 		if d == 0 {
 			continue // padding, or a weight that underflowed to 0
 		}
-		z := activation(x, b, t, qw, pre, w.z)[:A]
-		axpy(d, z, w.dv) // dv += de_t·z
-		dp := w.dz
+		// dv += de_t·z; ∂L/∂pre[t] = de_t·v⊙(1−z²) is written to dproj
+		// (or added to the sink's accumulator) and summed into dqw.
+		kp, l := terms(x, b, t, pre)
 		if dproj != nil {
-			dp = dproj[t*A : (t+1)*A]
-		}
-		for a, y := range z {
-			dp[a] = d * v[a] * (1 - y*y)
-		}
-		axpy(1, dp, dqw)
-		if dproj == nil {
-			axpy(1, dp, g.proj[(b*T+t)*A:(b*T+t+1)*A])
+			models.TanhScoreBackward(dproj[t*A:(t+1)*A], w.dv, dqw, kp, qw, l, x.v, d, false)
+		} else {
+			models.TanhScoreBackward(g.proj[(b*T+t)*A:(b*T+t+1)*A], w.dv, dqw, kp, qw, l, x.v, d, true)
 		}
 	}
 	if loc && g.addProj && lo < hi {

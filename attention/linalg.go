@@ -6,39 +6,20 @@ import (
 	"unsafe"
 
 	"github.com/attend-go/attend/models"
-	"gonum.org/v1/gonum/blas/gonum"
 	"gorgonia.org/tensor"
 )
 
 // Small dense helpers shared by the kernels and the eager steps. Matrix
 // products go straight to models.Gemm, which allocates nothing.
 
-// level1 is gonum's own BLAS (assembly kernels, no cgo) for the short
-// vector operations of the inner loops, whatever BLAS models.Gemm uses: a
-// cgo call per axpy of 256 floats into OpenBLAS would cost more than the
-// axpy itself.
-var level1 gonum.Implementation
+// axpy computes y += α·x over len(x) elements: models.Axpy, AVX2/FMA for
+// float32 where the CPU has them, whatever BLAS models.Gemm uses (a cgo
+// call per axpy of 256 floats into OpenBLAS would cost more than the axpy
+// itself).
+func axpy[F Float](alpha F, x, y []F) { models.Axpy(alpha, x, y) }
 
-// axpy computes y += α·x over len(x) elements.
-func axpy[F Float](alpha F, x, y []F) {
-	switch x := any(x).(type) {
-	case []float32:
-		level1.Saxpy(len(x), float32(alpha), x, 1, any(y).([]float32), 1)
-	case []float64:
-		level1.Daxpy(len(x), float64(alpha), x, 1, any(y).([]float64), 1)
-	}
-}
-
-// dot returns x·y over len(x) elements.
-func dot[F Float](x, y []F) F {
-	switch x := any(x).(type) {
-	case []float32:
-		return F(level1.Sdot(len(x), x, 1, any(y).([]float32), 1))
-	case []float64:
-		return F(level1.Ddot(len(x), x, 1, any(y).([]float64), 1))
-	}
-	return 0
-}
+// dot returns x·y over len(x) elements (models.Dot).
+func dot[F Float](x, y []F) F { return models.Dot(x, y) }
 
 // Float is the element type of the kernels: float32, or float64 for
 // gradient checks.

@@ -22,12 +22,13 @@ func NewBiLSTM(ps *Params, prefix string, in, hidden int) *BiLSTM {
 }
 
 // Apply is the graph face; lengths is a float tensor of whole numbers in
-// [0, T], as for LSTM.Apply.
+// [0, T], and x is differentiated only when it depends on a parameter, as
+// for LSTM.Apply.
 func (l *BiLSTM) Apply(b *Binding, x, lengths *gorgonia.Node) (*gorgonia.Node, error) {
 	in := gorgonia.Nodes{x, lengths}
 	in = append(in, l.Fwd.weights(b)...)
 	in = append(in, l.Bwd.weights(b)...)
-	return Apply(&seqKernel{dirs: 2}, in...)
+	return Apply(&seqKernel{dirs: 2, noInputGrad: !b.dependsOnParams(x)}, in...)
 }
 
 // Forward is the eager face: x (batch, steps, In) gives dst (batch, steps,

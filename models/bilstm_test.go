@@ -21,6 +21,18 @@ func TestBiLSTMGradients(t *testing.T) {
 	}
 }
 
+// TestBiLSTMFeatureGradients checks the kernel of a BiLSTM whose input
+// needs no gradient (a first layer over features): the weights' gradients
+// are still right, without ∂L/∂x.
+func TestBiLSTMFeatureGradients(t *testing.T) {
+	for i, c := range seqCases {
+		t.Run(c.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(uint64(i), 13))
+			checkGrad(t, models.NewBiLSTMFeatureKernel, seqInputs(r, c.T, 3, 2, 2, c.lengths))
+		})
+	}
+}
+
 // TestBiLSTMMatchesSeparateSequences checks the padding semantics: each
 // sequence of a padded batch gets exactly what it gets alone, the backward
 // direction starting at its own last frame, and padded frames are zero.

@@ -9,7 +9,9 @@ var (
 	NewLSTMStepKernel  = func() Kernel { return &lstmStepKernel{} }
 	NewLSTMSeqKernel   = func() Kernel { return &seqKernel{dirs: 1} }
 	NewBiLSTMKernel    = func() Kernel { return &seqKernel{dirs: 2} }
-	NewPyramidKernel   = func() Kernel { return &pyramidKernel{} }
-	NewDropoutKernel   = func(d *Dropout) Kernel { return &dropoutKernel{d: d} }
-	NewCTCKernel       = func(blank int) Kernel { return &ctcKernel{blank: blank} }
+	// A BiLSTM over features: no gradient of x.
+	NewBiLSTMFeatureKernel = func() Kernel { return &seqKernel{dirs: 2, noInputGrad: true} }
+	NewPyramidKernel       = func() Kernel { return &pyramidKernel{} }
+	NewDropoutKernel       = func(d *Dropout) Kernel { return &dropoutKernel{d: d} }
+	NewCTCKernel           = func(blank int) Kernel { return &ctcKernel{blank: blank} }
 )

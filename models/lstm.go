@@ -91,9 +91,11 @@ func (l *LSTM) SplitState(state *gorgonia.Node) (h, c *gorgonia.Node, err error)
 // states (B, T, H). Sequence b is x[b, :lengths[b]]; the frames after it are
 // padding: their outputs are zero, they never touch the state, and they
 // get zero gradient. The recurrence and its backpropagation through time
-// run inside one fused node.
+// run inside one fused node. x is differentiated only when it depends on
+// a parameter bound in b: over features (a first layer) the node has no
+// gradient with respect to x, and the backward pass skips its GEMM.
 func (l *LSTM) Apply(b *Binding, x, lengths *gorgonia.Node) (*gorgonia.Node, error) {
-	return Apply(&seqKernel{dirs: 1}, append(gorgonia.Nodes{x, lengths}, l.weights(b)...)...)
+	return Apply(&seqKernel{dirs: 1, noInputGrad: !b.dependsOnParams(x)}, append(gorgonia.Nodes{x, lengths}, l.weights(b)...)...)
 }
 
 // Step is the eager face of one step: from x (batch, In) and prev (batch,
@@ -103,7 +105,7 @@ func (l *LSTM) Apply(b *Binding, x, lengths *gorgonia.Node) (*gorgonia.Node, err
 func (l *LSTM) Step(ws *LSTMWorkspace, next, x, prev []float32, batch int) {
 	H := l.Hidden
 	ws.gates = growFloats(ws.gates, batch*4*H)
-	stepForward(ws.gates, x, prev, next, floatsOf[float32](l.Wx.Value), floatsOf[float32](l.Wh.Value), floatsOf[float32](l.B.Value), batch, l.In, H)
+	stepForward(ws.gates, x, prev, next, floatsOf[float32](l.Wx.Value), floatsOf[float32](l.Wh.Value), floatsOf[float32](l.B.Value), batch, l.In, H, nil)
 }
 
 // Forward is the eager face of the whole-sequence layer: x (batch, steps,

@@ -9,11 +9,13 @@ import (
 // seqKernel is the fused whole-sequence LSTM (dirs = 1) or BiLSTM (dirs =
 // 2). Inputs: x (B, T, I), lengths (B), then Wx (I, 4H), Wh (H, 4H), b (4H)
 // per direction. Output: (B, T, dirs·H). Forward keeps the packed inputs,
-// gate activations and cells for Backward (see lstm_seq.go).
+// gate activations and cells for Backward (see lstm_seq.go). With
+// noInputGrad, x is not differentiable: nothing trainable produced it.
 type seqKernel struct {
-	dirs  int
-	plan  seqPlan
-	state any // *seqState[float32] or *seqState[float64]
+	dirs        int
+	noInputGrad bool
+	plan        seqPlan
+	state       any // *seqState[float32] or *seqState[float64]
 }
 
 type seqState[F Float] struct {
@@ -59,7 +61,7 @@ func (k *seqKernel) OutputShape(in []tensor.Shape) (tensor.Shape, error) {
 func (k *seqKernel) Differentiable(n int) []bool {
 	d := make([]bool, n)
 	for i := range d {
-		d[i] = i != 1 // all but lengths
+		d[i] = i != 1 && (i != 0 || !k.noInputGrad) // all but lengths (and x)
 	}
 	return d
 }
@@ -116,5 +118,9 @@ func seqKernelBackward[F Float](k *seqKernel, dIn []*tensor.Dense, dOut *tensor.
 		st.dw[d] = weightsOf[F](dIn, d)
 	}
 	I, H := in[0].Shape()[2], in[3].Shape()[0]
-	seqBackward(&k.plan, st.dirs, st.w, st.dw, floatsOf[F](dOut), I, H, floatsOf[F](dIn[0]))
+	var dx []F
+	if dIn[0] != nil {
+		dx = floatsOf[F](dIn[0])
+	}
+	seqBackward(&k.plan, st.dirs, st.w, st.dw, floatsOf[F](dOut), I, H, dx)
 }

@@ -25,10 +25,12 @@ import (
 //
 //	forward:  Z = Xp·Wx + b           one (N, I)×(I, 4H) GEMM
 //	          Z_s += h_{s−1}·Wh        one (active[s], H)×(H, 4H) GEMM per step
-//	backward: dh_{s−1} = dZ_s·Whᵀ      one GEMM per step (Whᵀ transposed once)
+//	backward: dh_{s−1} = dZ_s·Whᵀ      one GEMM per step
 //	          dWh = Hpᵀ·dZ, dWx = Xpᵀ·dZ, dXp = dZ·Wxᵀ   one GEMM each
 //
 // where Hp holds h_{s−1} aligned with the rows of step s (zero for s = 0).
+// The per-step products read Wh (Whᵀ) from panels packed once per pass
+// (packedRHS), not from Wh itself, whose 4 KiB rows thrash the L1 cache.
 // Backward consumes the saved state: dZ overwrites the gate activations and
 // dXp the packed inputs.
 
@@ -92,14 +94,14 @@ type seqWeights[F Float] struct {
 
 // seqDir is one direction's saved state and working memory.
 type seqDir[F Float] struct {
-	xp    []F // (N, I) packed inputs; dXp after Backward
-	gates []F // (N, 4H) gate activations; dZ after Backward
-	c     []F // (N, H) cells
-	hprev []F // (N, H) h_{s−1} aligned with the rows of step s
-	h     []F // (B, H) the current step's h
-	dh    []F // (B, H) ∂L/∂h_s during Backward
-	dc    []F // (B, H) ∂L/∂c_s from later steps during Backward
-	whT   []F // (4H, H) Whᵀ during Backward
+	xp    []F          // (N, I) packed inputs; dXp after Backward
+	gates []F          // (N, 4H) gate activations; dZ after Backward
+	c     []F          // (N, H) cells
+	hprev []F          // (N, H) h_{s−1} aligned with the rows of step s
+	h     []F          // (B, H) the current step's h
+	dh    []F          // (B, H) ∂L/∂h_s during Backward
+	dc    []F          // (B, H) ∂L/∂c_s from later steps during Backward
+	wh    packedRHS[F] // Wh in Forward, Whᵀ in Backward
 }
 
 // seqForward runs len(dirs) directions over x (B, T, I): direction k writes
@@ -114,11 +116,15 @@ func seqForward[F Float](p *seqPlan, dirs []seqDir[F], w []seqWeights[F], x []F,
 
 // seqBackward backpropagates dOut (B, T, len(dirs)·H) through a pass of
 // seqForward: dx (B, T, I) receives ∂L/∂x (zero at padded frames), and
-// dw[k] the gradients of direction k's weights.
+// dw[k] the gradients of direction k's weights. A nil dx skips ∂L/∂x and
+// its product, dZ·Wxᵀ (a first layer's input is features, not trainable).
 func seqBackward[F Float](p *seqPlan, dirs []seqDir[F], w, dw []seqWeights[F], dOut []F, I, H int, dx []F) {
 	eachDir(len(dirs), func(k int) {
-		dirs[k].backward(p, k == 1, w[k], dw[k], dOut, I, H, len(dirs)*H, k*H)
+		dirs[k].backward(p, k == 1, w[k], dw[k], dOut, I, H, len(dirs)*H, k*H, dx != nil)
 	})
+	if dx == nil {
+		return
+	}
 	clear(dx[:p.B*p.T*I])
 	for k := range dirs {
 		dirs[k].scatterAdd(p, k == 1, dx, I)
@@ -168,13 +174,14 @@ func (d *seqDir[F]) forward(p *seqPlan, reverse bool, w seqWeights[F], x []F, I,
 	if T > 0 {
 		clear(d.hprev[:p.active[0]*H]) // h₋₁ = 0
 	}
+	d.wh.pack(false, H, 4*H, w.wh, 4*H)
 	grain := cellRows(H)
 	for s := 0; s < T && p.active[s] > 0; s++ {
 		n, base := p.active[s], p.off[s]
 		z := d.gates[base*4*H : (base+n)*4*H]
 		var cPrev []F
 		if s > 0 {
-			gemm(false, false, n, 4*H, H, 1, d.hprev[base*H:], H, w.wh, 4*H, 1, z, 4*H)
+			d.wh.gemm(n, 1, d.hprev[base*H:], H, 1, z, 4*H)
 			cPrev = d.c[p.off[s-1]*H:]
 		}
 		c := d.c[base*H:]
@@ -203,19 +210,13 @@ func (d *seqDir[F]) forward(p *seqPlan, reverse bool, w seqWeights[F], x []F, I,
 }
 
 // backward backpropagates columns col … col+H of dOut (B, T, ow) through
-// one direction, writing its weight gradients to dw and ∂L/∂Xp over d.xp.
-func (d *seqDir[F]) backward(p *seqPlan, reverse bool, w, dw seqWeights[F], dOut []F, I, H, ow, col int) {
+// one direction, writing its weight gradients to dw and, with wantDx,
+// ∂L/∂Xp over d.xp.
+func (d *seqDir[F]) backward(p *seqPlan, reverse bool, w, dw seqWeights[F], dOut []F, I, H, ow, col int, wantDx bool) {
 	B, T, N := p.B, p.T, p.rows()
 	d.dh = growFloats(d.dh, B*H)
 	d.dc = growFloats(d.dc, B*H)
-	// The per-step products dZ_s·Whᵀ read Wh transposed: transpose it once
-	// rather than have the BLAS repack it at every step.
-	d.whT = growFloats(d.whT, 4*H*H)
-	for i := range H {
-		for j, v := range w.wh[i*4*H : (i+1)*4*H] {
-			d.whT[j*H+i] = v
-		}
-	}
+	d.wh.pack(true, 4*H, H, w.wh, 4*H)
 	grain := cellRows(H)
 	for s := T - 1; s >= 0; s-- {
 		n, base, later := p.active[s], p.off[s], p.active[s+1]
@@ -246,7 +247,7 @@ func (d *seqDir[F]) backward(p *seqPlan, reverse bool, w, dw seqWeights[F], dOut
 			})
 		}
 		if s > 0 {
-			gemm(false, false, n, H, 4*H, 1, z, 4*H, d.whT, H, 0, d.dh, H)
+			d.wh.gemm(n, 1, z, 4*H, 0, d.dh, H)
 		}
 	}
 	dz := d.gates[:N*4*H]
@@ -259,7 +260,9 @@ func (d *seqDir[F]) backward(p *seqPlan, reverse bool, w, dw seqWeights[F], dOut
 	gemm(true, false, H, 4*H, N, 1, d.hprev, H, dz, 4*H, 0, dw.wh, 4*H)
 	gemm(true, false, I, 4*H, N, 1, d.xp, I, dz, 4*H, 0, dw.wx, 4*H)
 	sumRows(dw.b, dz, N, 4*H)
-	gemm(false, true, N, I, 4*H, 1, dz, 4*H, w.wx, 4*H, 0, d.xp, I)
+	if wantDx {
+		gemm(false, true, N, I, 4*H, 1, dz, 4*H, w.wx, 4*H, 0, d.xp, I)
+	}
 }
 
 // scatterAdd adds the packed input gradient d.xp into dx (B, T, I).

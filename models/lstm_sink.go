@@ -22,6 +22,12 @@ import (
 //
 //	dWx = Xᵀ·DZ,  dWh = H₋₁ᵀ·DZ,  db = Σ_rows DZ
 //
+// The sink's forward pass, which runs before every step's, also packs
+// Wx, Wh, Wxᵀ and Whᵀ once per run for the steps' products (packedRHS):
+// read in place, their 4 KiB rows made the steps' GEMMs memory bound, and
+// the transposed ones were repacked by every step's backward pass. The
+// packed copies are kept once per Params and LSTM, not per graph.
+//
 // A one-element token orders the passes, as attention's keySink does: the
 // sink node outputs it, every step takes it as a differentiable input
 // whose gradient is zero, so gorgonia runs the sink's backward pass after
@@ -32,6 +38,17 @@ type stepSink struct {
 	rows       int   // Σ the steps' batch rows
 	x, h, dz   any   // []float32 or []float64: (rows, In), (rows, H), (rows, 4H)
 	written    []bool
+	packs      *stepPacksRef
+}
+
+// stepPacksRef holds a *stepPacks[float32] or *stepPacks[float64].
+type stepPacksRef struct {
+	v any
+}
+
+// stepPacks are the weights as the steps' products read them.
+type stepPacks[F Float] struct {
+	wx, wh, wxT, whT packedRHS[F]
 }
 
 // stepSinkOf returns the sink of l's steps in b's graph and its token,
@@ -40,7 +57,14 @@ func (b *Binding) stepSinkOf(l *LSTM) (*stepSink, *gorgonia.Node, error) {
 	if ref, ok := b.stepSinks[l]; ok {
 		return ref.sink, ref.token, nil
 	}
-	s := &stepSink{in: l.In, hidden: l.Hidden}
+	ps := b.ps
+	if ps.packs == nil {
+		ps.packs = map[*LSTM]*stepPacksRef{}
+	}
+	if ps.packs[l] == nil {
+		ps.packs[l] = &stepPacksRef{}
+	}
+	s := &stepSink{in: l.In, hidden: l.Hidden, packs: ps.packs[l]}
 	tok, err := Apply(&stepSinkKernel{sink: s}, l.weights(b)...)
 	if err != nil {
 		return nil, nil, err
@@ -84,15 +108,26 @@ func (*stepSinkKernel) Differentiable(int) []bool { return []bool{true, true, tr
 
 func (k *stepSinkKernel) Forward(out *tensor.Dense, in []*tensor.Dense) error {
 	if out.Dtype() == tensor.Float32 {
-		stepSinkForward[float32](k.sink, floatsOf[float32](out))
+		stepSinkForward(k.sink, floatsOf[float32](out), floatsOf[float32](in[0]), floatsOf[float32](in[1]))
 	} else {
-		stepSinkForward[float64](k.sink, floatsOf[float64](out))
+		stepSinkForward(k.sink, floatsOf[float64](out), floatsOf[float64](in[0]), floatsOf[float64](in[1]))
 	}
 	return nil
 }
 
-// stepSinkForward sizes the stacked buffers and marks every slot unwritten.
-func stepSinkForward[F Float](s *stepSink, tok []F) {
+// stepSinkForward sizes the stacked buffers, marks every slot unwritten and
+// packs the weights for the steps.
+func stepSinkForward[F Float](s *stepSink, tok, wx, wh []F) {
+	I, H := s.in, s.hidden
+	p, ok := s.packs.v.(*stepPacks[F])
+	if !ok {
+		p = new(stepPacks[F])
+		s.packs.v = p
+	}
+	p.wx.pack(false, I, 4*H, wx, 4*H)
+	p.wh.pack(false, H, 4*H, wh, 4*H)
+	p.wxT.pack(true, 4*H, I, wx, 4*H)
+	p.whT.pack(true, 4*H, H, wh, 4*H)
 	x, _ := s.x.([]F)
 	h, _ := s.h.([]F)
 	dz, _ := s.dz.([]F)

@@ -10,11 +10,17 @@ import (
 // into gates (B, 4H), then the cell, reading [h₋₁ | c₋₁] from prev (B, 2H)
 // and writing [h | c] to next (B, 2H). next may alias prev: the GEMMs read
 // h₋₁ before the cell writes, and the cell reads each c₋₁ before it
-// overwrites it.
-func stepForward[F Float](gates, x, prev, next, wx, wh, b []F, B, I, H int) {
+// overwrites it. With packs (a graph's steps) the products read Wx and Wh
+// from there.
+func stepForward[F Float](gates, x, prev, next, wx, wh, b []F, B, I, H int, packs *stepPacks[F]) {
 	broadcastRows(gates, B, 4*H, b)
-	gemm(false, false, B, 4*H, I, 1, x, I, wx, 4*H, 1, gates, 4*H)
-	gemm(false, false, B, 4*H, H, 1, prev, 2*H, wh, 4*H, 1, gates, 4*H)
+	if packs != nil {
+		packs.wx.gemm(B, 1, x, I, 1, gates, 4*H)
+		packs.wh.gemm(B, 1, prev, 2*H, 1, gates, 4*H)
+	} else {
+		gemm(false, false, B, 4*H, I, 1, x, I, wx, 4*H, 1, gates, 4*H)
+		gemm(false, false, B, 4*H, H, 1, prev, 2*H, wh, 4*H, 1, gates, 4*H)
+	}
 	if grain := cellRows(H); B < 2*grain { // no closure: steady-state decoding does not allocate
 		cellForward(H, 0, B, gates, prev[H:], 2*H, next[H:], 2*H, next, 2*H)
 	} else {
@@ -85,8 +91,12 @@ func stepKernelForward[F Float](k *lstmStepKernel, out *tensor.Dense, in []*tens
 	gates, _ := k.gates.([]F)
 	gates = growFloats(gates, B*4*H)
 	k.gates = gates
+	var packs *stepPacks[F]
+	if k.sink != nil {
+		packs = k.sink.packs.v.(*stepPacks[F])
+	}
 	stepForward(gates, floatsOf[F](in[0]), floatsOf[F](in[1]), floatsOf[F](out),
-		floatsOf[F](in[2]), floatsOf[F](in[3]), floatsOf[F](in[4]), B, I, H)
+		floatsOf[F](in[2]), floatsOf[F](in[3]), floatsOf[F](in[4]), B, I, H, packs)
 }
 
 func (k *lstmStepKernel) Backward(dIn []*tensor.Dense, dOut, out *tensor.Dense, in []*tensor.Dense) error {
@@ -130,11 +140,14 @@ func stepKernelBackward[F Float](k *lstmStepKernel, dIn []*tensor.Dense, dOut, o
 			cellBackward(H, lo, hi, act, prev[H:], 2*H, next[H:], 2*H, dy, 2*H, dy[H:], 2*H, dz, dState[H:], 2*H)
 		})
 	}
-	gemm(false, true, B, I, 4*H, 1, dz, 4*H, wx, 4*H, 0, dx, I)
-	gemm(false, true, B, H, 4*H, 1, dz, 4*H, wh, 4*H, 0, dState, 2*H)
 	if k.sink != nil {
+		packs := k.sink.packs.v.(*stepPacks[F])
+		packs.wxT.gemm(B, 1, dz, 4*H, 0, dx, I)
+		packs.whT.gemm(B, 1, dz, 4*H, 0, dState, 2*H)
 		return
 	}
+	gemm(false, true, B, I, 4*H, 1, dz, 4*H, wx, 4*H, 0, dx, I)
+	gemm(false, true, B, H, 4*H, 1, dz, 4*H, wh, 4*H, 0, dState, 2*H)
 	gemm(true, false, I, 4*H, B, 1, x, I, dz, 4*H, 0, floatsOf[F](dIn[2]), 4*H)
 	gemm(true, false, H, 4*H, B, 1, prev, 2*H, dz, 4*H, 0, floatsOf[F](dIn[3]), 4*H)
 	sumRows(floatsOf[F](dIn[4]), dz, B, 4*H)

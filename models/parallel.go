@@ -2,38 +2,60 @@ package models
 
 import (
 	"runtime"
-	"sync"
+	"sync/atomic"
 )
 
-// ParallelFor runs body over [0, n) split into at most GOMAXPROCS contiguous
-// ranges, one goroutine each, and waits for all of them. Work below minPerTask
+// ParallelFor runs body over [0, n) cut into contiguous ranges of at least
+// minPerTask items, on up to GOMAXPROCS goroutines (the caller's and
+// helpers), and returns when every range is done. Work below minPerTask
 // items per range stays on the calling goroutine: spawning costs about a
 // microsecond, so tiny loops are faster serial.
+//
+// The ranges (two per goroutine) are taken in turn, and the caller waits
+// for the ranges to be done, not for the helpers to exit: on a machine
+// shared with other processes a helper whose thread is not scheduled for a
+// time slice (milliseconds) leaves its ranges to the caller instead of
+// holding it up. body may run several times on one goroutine.
 func ParallelFor(n, minPerTask int, body func(lo, hi int)) {
 	if n <= 0 {
 		return
 	}
-	if minPerTask < 1 {
-		minPerTask = 1
-	}
-	workers := runtime.GOMAXPROCS(0)
-	if m := n / minPerTask; m < workers {
-		workers = m
-	}
+	minPerTask = max(minPerTask, 1)
+	workers := min(runtime.GOMAXPROCS(0), n/minPerTask)
 	if workers <= 1 {
 		body(0, n)
 		return
 	}
-	chunk := (n + workers - 1) / workers
-	var wg sync.WaitGroup
-	for lo := chunk; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			body(lo, hi)
-		}()
+	chunks := min(2*workers, n/minPerTask)
+	size := (n + chunks - 1) / chunks
+	j := &parallelJob{body: body, n: n, size: size, chunks: (n + size - 1) / size, done: make(chan struct{})}
+	for range workers - 1 {
+		go j.work()
 	}
-	body(0, min(chunk, n))
-	wg.Wait()
+	j.work()
+	<-j.done
+}
+
+// parallelJob is one ParallelFor call's ranges.
+type parallelJob struct {
+	body           func(lo, hi int)
+	n, size        int
+	chunks         int
+	next, finished atomic.Int64
+	done           chan struct{} // closed when the last range is done
+}
+
+// work takes ranges until none is left.
+func (j *parallelJob) work() {
+	for {
+		i := int(j.next.Add(1)) - 1
+		if i >= j.chunks {
+			return
+		}
+		lo := i * j.size
+		j.body(lo, min(lo+j.size, j.n))
+		if int(j.finished.Add(1)) == j.chunks {
+			close(j.done)
+		}
+	}
 }

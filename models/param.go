@@ -37,6 +37,11 @@ type Params struct {
 	rng    *rand.Rand
 	list   []*Param
 	byName map[string]*Param
+	// packs holds, per LSTM, the packed weights its unrolled steps read
+	// (see stepSink): one copy shared by every graph over these
+	// parameters, which run one at a time since they add their gradients
+	// into the same Grad tensors.
+	packs map[*LSTM]*stepPacksRef
 }
 
 // NewParams returns an empty store of the given dtype (tensor.Float32 or
@@ -136,13 +141,14 @@ type Binding struct {
 	nodes     gorgonia.Nodes
 	byName    map[string]*gorgonia.Node
 	stepSinks map[*LSTM]stepSinkRef // see stepSink
+	ps        *Params
 }
 
 // Bind adds a node for each parameter to g, holding the parameter's Value
 // tensor itself (not a copy), so that an optimizer step on the Params is
 // seen by every graph at once.
 func (ps *Params) Bind(g *gorgonia.ExprGraph) *Binding {
-	b := &Binding{byName: make(map[string]*gorgonia.Node, len(ps.list))}
+	b := &Binding{byName: make(map[string]*gorgonia.Node, len(ps.list)), ps: ps}
 	for _, p := range ps.list {
 		n := gorgonia.NodeFromAny(g, p.Value, gorgonia.WithName(p.Name))
 		b.params = append(b.params, p)
@@ -181,6 +187,34 @@ func (b *Binding) Used() gorgonia.Nodes {
 		}
 	}
 	return used
+}
+
+// dependsOnParams reports whether n's value depends on a bound parameter,
+// that is whether a gradient with respect to n can reach one. A kernel
+// whose input does not (features, masks) can skip that input's gradient.
+func (b *Binding) dependsOnParams(n *gorgonia.Node) bool {
+	params := make(map[int64]bool, len(b.nodes))
+	for _, p := range b.nodes {
+		params[p.ID()] = true
+	}
+	g := n.Graph()
+	seen := map[int64]bool{}
+	stack := []int64{n.ID()}
+	for len(stack) > 0 {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if params[id] {
+			return true
+		}
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		for it := g.From(id); it.Next(); {
+			stack = append(stack, it.Node().ID())
+		}
+	}
+	return false
 }
 
 // CollectGrads adds each bound node's gradient (from a tape machine run with

@@ -71,3 +71,43 @@ func cellBackRowFast(a, cPrev, c, dh, dc, d, dcPrev []float32) int {
 	lstmCellBackAVX2(&a[0], cp, &c[0], &dh[0], &dc[0], &d[0], &dcPrev[0], H, n)
 	return n
 }
+
+// tanhScoreAVX2 and tanhScoreBackAVX2 are implemented in tanh_amd64.s.
+//
+//go:noescape
+func tanhScoreAVX2(a, b, c, v *float32, n int) float32
+
+//go:noescape
+func tanhScoreBackAVX2(dp, dv, dq, a, b, c, v *float32, d float32, n, add int)
+
+// tanhScoreFast runs TanhScore's multiple-of-8 prefix in assembly when it
+// can and returns how many elements it did and their sum. The slices have
+// equal lengths; c may be nil.
+func tanhScoreFast(a, b, c, v []float32) (int, float32) {
+	n := len(v) &^ 7
+	if !useTanhAVX2 || n == 0 {
+		return 0, 0
+	}
+	return n, tanhScoreAVX2(&a[0], &b[0], firstOrNil(c), &v[0], n)
+}
+
+// tanhScoreBackFast is tanhScoreFast for TanhScoreBackward.
+func tanhScoreBackFast(dp, dv, dq, a, b, c, v []float32, d float32, add bool) int {
+	n := len(v) &^ 7
+	if !useTanhAVX2 || n == 0 {
+		return 0
+	}
+	addInt := 0
+	if add {
+		addInt = 1
+	}
+	tanhScoreBackAVX2(&dp[0], &dv[0], &dq[0], &a[0], &b[0], firstOrNil(c), &v[0], d, n, addInt)
+	return n
+}
+
+func firstOrNil(s []float32) *float32 {
+	if s == nil {
+		return nil
+	}
+	return &s[0]
+}

@@ -318,3 +318,93 @@ nocprev:
 	JNZ  backloop
 	VZEROUPPER
 	RET
+
+// func tanhScoreAVX2(a, b, c, v *float32, n int) float32
+//
+// Σ_{i<n} v[i]·tanh(a[i] + b[i] + c[i]), n a positive multiple of 8; c may
+// be nil (no third term).
+TEXT ·tanhScoreAVX2(SB), NOSPLIT, $0-44
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DX
+	MOVQ c+16(FP), R8
+	MOVQ v+24(FP), R10
+	MOVQ n+32(FP), CX
+	VXORPS Y5, Y5, Y5
+
+score_loop:
+	VMOVUPS (SI), Y0
+	VADDPS  (DX), Y0, Y0
+	TESTQ   R8, R8
+	JZ      score_noc
+	VADDPS  (R8), Y0, Y0
+	ADDQ    $32, R8
+
+score_noc:
+	TANH(Y0, Y1, Y2)
+	VFMADD231PS (R10), Y0, Y5 // s += v·y
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, R10
+	SUBQ $8, CX
+	JNZ  score_loop
+	VEXTRACTF128 $1, Y5, X6
+	VADDPS       X6, X5, X5
+	VPERMILPS    $0x4e, X5, X6
+	VADDPS       X6, X5, X5
+	VPERMILPS    $0xb1, X5, X6
+	VADDSS       X6, X5, X5
+	VMOVSS       X5, ret+40(FP)
+	VZEROUPPER
+	RET
+
+// func tanhScoreBackAVX2(dp, dv, dq, a, b, c, v *float32, d float32, n, add int)
+//
+// For i < n, n a positive multiple of 8, with y = tanh(a[i] + b[i] + c[i])
+// (no c[i] when c is nil) and g = d·v[i]·(1 − y²): dv[i] += d·y,
+// dp[i] = g (dp[i] += g when add ≠ 0), dq[i] += g.
+TEXT ·tanhScoreBackAVX2(SB), NOSPLIT, $0-80
+	MOVQ dp+0(FP), DI
+	MOVQ dv+8(FP), R9
+	MOVQ dq+16(FP), R11
+	MOVQ a+24(FP), SI
+	MOVQ b+32(FP), DX
+	MOVQ c+40(FP), R8
+	MOVQ v+48(FP), R10
+	VBROADCASTSS d+56(FP), Y15
+	MOVQ n+64(FP), CX
+	MOVQ add+72(FP), BX
+
+back_loop:
+	VMOVUPS (SI), Y0
+	VADDPS  (DX), Y0, Y0
+	TESTQ   R8, R8
+	JZ      back_noc
+	VADDPS  (R8), Y0, Y0
+	ADDQ    $32, R8
+
+back_noc:
+	TANH(Y0, Y1, Y2)
+	VMOVUPS (R9), Y3
+	VFMADD231PS Y0, Y15, Y3   // dv += d·y
+	VMOVUPS Y3, (R9)
+	VMULPS  Y0, Y0, Y1        // y²
+	VMULPS  (R10), Y15, Y2    // d·v
+	VFNMADD231PS Y1, Y2, Y2   // g = d·v − d·v·y²
+	VADDPS  (R11), Y2, Y4     // dq += g
+	VMOVUPS Y4, (R11)
+	TESTQ   BX, BX
+	JZ      back_store
+	VADDPS  (DI), Y2, Y2      // dp += g
+
+back_store:
+	VMOVUPS Y2, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, R10
+	ADDQ $32, R9
+	ADDQ $32, R11
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ  back_loop
+	VZEROUPPER
+	RET

@@ -96,7 +96,10 @@ type gemmArgs struct {
 	beta           float32
 	c              []float32
 	ldc            int
-	avx2           bool // run the assembly kernels
+	avx2           bool      // run the assembly kernels
+	packed         []float32 // op(B) packed by PackedB.Pack (b unused), or nil
+	packedN        int       // with packed: the width of the packed op(B)
+	packedCol      int       // with packed: its column where this product's C starts
 }
 
 // checkGemm panics unless the strides and lengths fit the shapes, as

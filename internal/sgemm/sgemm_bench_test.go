@@ -94,13 +94,7 @@ func gonumSgemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b
 // (2mnk floating-point operations per product).
 func benchGemm(b *testing.B, gemm func(bool, bool, int, int, int, float32, []float32, int, []float32, int, float32, []float32, int), tA, tB bool, m, n, k int) {
 	r := rand.New(rand.NewPCG(1, 1))
-	rnd := func(size int) []float32 {
-		s := make([]float32, size)
-		for i := range s {
-			s[i] = float32(r.NormFloat64())
-		}
-		return s
-	}
+	rnd := func(size int) []float32 { return normals(r, size) }
 	a, w, c := rnd(m*k), rnd(k*n), make([]float32, m*n)
 	lda, ldb := k, n
 	if tA {

@@ -24,7 +24,8 @@ const (
 func (g *gemmArgs) serial(s *sgemmScratch) {
 	// The Go kernel, which runs over the panel once per 3×4 block, always
 	// wants it packed.
-	inPlace := g.avx2 && !g.transB && g.m <= sgemmInPlaceRows
+	inPlace := g.avx2 && !g.transB && g.m <= sgemmInPlaceRows && g.packed == nil
+	off := 0 // of the block in g.packed
 	for jc := 0; jc < g.n; jc += sgemmNC {
 		nn := min(sgemmNC, g.n-jc)
 		for pc := 0; pc < g.k; pc += sgemmKC {
@@ -33,29 +34,38 @@ func (g *gemmArgs) serial(s *sgemmScratch) {
 			if pc > 0 {
 				beta = 1 // C already holds β·C plus the first blocks of the sum
 			}
-			if !inPlace {
+			panels := s.b
+			switch {
+			case g.packed != nil:
+				// A column chunk of a product (packedCol > 0 or n <
+				// packedN) lies within one NC block: see split.
+				panels = g.packed[off+g.packedCol*kk:]
+				off += kk * roundUp(min(sgemmNC, g.packedN-jc), sgemmNR)
+			case !inPlace:
 				s.b = grow(s.b, kk*roundUp(nn, sgemmNR))
 				g.packB(s.b, jc, nn, pc, kk)
+				panels = s.b
 			}
 			for ic := 0; ic < g.m; ic += sgemmMC {
 				mm := min(sgemmMC, g.m-ic)
 				g.packA(s.a, ic, mm, pc, kk)
-				g.macro(s, inPlace, ic, mm, jc, nn, pc, kk, beta)
+				g.macro(s, panels, inPlace, ic, mm, jc, nn, pc, kk, beta)
 			}
 		}
 	}
 }
 
 // macro computes C[ic:+mm, jc:+nn] = Ap·Bp + β·C[ic:+mm, jc:+nn] from the
-// packed block of A in s.a and the panels of B (packed in s.b, or in place).
-func (g *gemmArgs) macro(s *sgemmScratch, inPlace bool, ic, mm, jc, nn, pc, kk int, beta float32) {
+// packed block of A in s.a and the panels of B (packed in panels, or in
+// place).
+func (g *gemmArgs) macro(s *sgemmScratch, panels []float32, inPlace bool, ic, mm, jc, nn, pc, kk int, beta float32) {
 	for jr := 0; jr < nn; jr += sgemmNR {
 		w := min(sgemmNR, nn-jr)
 		var panel []float32
 		ld := sgemmNR
 		switch {
 		case !inPlace:
-			panel = s.b[jr*kk:]
+			panel = panels[jr*kk:]
 		case w == sgemmNR:
 			panel, ld = g.b[pc*g.ldb+jc+jr:], g.ldb
 		default:

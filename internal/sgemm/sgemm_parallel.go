@@ -15,7 +15,10 @@ import (
 // chunks, A for column chunks) is the smaller one. Two chunks per
 // goroutine rather than one keep a goroutine that lost its core to another
 // process from holding up the product, at the price of one more repacking;
-// each chunk is at least sgemmMinChunk rows or columns.
+// each chunk is at least sgemmMinChunk rows or columns. For the same
+// reason the caller waits for the chunks to be done, not for the helpers
+// to return: a helper that was handed the product but not yet scheduled
+// finds no chunk left and lets go of it later.
 //
 // Measured on the 2-core Xeon this was developed on (other cores idle):
 // products under about 4 MFLOP (70 µs on one core) ran no faster on two;
@@ -43,19 +46,20 @@ func (g *gemmArgs) run() {
 	j := getJob()
 	j.g, j.splitM, j.size, j.chunks = *g, splitM, size, chunks
 	j.next.Store(0)
+	j.finished.Store(0)
 	helpers := min(procs, chunks) - 1
 	startWorkers(helpers)
+	j.refs.Store(int64(1 + helpers))
 	for range helpers {
-		j.wg.Add(1)
 		select {
 		case sgemmJobs <- j:
 		default: // every helper is busy: the caller does the work
-			j.wg.Done()
+			j.release()
 		}
 	}
 	j.work()
-	j.wg.Wait()
-	putJob(j)
+	<-j.done
+	j.release()
 }
 
 // split decides how to cut the product over procs goroutines: by rows or
@@ -64,7 +68,8 @@ func (g *gemmArgs) split(procs int) (splitM bool, size, chunks int) {
 	if procs < 2 || 2*g.m*g.n*g.k < sgemmParallelFlops {
 		return false, 0, 1
 	}
-	splitM = g.m >= g.n
+	// A packed B splits its columns only within one NC block of panels.
+	splitM = g.m >= g.n || (g.packed != nil && g.packedN > sgemmNC)
 	dim, unit := g.n, sgemmNR
 	if splitM {
 		dim, unit = g.m, sgemmMR
@@ -92,12 +97,16 @@ func (g *gemmArgs) part(splitM bool, lo, size int) gemmArgs {
 		return p
 	}
 	p.n = min(size, g.n-lo)
+	p.c = g.c[lo:]
+	if g.packed != nil {
+		p.packedCol = g.packedCol + lo // lo is a multiple of sgemmNR
+		return p
+	}
 	if g.transB {
 		p.b = g.b[lo*g.ldb:]
 	} else {
 		p.b = g.b[lo:]
 	}
-	p.c = g.c[lo:]
 	return p
 }
 
@@ -106,22 +115,40 @@ type gemmJob struct {
 	g            gemmArgs
 	splitM       bool
 	size, chunks int
-	next         atomic.Int64 // the next chunk to take
-	wg           sync.WaitGroup
+	next         atomic.Int64  // the next chunk to take
+	finished     atomic.Int64  // chunks done
+	refs         atomic.Int64  // the caller and the helpers handed the job
+	done         chan struct{} // one token when the last chunk is done
 }
 
-// work takes chunks until none is left.
+// work takes chunks until none is left; whoever finishes the last one
+// tells the caller.
 func (j *gemmJob) work() {
-	s := getScratch()
+	var s *sgemmScratch
 	for {
 		i := int(j.next.Add(1)) - 1
 		if i >= j.chunks {
 			break
 		}
+		if s == nil {
+			s = getScratch()
+		}
 		p := j.g.part(j.splitM, i*j.size, j.size)
 		p.serial(s)
+		if int(j.finished.Add(1)) == j.chunks {
+			j.done <- struct{}{}
+		}
 	}
-	putScratch(s)
+	if s != nil {
+		putScratch(s)
+	}
+}
+
+// release lets go of the job; the last goroutine to do so recycles it.
+func (j *gemmJob) release() {
+	if j.refs.Add(-1) == 0 {
+		putJob(j)
+	}
 }
 
 // The helper goroutines, started on first need and then parked on
@@ -140,7 +167,7 @@ func startWorkers(n int) {
 		go func() {
 			for j := range sgemmJobs {
 				j.work()
-				j.wg.Done()
+				j.release()
 			}
 		}()
 	}
@@ -151,7 +178,7 @@ func getJob() *gemmJob {
 	case j := <-sgemmJobFree:
 		return j
 	default:
-		return new(gemmJob)
+		return &gemmJob{done: make(chan struct{}, 1)}
 	}
 }
 

@@ -249,19 +249,22 @@ func TestSgemmParallel(t *testing.T) {
 	}
 }
 
+// normals returns size standard normal values drawn from r.
+func normals(r *rand.Rand, size int) []float32 {
+	s := make([]float32, size)
+	for i := range s {
+		s[i] = float32(r.NormFloat64())
+	}
+	return s
+}
+
 // TestSgemmConcurrent runs products from several goroutines at once, so
 // that they compete for the helper goroutines and the scratch buffers (run
 // it with -race), each checked against a serial product.
 func TestSgemmConcurrent(t *testing.T) {
 	const m, n, k = 200, 300, 150
 	r := rand.New(rand.NewPCG(5, 6))
-	rnd := func(size int) []float32 {
-		s := make([]float32, size)
-		for i := range s {
-			s[i] = float32(r.NormFloat64())
-		}
-		return s
-	}
+	rnd := func(size int) []float32 { return normals(r, size) }
 	a, b := rnd(m*k), rnd(k*n)
 	want := make([]float32, m*n)
 	prev := runtime.GOMAXPROCS(1)
@@ -406,13 +409,7 @@ func TestSgemmPack(t *testing.T) {
 		return
 	}
 	r := rand.New(rand.NewPCG(7, 8))
-	rnd := func(size int) []float32 {
-		s := make([]float32, size)
-		for i := range s {
-			s[i] = float32(r.NormFloat64())
-		}
-		return s
-	}
+	rnd := func(size int) []float32 { return normals(r, size) }
 	for _, trans := range []bool{false, true} {
 		for _, kk := range []int{1, 7, 8, 9, 16, 23, 256} {
 			for _, rows := range []int{5, 6, 12, 13, 20} {
