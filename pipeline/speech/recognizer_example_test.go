@@ -22,7 +22,7 @@ func ExampleRecognizer_TranscribeFile() {
 	fmt.Println(t.Text)
 	fmt.Printf("%.1f s, %d chunk, first word %q\n", t.Duration, len(t.Chunks), t.Chunks[0].Words[0].Word)
 	// Output:
-	// the place ground had still for the last dead
+	// the we on at on soft and
 	// 3.4 s, 1 chunk, first word "the"
 }
 
@@ -48,5 +48,5 @@ func ExampleRecognizer_Segments() {
 		log.Fatal(err)
 	}
 	// Output:
-	// [0.0 s – 3.4 s] the plated round hurts done for the leasy done
+	// [0.0 s – 3.4 s] the place ground hot stomp so that the last idead
 }
