@@ -1,6 +1,7 @@
 package attention
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/attend-go/attend/models"
@@ -146,15 +147,22 @@ func additiveBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], alpha, dA
 	clear(g.v)
 	clear(g.filters)
 	clear(g.uf)
-	var mu sync.Mutex
+	// Each range of rows sums its share of the gradients shared by all rows
+	// (dv, dUf, dF) in its own scratch; the shares are added in the order
+	// of their rows after the loop, so the result does not depend on which
+	// range finished first (floating-point addition is not associative,
+	// and training must be bit-reproducible when resumed).
+	var (
+		mu    sync.Mutex
+		parts []rowPartial[F]
+	)
 	nf, nF := s.filters, len(x.filters)
 	models.ParallelFor(B, 1, func(lo, hi int) {
-		// Per-chunk scratch: de (T), fT and dfT (nf, T), pre and dpre
+		// Per-range scratch: de (T), fT and dfT (nf, T), pre and dpre
 		// (T, A), and partial sums of the shared gradients dv (A), dUf
 		// (nf, A), dF (nf, C, K).
 		n := T + 2*nf*T + 2*T*A + A + nf*A + nF
 		buf := getScratch[F](n)
-		defer putScratch(buf)
 		sc := *buf
 		clear(sc[n-(A+nf*A+nF):])
 		w := rowScratch[F]{}
@@ -169,16 +177,29 @@ func additiveBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], alpha, dA
 			additiveRowBackward(s, x, g, b, row(qw, b, A), row(dqw, b, A), row(alpha, b, T), row(dAlpha, b, T), &w)
 		}
 		mu.Lock()
-		axpy(1, w.dv, g.v)
-		if nf > 0 && x.prev != nil {
-			axpy(1, w.dUf, g.uf)
-			axpy(1, w.dF, g.filters)
-		}
+		parts = append(parts, rowPartial[F]{lo: lo, buf: buf, w: w})
 		mu.Unlock()
 	})
+	slices.SortFunc(parts, func(a, b rowPartial[F]) int { return a.lo - b.lo })
+	for _, p := range parts {
+		axpy(1, p.w.dv, g.v)
+		if nf > 0 && x.prev != nil {
+			axpy(1, p.w.dUf, g.uf)
+			axpy(1, p.w.dF, g.filters)
+		}
+		putScratch(p.buf)
+	}
 	// dquery = dqw·Wᵀ, dW = queryᵀ·dqw.
 	models.Gemm(false, true, B, H, A, 1, dqw, A, x.w, A, 0, g.query, H)
 	models.Gemm(true, false, H, A, B, 1, x.query, H, dqw, A, 0, g.w, A)
+}
+
+// rowPartial is one range of rows' scratch, kept until its partial sums
+// are added in row order.
+type rowPartial[F Float] struct {
+	lo  int
+	buf *[]F
+	w   rowScratch[F]
 }
 
 // rowScratch is one goroutine's scratch for additiveRowBackward, with its
