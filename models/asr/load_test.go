@@ -1,13 +1,13 @@
 package asr_test
 
 import (
-	"encoding/json"
 	"errors"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/modeltest"
 	"github.com/attend-go/attend/models/safetensors"
 )
 
@@ -64,20 +64,7 @@ func TestLoadErrors(t *testing.T) {
 		}
 		return f
 	}
-	editConfig := func(edit func(map[string]any)) func(*safetensors.File) {
-		return func(f *safetensors.File) {
-			var c map[string]any
-			if err := json.Unmarshal(f.Config, &c); err != nil {
-				t.Fatal(err)
-			}
-			edit(c)
-			b, err := json.Marshal(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.Config = b
-		}
-	}
+	editConfig := func(edit func(map[string]any)) func(*safetensors.File) { return modeltest.EditConfig(t, edit) }
 	last := func(f *safetensors.File) *safetensors.Tensor { return &f.Tensors[len(f.Tensors)-1] }
 	for _, tc := range []struct {
 		name string

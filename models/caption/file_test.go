@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/models/caption"
+	"github.com/attend-go/attend/models/modeltest"
 	"github.com/attend-go/attend/models/safetensors"
 )
 
@@ -157,20 +158,7 @@ func TestLoadErrors(t *testing.T) {
 		}
 		return f
 	}
-	editConfig := func(edit func(map[string]any)) func(*safetensors.File) {
-		return func(f *safetensors.File) {
-			var c map[string]any
-			if err := json.Unmarshal(f.Config, &c); err != nil {
-				t.Fatal(err)
-			}
-			edit(c)
-			b, err := json.Marshal(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.Config = b
-		}
-	}
+	editConfig := func(edit func(map[string]any)) func(*safetensors.File) { return modeltest.EditConfig(t, edit) }
 	for _, tc := range []struct {
 		name string
 		edit func(*safetensors.File)
