@@ -343,39 +343,9 @@ func TestPhoneCTCGradientsFD(t *testing.T) {
 		t.Fatal(err)
 	}
 	gr := boundGraph(t, m, phoneExamples(m)[:2])
-	m.Params.ZeroGrads()
-	if _, err := gr.Run(); err != nil {
-		t.Fatal(err)
-	}
 	names := []string{"phone_ctc.w", "phone_ctc.b", "listener.l0.fwd.wx", "listener.l0.bwd.b"}
-	grads := map[string][]float32{}
-	for _, name := range names {
-		p, _ := m.Params.Get(name)
-		grads[name] = slices.Clone(p.Grad.Data().([]float32))
-	}
-	const h = 1e-2
-	for _, name := range names {
-		p, _ := m.Params.Get(name)
-		v := p.F32()
-		pr := rand.New(rand.NewPCG(uint64(len(name)), 5))
-		for range 5 {
-			i := pr.IntN(len(v))
-			old := v[i]
-			v[i] = old + h
-			lp, err := gr.Run()
-			if err != nil {
-				t.Fatal(err)
-			}
-			v[i] = old - h
-			lm, err := gr.Run()
-			if err != nil {
-				t.Fatal(err)
-			}
-			v[i] = old
-			fd, g := (lp-lm)/(2*h), float64(grads[name][i])
-			if math.Abs(fd-g) > 6e-5+0.03*math.Abs(fd) { // float32: h = 1e-2 leaves ~2e-5 of rounding
-				t.Errorf("%s[%d]: graph gradient %.6g, finite difference %.6g", name, i, g, fd)
-			}
-		}
-	}
+	// float32: h = 1e-2 leaves ~2e-5 of rounding.
+	checkParamGradients[float32](t, m.Params, gr.Run, names, 1e-2, 5, 5, func(fd, g float64) bool {
+		return math.Abs(fd-g) <= 6e-5+0.03*math.Abs(fd)
+	})
 }

@@ -94,42 +94,7 @@ func decoderFD(t *testing.T, H, D, A int) {
 		}
 	}
 	names := []string{"dec.att.v", "dec.att.w", "dec.att.u", "dec.lstm.wx", "dec.lstm.wh", "dec.lstm.b", "dec.embed.table", "dec.out.w"}
-	ps.ZeroGrads()
-	if _, err := gr.Run(); err != nil {
-		t.Fatal(err)
-	}
-	grads := map[string][]float64{} // copied now: every run accumulates into Grad
-	for _, name := range names {
-		p, ok := ps.Get(name)
-		if !ok {
-			t.Fatalf("no parameter %q", name)
-		}
-		grads[name] = append([]float64(nil), p.Grad.Data().([]float64)...)
-	}
-	const h, tol, perParam = 1e-5, 1e-5, 6
-	for _, name := range names {
-		p, _ := ps.Get(name)
-		grad := grads[name]
-		v := p.Value.Data().([]float64)
-		pr := rand.New(rand.NewPCG(uint64(len(name)), 3))
-		for range perParam {
-			i := pr.IntN(len(v))
-			old := v[i]
-			v[i] = old + h
-			lp, err := gr.Run()
-			if err != nil {
-				t.Fatal(err)
-			}
-			v[i] = old - h
-			lm, err := gr.Run()
-			if err != nil {
-				t.Fatal(err)
-			}
-			v[i] = old
-			fd := (lp - lm) / (2 * h)
-			if rel := math.Abs(fd-grad[i]) / math.Max(math.Abs(fd)+math.Abs(grad[i]), 1e-4); rel > tol {
-				t.Errorf("%s[%d]: graph gradient %.6g, finite difference %.6g (rel err %.2g)", name, i, grad[i], fd, rel)
-			}
-		}
-	}
+	checkParamGradients[float64](t, ps, gr.Run, names, 1e-5, 6, 3, func(fd, g float64) bool {
+		return math.Abs(fd-g)/math.Max(math.Abs(fd)+math.Abs(g), 1e-4) <= 1e-5
+	})
 }
