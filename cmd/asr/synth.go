@@ -35,7 +35,7 @@ festival voices — into 16 kHz mono 16-bit WAV clips with a manifest for
 
 Each clip draws its engine (uniformly), voice, speaking rate and pitch,
 and optionally room reverberation, white/pink/brown noise at an SNR and
-telephone band-limiting, from -seed and its sentence index alone: the
+a telephone line (4 kHz band, G.711 µ-law), from -seed and its sentence index alone: the
 same command gives the same clips with any -j. Running it again renders
 only missing clips (after Ctrl-C, say) and rewrites the manifest. Lines
 with digits, all-capital words or symbols an engine would read aloud are
@@ -88,7 +88,7 @@ func runSynth(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.Var(&o.DRR, "drr", "direct-to-reverberant ratio `range` in dB")
 	fs.Float64Var(&o.Noise, "noise", 0.75, "fraction of clips with white, pink or brown noise")
 	fs.Var(&o.SNR, "snr", "signal-to-noise ratio `range` in dB")
-	fs.Float64Var(&o.Telephone, "telephone", 0, "fraction of clips band-limited to 4 kHz (8 kHz telephone audio)")
+	fs.Float64Var(&o.Telephone, "telephone", 0, "fraction of clips passed through a telephone line (4 kHz band, G.711 µ-law)")
 	fs.Var(&o.Peak, "peak", "peak level `range` in dBFS")
 	list := fs.Bool("list", false, "list the engines and voices found and exit")
 	asJSON := cli.JSONFlag(fs)

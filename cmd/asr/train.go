@@ -44,8 +44,8 @@ goes to stderr and DIR/train.log; the summary, to stdout (-json: one
 object with best_model, best_cer, best_wer, best_epoch, epochs, steps,
 train_utts, dev_utts, train_hours and stopped).
 
-Augmentation: SpecAugment always; -telephone band-limits a fraction of
-the audio; -speed adds speed-perturbed copies; -augment N adds N copies of
+Augmentation: SpecAugment always; -telephone passes a fraction of the
+audio through a telephone line (4 kHz band, G.711 µ-law or A-law); -speed adds speed-perturbed copies; -augment N adds N copies of
 each real utterance, each with its own seeded VTLP warp (-vtlp range),
 room reverberation (30 % of copies) and noise at 5-30 dB SNR (babble of
 3-6 other training utterances, white/pink/brown noise, or with -noise-dir
@@ -107,7 +107,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.Float64Var(&o.LR, "lr", 1e-3, "peak learning rate (Adam)")
 	fs.IntVar(&o.Warmup, "warmup", 500, "learning-rate warm-up steps")
 	fs.BoolVar(&o.NoSpecAugment, "no-specaugment", false, "turn SpecAugment off")
-	fs.Float64Var(&o.Telephone, "telephone", 0, "fraction of training audio band-limited to 4 kHz")
+	fs.Float64Var(&o.Telephone, "telephone", 0, "fraction of training audio passed through a telephone line (4 kHz band, G.711 µ-law or A-law)")
 	speeds := fs.String("speed", "", "comma-separated speed-perturbation `factors`, e.g. 0.9,1.1: each adds a copy of the training audio played that much faster")
 	fs.IntVar(&o.Augment, "augment", 0, fmt.Sprintf("add `N` (0 to %d) augmented copies of each real utterance: VTLP warp, then reverberation (30 %%), then noise or babble at 5–30 dB SNR", speech.MaxAugment))
 	vtlp := fs.String("vtlp", "0.85,1.2", fmt.Sprintf("`LO,HI` range of the augmented copies' VTLP factors, within [%g, %g] (1,1: no warp)", speech.MinWarp, speech.MaxWarp))

@@ -29,8 +29,8 @@ import (
 //     random offset of the 30 s of each the pool holds (noisePool);
 //     with LoadOptions.NoiseDirs, half of the copies without babble get
 //     one of their non-speech sounds (music, bells) instead.
-//  4. Telephone band [LoadOptions.Telephone of copies, as for originals]:
-//     resampled through 8 kHz.
+//  4. Telephone line [LoadOptions.Telephone of copies, as for originals]:
+//     resampled through 8 kHz, companded by G.711 µ-law or A-law there.
 //
 // Noise comes after reverberation because background noise reaches the
 // microphone diffusely; the telephone after both, as in pipeline/synth.
@@ -67,7 +67,8 @@ type perturbation struct {
 	offset    int              // where in the pool's coloured noise or sound it starts
 	snr       float64
 	telephone bool
-	seed      uint64 // of the room response
+	law       audio.G711Law // of the telephone line
+	seed      uint64        // of the room response
 }
 
 // babbleTalker is one voice of babble: pool source, start sample.
@@ -99,7 +100,9 @@ func drawPerturbation(o *LoadOptions, pool *noisePool, index, c int) perturbatio
 	} else {
 		p.noise = audio.NoiseColor(1 + r.IntN(3)) // white, pink or brown
 	}
-	p.telephone = r.Float64() < o.Telephone
+	if p.telephone = r.Float64() < o.Telephone; p.telephone {
+		p.law = drawLaw(r)
+	}
 	return p
 }
 
@@ -131,7 +134,7 @@ func (p perturbation) apply(sig *audio.Signal, pool *noisePool) (*audio.Signal, 
 	}
 	out := &audio.Signal{Rate: sig.Rate, Channels: 1, Samples: x}
 	if p.telephone {
-		return telephone(out)
+		return telephone(out, p.law)
 	}
 	return out, nil
 }
@@ -152,7 +155,7 @@ func (p perturbation) String() string {
 	}
 	s += fmt.Sprintf(" at %.1f dB", p.snr)
 	if p.telephone {
-		s += ", telephone"
+		s += ", telephone " + p.law.String()
 	}
 	return s
 }

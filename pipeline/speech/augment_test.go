@@ -134,7 +134,7 @@ func TestPerturbationDraws(t *testing.T) {
 	}
 	o := &LoadOptions{Seed: 9, Telephone: 0.2, Warp: [2]float64{0.9, 1.1}}
 	const n = 2000
-	var reverb, babble, phone int
+	var reverb, babble, phone, muLaw int
 	for k := range n {
 		index := k % 8
 		p := drawPerturbation(o, pool, index, k/8)
@@ -149,6 +149,9 @@ func TestPerturbationDraws(t *testing.T) {
 		}
 		if p.telephone {
 			phone++
+			if p.law == audio.MuLaw {
+				muLaw++
+			}
 		}
 		if len(p.talkers) > 0 {
 			babble++
@@ -171,7 +174,7 @@ func TestPerturbationDraws(t *testing.T) {
 		what string
 		got  int
 		want float64
-	}{{"reverberant", reverb, reverbFraction}, {"babble", babble, babbleFraction}, {"telephone", phone, 0.2}} {
+	}{{"reverberant", reverb, reverbFraction}, {"babble", babble, babbleFraction}, {"telephone", phone, 0.2}, {"telephone µ-law", muLaw, 0.1}} {
 		if f := float64(c.got) / n; math.Abs(f-c.want) > 0.05 {
 			t.Errorf("%.3f of the copies %s, want about %g", f, c.what, c.want)
 		}

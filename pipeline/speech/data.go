@@ -36,9 +36,11 @@ const (
 type LoadOptions struct {
 	// Workers decode and featurize in parallel (0 means 2).
 	Workers int
-	// Telephone is the fraction of utterances band-limited to telephone
-	// bandwidth (resampled to 8 kHz and back) before featurizing, chosen
-	// by Seed: robustness to 8 kHz input such as the Asterisk prompts.
+	// Telephone is the fraction of utterances passed through a telephone
+	// line before featurizing, chosen by Seed: band-limited to 4 kHz
+	// (resampled to 8 kHz and back) and companded by G.711 µ-law or A-law
+	// in between (audio.Telephone): robustness to 8 kHz input such as the
+	// Asterisk prompts and to telephone recordings.
 	Telephone float64
 	// Speeds lists speed-perturbation factors: each factor other than 1
 	// adds a copy of every utterance played that much faster (speedUp),
@@ -190,7 +192,7 @@ func loadOne(fe *Frontend, u speechdata.Utterance, vocab *asr.Vocab, o *LoadOpti
 			// The original's draw is the same with or without copies.
 			r := rand.New(rand.NewPCG(o.Seed, uint64(index)+uint64(v)<<32))
 			if r.Float64() < o.Telephone {
-				if sig, err = telephone(sig); err != nil {
+				if sig, err = telephone(sig, drawLaw(r)); err != nil {
 					return nil, fmt.Sprintf("%s: %v", u.Path, err)
 				}
 			}
@@ -218,12 +220,16 @@ func loadOne(fe *Frontend, u speechdata.Utterance, vocab *asr.Vocab, o *LoadOpti
 	return out, ""
 }
 
-// telephone band-limits a 16 kHz signal to 4 kHz by resampling it to 8 kHz
-// and back.
-func telephone(sig *audio.Signal) (*audio.Signal, error) {
-	low, err := audio.Resample(sig, 8000)
+// telephone passes a mono signal through a telephone line
+// (audio.Telephone: 4 kHz band, G.711 companding by law).
+func telephone(sig *audio.Signal, law audio.G711Law) (*audio.Signal, error) {
+	y, err := audio.Telephone(sig.Samples, sig.Rate, law)
 	if err != nil {
 		return nil, err
 	}
-	return audio.Resample(low, sig.Rate)
+	return &audio.Signal{Rate: sig.Rate, Channels: 1, Samples: y}, nil
 }
+
+// drawLaw picks the G.711 law of a telephone line: µ-law or A-law, even
+// odds.
+func drawLaw(r *rand.Rand) audio.G711Law { return audio.G711Law(r.IntN(2)) }

@@ -169,7 +169,7 @@
 // is the one of lowest dev CER, and progress lines report hours of audio
 // trained on per wall-clock hour). Loading can add speed-perturbed copies
 // of the real speech and augmented ones (TrainOptions.Augment: VTLP,
-// reverberation, babble or coloured noise, telephone band; see
+// reverberation, babble or coloured noise, telephone line; see
 // augment.go), seeded per utterance and copy so that they do not depend
 // on the number of workers;
 // TrainWordLM fits a word n-gram model (package ngram, ARPA) on normalized

@@ -68,8 +68,8 @@ type TrainOptions struct {
 	// NoSpecAugment turns SpecAugment off (default on: 2 frequency masks
 	// of ≤ 27 bins and 2 time masks of ≤ 40 frames per utterance).
 	NoSpecAugment bool
-	// Telephone is the fraction of training audio band-limited to 4 kHz
-	// (0 means none).
+	// Telephone is the fraction of training audio passed through a
+	// telephone line: 4 kHz band, G.711 µ-law or A-law (0 means none).
 	Telephone float64
 	// Speeds are speed-perturbation factors in [MinSpeed, MaxSpeed]: each
 	// other than 1 adds a copy of every training utterance played that

@@ -12,14 +12,11 @@ import (
 // model's front end reads.
 const SampleRate = 16000
 
-// telephoneRate is the narrowband telephone sampling rate (ITU-T G.711).
-const telephoneRate = 8000
-
 // Augment turns an engine's output into a training clip following p:
 // downmix to mono; scale frequencies by p.Pitch (the signal is read as if
 // sampled at rate·Pitch) while resampling to SampleRate; convolve with a
-// room response; add noise; band-limit to telephone bandwidth; scale to
-// the peak level. It returns mono SampleRate audio, or an error wrapping
+// room response; add noise; pass it through a telephone line (4 kHz band,
+// G.711 µ-law: audio.Telephone); scale to the peak level. It returns mono SampleRate audio, or an error wrapping
 // audio.ErrSilent when the engine produced silence.
 func Augment(sig *audio.Signal, p Plan) ([]float32, error) {
 	mono, err := audio.Downmix(sig)
@@ -48,37 +45,14 @@ func Augment(sig *audio.Signal, p Plan) ([]float32, error) {
 		}
 	}
 	if p.Telephone {
-		if x, err = Telephone(x, SampleRate); err != nil {
-			return nil, err
+		if x, err = audio.Telephone(x, SampleRate, audio.MuLaw); err != nil {
+			return nil, fmt.Errorf("synth: %w", err)
 		}
 	}
 	if err := Normalize(x, p.Peak); err != nil {
 		return nil, err
 	}
 	return x, nil
-}
-
-// Telephone band-limits x (at rate) to the 4 kHz of narrowband telephony
-// by resampling it to 8 kHz and back with the audio package's resampler,
-// whose Kaiser low-pass passes 0–3.6 kHz and attenuates 96 dB from 4 kHz.
-// The result has len(x) samples.
-func Telephone(x []float32, rate int) ([]float32, error) {
-	low, err := audio.Resample(&audio.Signal{Rate: rate, Channels: 1, Samples: x}, telephoneRate)
-	if err != nil {
-		return nil, fmt.Errorf("synth: telephone: %w", err)
-	}
-	back, err := audio.Resample(low, rate)
-	if err != nil {
-		return nil, fmt.Errorf("synth: telephone: %w", err)
-	}
-	y := back.Samples
-	if len(y) > len(x) {
-		y = y[:len(x)]
-	}
-	for len(y) < len(x) {
-		y = append(y, 0)
-	}
-	return y, nil
 }
 
 // Normalize scales x in place so that its largest magnitude is peak dBFS.

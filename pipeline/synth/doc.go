@@ -61,11 +61,14 @@
 //     frequency domain, at 10–40 dB SNR, where SNR is the ratio of mean
 //     powers over the whole clip (pauses included): from clearly noisy to
 //     barely audible.
-//  5. Telephone band [0% of clips; asr train can band-limit on the fly
-//     instead]: resampling to 8 kHz and back. Measured on tones: 0–3.6 kHz
+//  5. Telephone line [0% of clips; asr train can do it on the fly
+//     instead]: resampling to 8 kHz and back, with G.711 µ-law companding
+//     at 8 kHz in between (audio.Telephone). Measured on tones: 0–3.6 kHz
 //     pass within 0.001 dB, 3.8 kHz is down 12 dB and 4.2 kHz and up more
 //     than 100 dB, as in narrowband telephony (300–3400 Hz, G.711), so the
-//     model also learns from speech with no energy above 4 kHz.
+//     model also learns from speech with no energy above 4 kHz and with
+//     the codec's level-dependent quantization noise (about 38 dB below
+//     the signal).
 //  6. Peak level −6 to −1 dBFS, then 16-bit PCM: level variety without
 //     clipping (the front end's normalization removes most of it anyway).
 //

@@ -85,8 +85,9 @@ type Options struct {
 	// SNR is the signal-to-noise ratio of added noise in dB (default 10–40).
 	SNR Range
 
-	// Telephone is the fraction of clips band-limited to 4 kHz by
-	// resampling to 8 kHz and back (0 means none).
+	// Telephone is the fraction of clips passed through a telephone line:
+	// band-limited to 4 kHz by resampling to 8 kHz and back, G.711 µ-law
+	// in between (0 means none).
 	Telephone float64
 
 	// Peak is the level of the loudest sample in dBFS (default −6 to −1).

@@ -19,7 +19,7 @@ type Plan struct {
 	DRR       float64          // direct-to-reverberant ratio in dB (when RT60 > 0)
 	Noise     audio.NoiseColor // audio.NoNoise for a clean clip
 	SNR       float64          // signal-to-noise ratio in dB (when Noise != audio.NoNoise)
-	Telephone bool             // band-limit to 4 kHz
+	Telephone bool             // telephone line: 4 kHz band, G.711 µ-law
 	Peak      float64          // peak level in dBFS
 	Seed      uint64           // seeds the noise and impulse-response samples
 }
