@@ -25,6 +25,7 @@ func addSearchFlags(fs *flag.FlagSet) *searchFlags {
 	fs.IntVar(&l.so.CTCBeam, "ctc-beam", speech.DefaultCTCBeam, "width of the CTC prefix beam search whose transcripts join the attention beam's for joint rescoring; 0 for none (attention alone, with the CTC best path as fallback)")
 	fs.StringVar(&l.lm.Path, "lm", "", `language model `+"`file`"+`: a word n-gram model in ARPA format (.arpa or .arpa.gz, from asr train-lm, KenLM or SRILM) or a character LM (asr train-lm -char); "none" for none (default: the embedded word LM)`)
 	fs.Float64Var(&l.lm.Weight, "lm-weight", speech.DefaultWordLMWeight, fmt.Sprintf("weight β of the language model's log-probability (%g for a character LM unless set)", speech.DefaultCharLMWeight))
+	fs.Float64Var(&l.so.CharBonus, "char-bonus", speech.DefaultCharBonus, "score added per character of a transcript in joint rescoring (with -ctc-beam): offsets the CTC and LM terms' preference for short transcripts")
 	fs.Float64Var(&l.lm.WordBonus, "word-bonus", speech.DefaultWordBonus, "score added per recognized word (word LMs)")
 	fs.Float64Var(&l.lm.OOVPenalty, "oov-penalty", speech.DefaultOOVPenalty, "penalty (nats) for a word outside the lexicon (word LMs)")
 	fs.StringVar(&l.lm.Lexicon, "lexicon", "", "`file` of extra words the search may spell, one or more per line (word LMs)")
@@ -43,6 +44,9 @@ func (l *searchFlags) finish(fs *flag.FlagSet) (speech.SearchOptions, speech.Lan
 	}
 	if !(l.so.CTCWeight >= 0 && l.so.CTCWeight <= 1) {
 		return l.so, l.lm, cli.Usagef("-ctc-weight %v: want [0, 1]", l.so.CTCWeight)
+	}
+	if math.IsNaN(l.so.CharBonus) || math.IsInf(l.so.CharBonus, 0) {
+		return l.so, l.lm, cli.Usagef("-char-bonus %v: want a finite number", l.so.CharBonus)
 	}
 	if l.so.CTCBeam < 0 {
 		return l.so, l.lm, cli.Usagef("-ctc-beam %d: want 0 (none) or a width", l.so.CTCBeam)

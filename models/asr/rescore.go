@@ -88,8 +88,9 @@ type joint struct {
 // rescore scores complete transcripts (from the attention beam and the
 // CTC prefix beam search, duplicates removed) with the full objective
 //
-//	(1−μ)·log p_att(y|x) + μ·log p_ctc(y|x) + β_w·log p_LM(words) + bonus·|words|
+//	(1−μ)·log p_att(y|x) + μ·log p_ctc(y|x) + β_w·log p_LM(words) + bonus·|words| + γ·|y|
 //
+// (γ: SearchOptions.CharBonus per character)
 // and returns the best as a Result. Every term is of the whole
 // transcript, so hypotheses of the two searches compete on equal terms:
 // an attention hypothesis that loops or stops early scores badly under
@@ -130,7 +131,7 @@ func (m *Model) rescore(ws *Workspace, e *Encoded, o SearchOptions, cands [][]in
 			}
 			j.words = int(s.words)
 		}
-		j.score = (1-o.CTCWeight)*j.att + o.CTCWeight*j.ctc + o.WordLMWeight*j.lm + o.WordBonus*float64(j.words)
+		j.score = (1-o.CTCWeight)*j.att + o.CTCWeight*j.ctc + o.WordLMWeight*j.lm + o.WordBonus*float64(j.words) + o.CharBonus*float64(len(f.Tokens))
 		if best == nil || j.score > best.score {
 			best = j
 		}

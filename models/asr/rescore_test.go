@@ -58,3 +58,57 @@ func TestForceBatchMatchesAlign(t *testing.T) {
 		}
 	}
 }
+
+// TestRescoreCharBonus: the bonus per character adds γ·|y| to a
+// transcript's joint score, so a large bonus picks the longest candidate
+// and a large negative one the shortest.
+func TestRescoreCharBonus(t *testing.T) {
+	m, err := New(Config{MelBins: 8, Stack: 2, ListenerHidden: 16, ListenerLayers: 2, Embed: 8,
+		SpellerHidden: 32, AttentionDim: 16, LocationFilters: 4, LocationWidth: 5,
+		CTCWeight: 0.3, LabelSmoothing: 0, Dropout: 0}, nil, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(6, 7))
+	frames := 60
+	feats := make([]float32, frames*8)
+	for i := range feats {
+		feats[i] = float32(rng.NormFloat64())
+	}
+	ws := &Workspace{}
+	e, err := m.Encode(ws, feats, frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cands [][]int
+	for _, s := range []string{"go", "a cat sat", "dog"} {
+		toks, err := m.Vocab.Encode(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cands = append(cands, toks)
+	}
+	score := func(bonus float64, cands [][]int) *Result {
+		o := DefaultSearchOptions()
+		o.CharBonus = bonus
+		r, err := m.rescore(ws, e, o, cands)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for _, c := range []struct {
+		bonus float64
+		want  string
+	}{{100, "a cat sat"}, {-100, "go"}} {
+		if got := score(c.bonus, cands).Text; got != c.want {
+			t.Errorf("char bonus %g picked %q, want %q", c.bonus, got, c.want)
+		}
+	}
+	for _, cand := range cands {
+		base, plus := score(0, [][]int{cand}), score(0.7, [][]int{cand})
+		if d := plus.Score - base.Score - 0.7*float64(len(cand)); math.Abs(d) > 1e-9 {
+			t.Errorf("%q: bonus 0.7 moved the score by %g more than 0.7 per character", base.Text, d)
+		}
+	}
+}

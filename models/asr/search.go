@@ -70,20 +70,31 @@ type SearchOptions struct {
 	// hypotheses replace the fallback. 0 keeps the attention search
 	// alone. Default DefaultCTCBeam.
 	CTCBeam int
+	// CharBonus is added per character of a complete transcript in joint
+	// rescoring (with CTCBeam; nats). The CTC and language-model terms
+	// both favour short transcripts: on speech faster than the training
+	// speech, the CTC head (one label per 60 ms frame at most) under-emits
+	// and the word LM prefers a few common words, so the rescoring picks
+	// transcripts that drop words. Default DefaultCharBonus, tuned on the
+	// dev speakers with the default word LM (see README).
+	CharBonus float64
 }
 
 // DefaultBeam and DefaultCTCBeam are the default widths of the attention
-// beam and of the CTC prefix beam whose transcripts are rescored jointly.
+// beam and of the CTC prefix beam whose transcripts are rescored jointly;
+// DefaultCharBonus is the default SearchOptions.CharBonus.
 const (
-	DefaultBeam    = 8
-	DefaultCTCBeam = 8
+	DefaultBeam      = 8
+	DefaultCTCBeam   = 8
+	DefaultCharBonus = 0.3
 )
 
 // DefaultSearchOptions returns the default search: beams of DefaultBeam
 // and DefaultCTCBeam, length normalization (α 1), EOS threshold 1.5,
-// length ratio 1.5 and CTC weight 0.3, no language model.
+// length ratio 1.5, CTC weight 0.3 and DefaultCharBonus, no language
+// model.
 func DefaultSearchOptions() SearchOptions {
-	return SearchOptions{Beam: DefaultBeam, CTCBeam: DefaultCTCBeam, LengthPenalty: 1, EOSThreshold: 1.5, MaxLengthRatio: 1.5, CTCWeight: 0.3}
+	return SearchOptions{Beam: DefaultBeam, CTCBeam: DefaultCTCBeam, LengthPenalty: 1, EOSThreshold: 1.5, MaxLengthRatio: 1.5, CTCWeight: 0.3, CharBonus: DefaultCharBonus}
 }
 
 func (o *SearchOptions) withDefaults(hasCTC bool) SearchOptions {

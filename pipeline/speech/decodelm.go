@@ -23,9 +23,11 @@ const (
 	DefaultOOVPenalty   = 0
 	DefaultHotwordBonus = 10
 	// DefaultBeam and DefaultCTCBeam are the widths of the attention beam
-	// and the CTC prefix beam whose transcripts are rescored jointly.
-	DefaultBeam    = asr.DefaultBeam
-	DefaultCTCBeam = asr.DefaultCTCBeam
+	// and the CTC prefix beam whose transcripts are rescored jointly;
+	// DefaultCharBonus is the rescoring's bonus per character.
+	DefaultBeam      = asr.DefaultBeam
+	DefaultCTCBeam   = asr.DefaultCTCBeam
+	DefaultCharBonus = asr.DefaultCharBonus
 	// DefaultCharLMWeight is the weight of a character LM (asr train-lm -char).
 	DefaultCharLMWeight = 0.3
 )
