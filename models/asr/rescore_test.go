@@ -6,17 +6,17 @@ import (
 	"testing"
 )
 
-// TestForceBatchMatchesAlign forces transcripts of different lengths
-// through the speller together and checks each against Align alone.
-func TestForceBatchMatchesAlign(t *testing.T) {
+// tinyEncoded returns a tiny seeded model (with a CTC head), a workspace
+// and its encoding of frames random feature frames drawn with seed.
+func tinyEncoded(t *testing.T, seed uint64, frames int) (*Model, *Workspace, *Encoded) {
+	t.Helper()
 	m, err := New(Config{MelBins: 8, Stack: 2, ListenerHidden: 16, ListenerLayers: 2, Embed: 8,
 		SpellerHidden: 32, AttentionDim: 16, LocationFilters: 4, LocationWidth: 5,
 		CTCWeight: 0.3, LabelSmoothing: 0, Dropout: 0}, nil, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(4, 5))
-	frames := 40
+	rng := rand.New(rand.NewPCG(seed, seed+1))
 	feats := make([]float32, frames*8)
 	for i := range feats {
 		feats[i] = float32(rng.NormFloat64())
@@ -26,6 +26,13 @@ func TestForceBatchMatchesAlign(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m, ws, e
+}
+
+// TestForceBatchMatchesAlign forces transcripts of different lengths
+// through the speller together and checks each against Align alone.
+func TestForceBatchMatchesAlign(t *testing.T) {
+	m, ws, e := tinyEncoded(t, 4, 40)
 	var hyps [][]int
 	for _, s := range []string{"go dog", "", "a", "cat sat on it"} {
 		toks, err := m.Vocab.Encode(s)
@@ -63,23 +70,7 @@ func TestForceBatchMatchesAlign(t *testing.T) {
 // transcript's joint score, so a large bonus picks the longest candidate
 // and a large negative one the shortest.
 func TestRescoreCharBonus(t *testing.T) {
-	m, err := New(Config{MelBins: 8, Stack: 2, ListenerHidden: 16, ListenerLayers: 2, Embed: 8,
-		SpellerHidden: 32, AttentionDim: 16, LocationFilters: 4, LocationWidth: 5,
-		CTCWeight: 0.3, LabelSmoothing: 0, Dropout: 0}, nil, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(6, 7))
-	frames := 60
-	feats := make([]float32, frames*8)
-	for i := range feats {
-		feats[i] = float32(rng.NormFloat64())
-	}
-	ws := &Workspace{}
-	e, err := m.Encode(ws, feats, frames)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, ws, e := tinyEncoded(t, 6, 60)
 	var cands [][]int
 	for _, s := range []string{"go", "a cat sat", "dog"} {
 		toks, err := m.Vocab.Encode(s)
