@@ -33,7 +33,7 @@
 //	File / Stream     any rate and channel count → 16 kHz mono; the voice
 //	                  activity detector (audio.VAD) marks non-speech, which
 //	                  is skipped, and speech is cut at pauses into chunks of
-//	                  ≤ 10 s (audio.Segmenter; below)
+//	                  ≤ 12 s (audio.Segmenter; below)
 //	Frontend          80 log-mel bins, 25 ms window, 10 ms hop, per-chunk CMVN
 //	                  → x (frames, 80)
 //	asr.Model.Encode  listener → h (T, 2H), one frame per r input frames
@@ -63,7 +63,7 @@
 // probability in it. The model's own evidence is added where the
 // detector lets something through: a chunk whose CTC best path is all
 // blank is NoSpeech too. Speech chunks are at most DefaultChunkLength
-// (10 s), the length of the utterances the default model learnt from,
+// (12 s), the length of the longest utterances the default model learnt from,
 // and cut in the pauses the detector finds (the longest one in the last
 // 3 s before the limit), with 200 ms of context kept on each side of the
 // speech; a chunk longer than 6 s is also cut at its longest pause of at
