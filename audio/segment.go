@@ -41,13 +41,18 @@ type SegmentOptions struct {
 	// a NoSpeech segment (0 means 300 ms); shorter gaps stay inside
 	// speech segments.
 	MinNoSpeech time.Duration
-	// Margin is the audio of a gap kept on each side of it, beyond
+	// Margin is audio of a gap kept on each side of it, beyond
 	// SpeechPad, by the speech segments it separates: at most half the
-	// gap each, the rest a NoSpeech segment (0 means 300 ms; negative is
-	// an error). A small SpeechPad and MinNoSpeech then cut at every
-	// real pause between sentences, while each segment still starts and
-	// ends in the silence the recognizer heard around its training
-	// utterances.
+	// gap each, the rest a NoSpeech segment. 0 means none (negative is an
+	// error): SpeechPad alone already leaves each segment the non-speech
+	// edges the recognizer heard around its training utterances (the
+	// VAD finds speechocean762 training utterances start after a median
+	// 0.16 s and end a median 0.26 s before their end), and every
+	// millisecond more is pause, which in a real recording holds its
+	// noise, unlike a clip's own quiet edges: with white noise at the
+	// clips' level in the pauses of joined dev utterances, a 300 ms
+	// margin cost 4.9 WER points on one draw of 300 s recordings (67.1
+	// against 62.2 %) and 0.6 on another (67.6 against 67.0 %).
 	Margin time.Duration
 	// SentencePause and SentenceLength split a speech segment that seems
 	// to hold more than one sentence (only with a VAD): one longer than
@@ -177,9 +182,6 @@ func NewSegmenter(s Stream, opts *SegmentOptions) (*Segmenter, error) {
 		return nil, fmt.Errorf("audio: segment: speech pad %v, minimum gap %v and margin %v must not be negative", o.SpeechPad, o.MinNoSpeech, o.Margin)
 	case o.SentenceLength < 0:
 		return nil, fmt.Errorf("audio: segment: sentence length %v must not be negative", o.SentenceLength)
-	}
-	if o.Margin == 0 {
-		o.Margin = 300 * time.Millisecond
 	}
 	if o.SpeechPad == 0 {
 		o.SpeechPad = 200 * time.Millisecond

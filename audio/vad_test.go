@@ -213,8 +213,7 @@ func TestSegmenterVADNonSpeech(t *testing.T) {
 					speech += (s.EndTime() - s.StartTime()).Seconds()
 				}
 			}
-			// A frame called speech is padded by 200 ms on each side, and a
-			// speech segment keeps a 300 ms margin of the gaps around it.
+			// A frame called speech is padded by 200 ms on each side.
 			if limit := sig.tolerance*float64(len(sig.samples))/vadRate + 1.1*sig.tolerance/0.05; speech > limit {
 				t.Errorf("%.2f s in speech segments (%+v), want at most %.2f", speech, segs, limit)
 			}
@@ -258,11 +257,63 @@ func TestSegmenterVADSpeech(t *testing.T) {
 				s := speech[i]
 				// The utterance (whose own edges are quiet) lies inside the
 				// segment, which starts no more than 0.8 s early: the
-				// 200 ms pad, the 300 ms margin and some quiet edge.
+				// 200 ms pad and some quiet edge.
 				early := vadRate * 8 / 10
 				if s.Start > want[0]+vadRate/2 || s.End < want[1]-vadRate/2 || s.Start < want[0]-early || s.End > want[1]+early {
 					t.Errorf("speech segment %d is [%v, %v), want about [%v, %v)", i, s.StartTime(), s.EndTime(),
 						samplesToDuration(want[0], vadRate), samplesToDuration(want[1], vadRate))
+				}
+			}
+		})
+	}
+}
+
+// TestSegmenterVADMargin checks how much of the pauses around speech a
+// speech segment keeps: SpeechPad beyond the frames the VAD calls speech
+// and, only when asked, Margin more. Pauses of noise are where it
+// matters: the recognizer decodes whatever a segment keeps of them.
+func TestSegmenterVADMargin(t *testing.T) {
+	hello := readHello(t)
+	const pause = 3 * vadRate / 2
+	for _, tc := range []struct {
+		name   string
+		noise  float64 // RMS of the white noise in the pauses (0: digital silence)
+		margin time.Duration
+		want   int // frames kept before the first speech frame
+	}{
+		{"silence, default", 0, 0, 10},
+		{"silence, margin 300 ms", 0, 300 * time.Millisecond, 25},
+		{"noise, default", 3e-4, 0, 10},
+		{"noise, margin 300 ms", 3e-4, 300 * time.Millisecond, 25},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(3, 7))
+			fill := func() []float32 {
+				if tc.noise == 0 {
+					return make([]float32, pause)
+				}
+				return audiotest.White(rng, pause, tc.noise)
+			}
+			var x []float32
+			x = append(append(append(append(x, fill()...), hello...), fill()...), hello...)
+			x = append(x, fill()...)
+			v, err := NewVAD(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			probs := v.Probabilities(nil, x)
+			segs := segmentAll(t, x, SegmentOptions{Margin: tc.margin})
+			for _, s := range segs {
+				if s.NoSpeech {
+					continue
+				}
+				first := s.Start / vadHop
+				for first < len(probs) && probs[first] <= DefaultVADThreshold {
+					first++
+				}
+				// Segments start on a frame boundary.
+				if got := first - s.Start/vadHop; got != tc.want {
+					t.Errorf("segment at %v keeps %d frames before its speech, want %d", s.StartTime(), got, tc.want)
 				}
 			}
 		})

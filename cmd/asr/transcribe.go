@@ -28,8 +28,8 @@ Transcribes each audio file (WAV, FLAC, OGG Vorbis or MP3, recognized by
 content; "-" reads standard input) with the embedded default model or
 -model. A voice activity detector finds the speech first: silence, noise,
 tones and music are skipped, not decoded, and long recordings are cut in
-the pauses between speech into chunks of at most 10 s (the length of the
-utterances the model learnt from), decoded one by one, so memory stays
+the pauses between speech into chunks of at most 12 s (the length of the
+longest utterances the model learnt from), decoded one by one, so memory stays
 bounded whatever the length. A file without speech prints an empty line
 (txt), no subtitles (srt, vtt), and chunks with "no_speech": true (json).
 -vad=false decodes everything, in chunks of at most 15 s cut at the

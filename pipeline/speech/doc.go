@@ -33,7 +33,7 @@
 //	File / Stream     any rate and channel count → 16 kHz mono; the voice
 //	                  activity detector (audio.VAD) marks non-speech, which
 //	                  is skipped, and speech is cut at pauses into chunks of
-//	                  ≤ 10 s (audio.Segmenter; below)
+//	                  ≤ 12 s (audio.Segmenter; below)
 //	Frontend          80 log-mel bins, 25 ms window, 10 ms hop, per-chunk CMVN
 //	                  → x (frames, 80)
 //	asr.Model.Encode  listener → h (T, 2H), one frame per r input frames
@@ -63,7 +63,7 @@
 // probability in it. The model's own evidence is added where the
 // detector lets something through: a chunk whose CTC best path is all
 // blank is NoSpeech too. Speech chunks are at most DefaultChunkLength
-// (10 s), the length of the utterances the default model learnt from,
+// (12 s), the length of the longest utterances the default model learnt from,
 // and cut in the pauses the detector finds (the longest one in the last
 // 3 s before the limit), with 200 ms of context kept on each side of the
 // speech; a chunk longer than 6 s is also cut at its longest pause of at
@@ -88,19 +88,21 @@
 // share of chunks whose text came from CTC (Chunk.FromCTC) are:
 //
 //	                               2 × 60 s          2 × 300 s
-//	one by one, no VAD             50.0 %, 23 %      61.6 %, 21 %
-//	one by one, VAD                54.1 %, 30 %      64.3 %, 22 %
-//	joined, no VAD (15 s chunks)   73.0 %, 60 %      81.4 %, 52 %
-//	joined, VAD (≤ 10 s chunks)    52.0 %, 37 %      64.4 %, 23 %
-//	  before the two changes above 68.9 %, 42 %      73.8 %, 32 %
+//	one by one, no VAD             48.6 %, 18 %      61.0 %, 17 %
+//	one by one, VAD                48.0 %, 41 %      62.7 %, 26 %
+//	joined, no VAD (15 s chunks)   75.0 %, 30 %      81.0 %, 57 %
+//	joined, VAD (≤ 12 s chunks)    48.0 %, 30 %      63.7 %, 19 %
 //
-// Joined speech now scores within 2–3 points of the same utterances one
-// by one (seed 2: 60.2 % against 58.4 %, 64.5 % against 61.7 %; the 360
-// dev utterances as one 32-minute recording: 66.8 % against 65.4 %).
-// What is left is mostly where the detector cuts an utterance at a pause
-// inside it (0.7 s or more): those utterances score 15–20 points worse
-// than whole, each part decoded as a sentence of its own.
-//
+// Joined speech scores within 5 points of the same utterances one by one
+// (seed 2: 63.4 % against 59.0 %, 64.9 % against 61.0 %; the 360 dev
+// utterances as one 32-minute recording: 66.1 % against 63.7 %), and so
+// with white noise at the clips' level in the pauses (62.5 % against
+// 60.6 %) but for seed 2 there (66.2 % against 58.9 %), where the
+// detector calls much of that noise speech and merges sentences. Chunks
+// keep SpeechPad (200 ms) of the pauses around their speech and no more
+// (audio.SegmentOptions.Margin): the rest of a pause is noise the
+// recognizer would decode.
+
 // # Word times
 //
 // Transcription and forced alignment time words the same way. Each
