@@ -32,7 +32,7 @@ func TestTrainPhoneCTCInit(t *testing.T) {
 		t.Fatalf("base model: %v (phone head %v)", err, m.PhoneCTC != nil)
 	}
 	log := train("phone", "-init", base, "-phone-ctc-weight", "0.2", "-pronunciations", dict)
-	for _, want := range []string{"added a phone CTC head (weight 0.2, listener layer 0)", "6 training utterances have them, 0 have a word it lacks", ", phone CTC "} {
+	for _, want := range []string{"added a phone CTC head (weight 0.2, listener layer 0)", "6 training utterances have them, 0 have a word it lacks", ", phone CTC ", ", phone PER "} {
 		if !strings.Contains(log, want) {
 			t.Errorf("log lacks %q:\n%s", want, log)
 		}

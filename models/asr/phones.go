@@ -71,3 +71,15 @@ func (m *Model) PhoneLogProbs(ws *Workspace, features []float32, frames int) (lo
 	}
 	return ws.phoneLP, T, nil
 }
+
+// PhoneGreedy is the best-path decoding of the phone CTC head over one
+// utterance's features (frames, MelBins): the phone ids (1…len(Phones))
+// of PhoneLogProbs' most probable labels, repeats merged and blanks
+// dropped (models.CTCGreedy). It errs like PhoneLogProbs.
+func (m *Model) PhoneGreedy(ws *Workspace, features []float32, frames int) ([]int, error) {
+	lp, T, err := m.PhoneLogProbs(ws, features, frames)
+	if err != nil {
+		return nil, err
+	}
+	return models.CTCGreedy(nil, lp, T, PhoneSetSize, PhoneBlank), nil
+}

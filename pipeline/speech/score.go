@@ -20,12 +20,17 @@ type Scored struct {
 	FromCTC    bool               `json:"from_ctc,omitempty"` // asr.Result.FromCTC
 	WER        metrics.EditCounts `json:"-"`
 	CER        metrics.EditCounts `json:"-"`
+	// PER counts the phone errors of the phone CTC head's best path
+	// against the utterance's phones (a model with a phone head and an
+	// utterance with phone targets only; zero otherwise).
+	PER metrics.EditCounts `json:"-"`
 }
 
 // Scores sums a corpus evaluation.
 type Scores struct {
 	Utterances    int
 	WER, CER      metrics.EditCounts
+	PER           metrics.EditCounts // Ref 0 when no phone head was scored
 	AudioSeconds  float64
 	DecodeSeconds float64 // summed over utterances (CPU time of one worker each)
 	// Fallbacks counts the utterances whose transcript came from CTC: the
@@ -73,6 +78,14 @@ func score(ctx context.Context, model *asr.Model, utts []*utterance, workers int
 					Decode: time.Since(start).Seconds(), Fallback: r.Fallback, FromCTC: r.FromCTC,
 					WER: metrics.WordErrors(u.Norm, r.Text), CER: metrics.CharErrors(u.Norm, r.Text),
 				}
+				if model.PhoneCTC != nil && len(u.Example.Phones) > 0 {
+					phones, err := model.PhoneGreedy(&ws, u.Example.Features, u.Example.Frames)
+					if err != nil {
+						errs[i] = err
+						continue
+					}
+					out[i].PER, _ = metrics.Align(u.Example.Phones, phones)
+				}
 			}
 		}()
 	}
@@ -95,6 +108,7 @@ func score(ctx context.Context, model *asr.Model, utts []*utterance, workers int
 		sum.Utterances++
 		sum.WER.Add(s.WER)
 		sum.CER.Add(s.CER)
+		sum.PER.Add(s.PER)
 		sum.AudioSeconds += s.Seconds
 		sum.DecodeSeconds += s.Decode
 		if s.Fallback != "" || s.FromCTC {

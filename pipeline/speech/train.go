@@ -256,6 +256,11 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		}
 		logf("phone CTC targets from %s (%d words): %d training utterances have them, %d have a word it lacks and get no phone loss%s",
 			o.Pronunciations, dict.Len(), cov.with, cov.without, missingWords(cov.missing))
+		// The dev utterances' phones score the head's best path (phone
+		// error rate) at each evaluation.
+		if _, err := setPhones(dev, dict, o.Pronunciations); err != nil {
+			return nil, err
+		}
 	}
 	st.TrainUtts = len(train)
 	st.TrainHours = 0
@@ -391,8 +396,12 @@ func (t *trainTask) Evaluated(st *trainloop.State, improved bool) {
 	if improved {
 		t.st.BestWER = sc.WER.Rate()
 	}
-	t.logf("epoch %d done in %v: dev %v, %v, %d fallbacks, RTF %.3f%s", st.Epoch, time.Since(t.epochStart).Round(time.Second),
-		sc.CER, sc.WER, sc.Fallbacks, sc.RTF(), map[bool]string{true: " (best)", false: fmt.Sprintf(" (best %.2f%% at epoch %d)", 100*st.BestValue, st.BestEpoch)}[improved])
+	var per string
+	if sc.PER.Ref > 0 {
+		per = fmt.Sprintf(", phone PER %v", sc.PER)
+	}
+	t.logf("epoch %d done in %v: dev %v, %v%s, %d fallbacks, RTF %.3f%s", st.Epoch, time.Since(t.epochStart).Round(time.Second),
+		sc.CER, sc.WER, per, sc.Fallbacks, sc.RTF(), map[bool]string{true: " (best)", false: fmt.Sprintf(" (best %.2f%% at epoch %d)", 100*st.BestValue, st.BestEpoch)}[improved])
 }
 
 func (t *trainTask) File() (*safetensors.File, error) { return t.model.File() }
