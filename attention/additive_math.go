@@ -1,9 +1,6 @@
 package attention
 
 import (
-	"slices"
-	"sync"
-
 	"github.com/attend-go/attend/models"
 )
 
@@ -147,40 +144,39 @@ func additiveBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], alpha, dA
 	clear(g.v)
 	clear(g.filters)
 	clear(g.uf)
-	// Each range of rows sums its share of the gradients shared by all rows
-	// (dv, dUf, dF) in its own scratch; the shares are added in the order
-	// of their rows after the loop, so the result does not depend on which
-	// range finished first (floating-point addition is not associative,
-	// and training must be bit-reproducible when resumed).
-	var (
-		mu    sync.Mutex
-		parts []rowPartial[F]
-	)
+	// Each block of rows sums its share of the gradients shared by all
+	// rows (dv, dUf, dF) in its own scratch; the shares are added in block
+	// order after the loop. The blocks are fixed by B alone, not by the
+	// goroutines that take them, so the result depends neither on which
+	// finished first nor on GOMAXPROCS (floating-point addition is not
+	// associative, and training must be bit-reproducible when resumed or
+	// run on other cores).
 	nf, nF := s.filters, len(x.filters)
-	models.ParallelFor(B, 1, func(lo, hi int) {
-		// Per-range scratch: de (T), fT and dfT (nf, T), pre and dpre
-		// (T, A), and partial sums of the shared gradients dv (A), dUf
-		// (nf, A), dF (nf, C, K).
-		n := T + 2*nf*T + 2*T*A + A + nf*A + nF
-		buf := getScratch[F](n)
-		sc := *buf
-		clear(sc[n-(A+nf*A+nF):])
-		w := rowScratch[F]{}
-		w.de, sc = sc[:T], sc[T:]
-		w.fT, sc = sc[:nf*T], sc[nf*T:]
-		w.dfT, sc = sc[:nf*T], sc[nf*T:]
-		w.pre, sc = sc[:T*A], sc[T*A:]
-		w.dpre, sc = sc[:T*A], sc[T*A:]
-		w.dv, sc = sc[:A], sc[A:]
-		w.dUf, w.dF = sc[:nf*A], sc[nf*A:nf*A+nF]
-		for b := lo; b < hi; b++ {
-			additiveRowBackward(s, x, g, b, row(qw, b, A), row(dqw, b, A), row(alpha, b, T), row(dAlpha, b, T), &w)
+	size := (B + additiveBlocks - 1) / additiveBlocks
+	parts := make([]rowPartial[F], (B+size-1)/size)
+	models.ParallelFor(len(parts), 1, func(lo, hi int) {
+		for blk := lo; blk < hi; blk++ {
+			// Per-block scratch: de (T), fT and dfT (nf, T), pre and dpre
+			// (T, A), and partial sums of the shared gradients dv (A), dUf
+			// (nf, A), dF (nf, C, K).
+			n := T + 2*nf*T + 2*T*A + A + nf*A + nF
+			buf := getScratch[F](n)
+			sc := *buf
+			clear(sc[n-(A+nf*A+nF):])
+			w := rowScratch[F]{}
+			w.de, sc = sc[:T], sc[T:]
+			w.fT, sc = sc[:nf*T], sc[nf*T:]
+			w.dfT, sc = sc[:nf*T], sc[nf*T:]
+			w.pre, sc = sc[:T*A], sc[T*A:]
+			w.dpre, sc = sc[:T*A], sc[T*A:]
+			w.dv, sc = sc[:A], sc[A:]
+			w.dUf, w.dF = sc[:nf*A], sc[nf*A:nf*A+nF]
+			for b := blk * size; b < min(B, (blk+1)*size); b++ {
+				additiveRowBackward(s, x, g, b, row(qw, b, A), row(dqw, b, A), row(alpha, b, T), row(dAlpha, b, T), &w)
+			}
+			parts[blk] = rowPartial[F]{buf: buf, w: w}
 		}
-		mu.Lock()
-		parts = append(parts, rowPartial[F]{lo: lo, buf: buf, w: w})
-		mu.Unlock()
 	})
-	slices.SortFunc(parts, func(a, b rowPartial[F]) int { return a.lo - b.lo })
 	for _, p := range parts {
 		axpy(1, p.w.dv, g.v)
 		if nf > 0 && x.prev != nil {
@@ -194,10 +190,13 @@ func additiveBackward[F Float](s *additiveSpec, x, g *additiveArgs[F], alpha, dA
 	models.Gemm(true, false, H, A, B, 1, x.query, H, dqw, A, 0, g.w, A)
 }
 
-// rowPartial is one range of rows' scratch, kept until its partial sums
-// are added in row order.
+// additiveBlocks is the most blocks of rows additiveBackward sums the
+// shared gradients over, so the most goroutines it keeps busy.
+const additiveBlocks = 8
+
+// rowPartial is one block of rows' scratch, kept until its partial sums
+// are added in block order.
 type rowPartial[F Float] struct {
-	lo  int
 	buf *[]F
 	w   rowScratch[F]
 }
