@@ -32,6 +32,7 @@ type Buckets[K comparable, In any] struct {
 	ps        *Params
 	build     BuildFunc[K, In]
 	graphs    map[K]*Graph[In]
+	packs     map[*LSTM]*stepPacksRef // shared by the graphs, which run one at a time
 	clock     int
 	builds    int
 }
@@ -49,7 +50,7 @@ type Graph[In any] struct {
 
 // NewBuckets returns an empty cache of graphs over ps built by build.
 func NewBuckets[K comparable, In any](ps *Params, build BuildFunc[K, In]) *Buckets[K, In] {
-	return &Buckets[K, In]{ps: ps, build: build, graphs: map[K]*Graph[In]{}}
+	return &Buckets[K, In]{ps: ps, build: build, graphs: map[K]*Graph[In]{}, packs: map[*LSTM]*stepPacksRef{}}
 }
 
 // Len returns the number of compiled graphs.
@@ -66,7 +67,7 @@ func (bs *Buckets[K, In]) Get(key K) (*Graph[In], error) {
 		bs.evict()
 	}
 	g := gorgonia.NewGraph()
-	b := bs.ps.Bind(g)
+	b := bs.ps.bind(g, bs.packs)
 	loss, inputs, err := bs.build(g, b, key)
 	if err != nil {
 		return nil, fmt.Errorf("models: building graph for bucket %v: %w", key, err)
@@ -113,10 +114,27 @@ func (bs *Buckets[K, In]) Builds() int { return bs.builds }
 // Run executes the graph on the batch already bound to its inputs, adds the
 // gradients into the Params' Grad tensors and returns the loss.
 func (gr *Graph[In]) Run() (float64, error) {
-	defer gr.vm.Reset()
-	if err := gr.vm.RunAll(); err != nil {
-		return 0, fmt.Errorf("models: running graph: %w", err)
+	if err := gr.compute(); err != nil {
+		return 0, err
 	}
+	return gr.collect()
+}
+
+// compute runs the forward and backward passes, leaving the gradients in
+// the graph. It only reads the parameters' Value tensors, so graphs of
+// different Buckets over one Params may compute concurrently.
+func (gr *Graph[In]) compute() error {
+	if err := gr.vm.RunAll(); err != nil {
+		gr.vm.Reset()
+		return fmt.Errorf("models: running graph: %w", err)
+	}
+	return nil
+}
+
+// collect adds the gradients of the last compute into the Params' Grad
+// tensors, resets the machine and returns the loss.
+func (gr *Graph[In]) collect() (float64, error) {
+	defer gr.vm.Reset()
 	if err := gr.binding.CollectGrads(); err != nil {
 		return 0, err
 	}

@@ -26,7 +26,8 @@ import (
 // Wx, Wh, Wxᵀ and Whᵀ once per run for the steps' products (packedRHS):
 // read in place, their 4 KiB rows made the steps' GEMMs memory bound, and
 // the transposed ones were repacked by every step's backward pass. The
-// packed copies are kept once per Params and LSTM, not per graph.
+// packed copies are kept once per Buckets and LSTM, not per graph (the
+// Binding's packs): a Buckets' graphs run one at a time.
 //
 // A one-element token orders the passes, as attention's keySink does: the
 // sink node outputs it, every step takes it as a differentiable input
@@ -57,14 +58,10 @@ func (b *Binding) stepSinkOf(l *LSTM) (*stepSink, *gorgonia.Node, error) {
 	if ref, ok := b.stepSinks[l]; ok {
 		return ref.sink, ref.token, nil
 	}
-	ps := b.ps
-	if ps.packs == nil {
-		ps.packs = map[*LSTM]*stepPacksRef{}
+	if b.packs[l] == nil {
+		b.packs[l] = &stepPacksRef{}
 	}
-	if ps.packs[l] == nil {
-		ps.packs[l] = &stepPacksRef{}
-	}
-	s := &stepSink{in: l.In, hidden: l.Hidden, packs: ps.packs[l]}
+	s := &stepSink{in: l.In, hidden: l.Hidden, packs: b.packs[l]}
 	tok, err := Apply(&stepSinkKernel{sink: s}, l.weights(b)...)
 	if err != nil {
 		return nil, nil, err

@@ -37,11 +37,6 @@ type Params struct {
 	rng    *rand.Rand
 	list   []*Param
 	byName map[string]*Param
-	// packs holds, per LSTM, the packed weights its unrolled steps read
-	// (see stepSink): one copy shared by every graph over these
-	// parameters, which run one at a time since they add their gradients
-	// into the same Grad tensors.
-	packs map[*LSTM]*stepPacksRef
 }
 
 // NewParams returns an empty store of the given dtype (tensor.Float32 or
@@ -141,14 +136,25 @@ type Binding struct {
 	nodes     gorgonia.Nodes
 	byName    map[string]*gorgonia.Node
 	stepSinks map[*LSTM]stepSinkRef // see stepSink
-	ps        *Params
+	// packs holds, per LSTM, the packed weights its unrolled steps read
+	// (see stepSink). Graphs that never run at the same time may share
+	// one (a Buckets' graphs do); graphs that run concurrently (Replicas)
+	// must not, since every run repacks them.
+	packs map[*LSTM]*stepPacksRef
 }
 
 // Bind adds a node for each parameter to g, holding the parameter's Value
 // tensor itself (not a copy), so that an optimizer step on the Params is
-// seen by every graph at once.
+// seen by every graph at once. Graphs only read the Value tensors, so
+// graphs over one Params may run concurrently; each adds its gradients
+// into the Grad tensors with CollectGrads, one graph at a time.
 func (ps *Params) Bind(g *gorgonia.ExprGraph) *Binding {
-	b := &Binding{byName: make(map[string]*gorgonia.Node, len(ps.list)), ps: ps}
+	return ps.bind(g, map[*LSTM]*stepPacksRef{})
+}
+
+// bind is Bind with the packed LSTM weights kept in packs.
+func (ps *Params) bind(g *gorgonia.ExprGraph, packs map[*LSTM]*stepPacksRef) *Binding {
+	b := &Binding{byName: make(map[string]*gorgonia.Node, len(ps.list)), packs: packs}
 	for _, p := range ps.list {
 		n := gorgonia.NodeFromAny(g, p.Value, gorgonia.WithName(p.Name))
 		b.params = append(b.params, p)

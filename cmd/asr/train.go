@@ -54,6 +54,13 @@ by -synthetic (already augmented TTS) are trained on once, without copies;
 the log's "data:" line gives the hours of real speech, its copies and
 synthetic speech.
 
+Speed: each batch is split into -replicas sub-batches (default 2), each
+run in its own graph on its own goroutine, and their gradients are added
+in a fixed order, so a run's result depends on -replicas but not on
+GOMAXPROCS. Set it to the cores training gets: on two cores 2 replicas
+train about 1.4x as fast as 1 (each fused op alone scales less). Each
+replica keeps up to 12 graphs of its batch shapes.
+
 Phone CTC (Toshniwal et al. 2017): -phone-ctc-weight λp adds an
 auxiliary CTC loss over each transcript's phones on a lower listener
 layer (-phone-ctc-layer, default 0: the first), so that with little data
@@ -117,6 +124,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.LogEvery, "log-every", 25, "steps between log lines")
 	fs.IntVar(&o.Snapshots, "snapshots", 0, "keep the weights of the `N` latest dev evaluations as DIR/snapshot-STEP.safetensors, for \"asr average\" (0: none)")
 	fs.IntVar(&o.Workers, "j", 2, "goroutines for loading data and scoring dev")
+	fs.IntVar(&o.Replicas, "replicas", 2, fmt.Sprintf("split each batch into `R` sub-batches trained concurrently, one graph and goroutine each (1 to %d, at most -batch; 1: one graph per batch); use the cores training gets", speech.MaxReplicas))
 	fs.Uint64Var(&o.Seed, "seed", 1, "random seed (dev split, batches, masks, initialization)")
 	tiny := fs.Bool("tiny", false, "a tiny model for smoke tests (16 units per layer)")
 	hidden := fs.Int("listener-hidden", 0, "listener BiLSTM units per direction (default 256)")
@@ -136,6 +144,9 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() == 0 {
 		return cli.Usagef("train needs at least one manifest")
+	}
+	if hi := min(speech.MaxReplicas, o.BatchSize); o.Replicas < 1 || o.Replicas > hi {
+		return cli.Usagef("-replicas %d: want 1 to %d (at most -batch %d)", o.Replicas, hi, o.BatchSize)
 	}
 	if o.Snapshots < 0 {
 		return cli.Usagef("-snapshots %d: want 0 (none) or more", o.Snapshots)

@@ -2,6 +2,7 @@ package asr
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/attend-go/attend/models"
 )
@@ -65,28 +66,82 @@ func (m *Model) KeyFor(exs []Example, tStep, sStep int) BatchKey {
 
 // MakeBatch lays out exs as a batch of shape key (which must hold them).
 func (m *Model) MakeBatch(key BatchKey, exs []Example) (*Batch, error) {
+	bts, err := m.MakeBatches([]BatchKey{key}, [][]Example{exs})
+	if err != nil {
+		return nil, err
+	}
+	return bts[0], nil
+}
+
+// MakeBatches lays out parts[i] as a batch of shape keys[i], the
+// sub-batches of one batch that models.Replicas runs concurrently: every
+// loss weight is normalized by the counts of the whole batch (N, N_ctc,
+// N_phone over all parts), so the sum of the sub-batches' losses and
+// gradients is the loss and gradient of the whole batch as one graph
+// would compute it. Each Batch's Tokens is its own part's N. Whether an
+// utterance's phones fit depends on its part's key (at most S phones), as
+// in MakeBatch.
+func (m *Model) MakeBatches(keys []BatchKey, parts [][]Example) ([]*Batch, error) {
+	if len(keys) != len(parts) {
+		return nil, fmt.Errorf("asr: MakeBatches: %d keys for %d parts", len(keys), len(parts))
+	}
+	bts := make([]*Batch, len(parts))
+	var tokens, ctcTokens, phoneTokens int
+	for i, exs := range parts {
+		bt, ctc, phones, err := m.layOut(keys[i], exs)
+		if err != nil {
+			return nil, err
+		}
+		bts[i] = bt
+		tokens, ctcTokens, phoneTokens = tokens+bt.Tokens, ctcTokens+ctc, phoneTokens+phones
+	}
+	cfg := m.Config
+	lambda, lambdaP := float32(cfg.CTCWeight), float32(cfg.PhoneCTCWeight)
+	for _, bt := range bts {
+		for i, t := range bt.Targets {
+			if t != models.PadID {
+				bt.Weights[i] = (1 - lambda - lambdaP) / float32(tokens)
+			}
+		}
+		for b := range bt.PhoneWeights {
+			if bt.PhoneWeights[b] > 0 {
+				bt.PhoneWeights[b] = lambdaP / float32(phoneTokens)
+			}
+		}
+		for b := range bt.CTCWeights {
+			if bt.CTCWeights[b] > 0 {
+				bt.CTCWeights[b] = lambda / float32(ctcTokens)
+			}
+		}
+	}
+	return bts, nil
+}
+
+// layOut fills a batch of shape key with exs, its weights 1 on every real
+// target and every utterance the CTC heads can align (MakeBatches
+// normalizes them), and returns it with its CTC and phone target counts.
+func (m *Model) layOut(key BatchKey, exs []Example) (bt *Batch, ctcTokens, phoneTokens int, err error) {
 	cfg := m.Config
 	B, T, S := key.B, key.T, key.S
 	if len(exs) != B {
-		return nil, fmt.Errorf("asr: MakeBatch: %d examples for a batch of %d", len(exs), B)
+		return nil, 0, 0, fmt.Errorf("asr: MakeBatch: %d examples for a batch of %d", len(exs), B)
 	}
 	W := cfg.inputWidth()
 	Te := m.Listener.OutputLength(T)
-	bt := &Batch{
+	bt = &Batch{
 		Key: key, X: make([]float32, B*T*W), Lengths: make([]int, B), Mask: make([]float32, B*Te),
 		DecIn: make([]int, S*B), Targets: make([]int, S*B), Weights: make([]float32, S*B),
 		CTCTargets: make([]int, B*S), CTCLengths: make([]int, B), CTCWeights: make([]float32, B),
 		PhoneTargets: make([]int, B*S), PhoneLengths: make([]int, B), PhoneWeights: make([]float32, B),
 	}
 	var stacked []float32
-	ctcTokens, phoneTokens := 0, 0
 	for b, e := range exs {
 		if len(e.Features) != e.Frames*cfg.MelBins {
-			return nil, fmt.Errorf("asr: MakeBatch: example %d has %d values for %d frames of %d bins", b, len(e.Features), e.Frames, cfg.MelBins)
+			return nil, 0, 0, fmt.Errorf("asr: MakeBatch: example %d has %d values for %d frames of %d bins", b, len(e.Features), e.Frames, cfg.MelBins)
 		}
 		n := StackedLength(e.Frames, cfg.Stack)
 		if n > T || len(e.Tokens)+1 > S {
-			return nil, fmt.Errorf("asr: MakeBatch: example %d (%d stacked frames, %d tokens) does not fit key %+v", b, n, len(e.Tokens), key)
+			return nil, 0, 0, fmt.Errorf("asr: MakeBatch: example %d (%d stacked frames, %d tokens) does not fit key %+v", b, n, len(e.Tokens), key)
 		}
 		stacked = Stack(stacked, e.Features, e.Frames, cfg.MelBins, cfg.Stack)
 		copy(bt.X[b*T*W:], stacked)
@@ -129,23 +184,36 @@ func (m *Model) MakeBatch(key BatchKey, exs []Example) (*Batch, error) {
 			phoneTokens += len(e.Phones)
 		}
 	}
-	lambda, lambdaP := float32(cfg.CTCWeight), float32(cfg.PhoneCTCWeight)
-	for i, t := range bt.Targets {
-		if t != models.PadID {
-			bt.Weights[i] = (1 - lambda - lambdaP) / float32(bt.Tokens)
-		}
+	return bt, ctcTokens, phoneTokens, nil
+}
+
+// SplitExamples deals exs out to r parts of similar work: sorted from the
+// longest (frames, then target tokens), the j-th goes to part j mod r, so
+// the parts' sizes differ by at most one (the first parts get the extra
+// utterances, which are the shortest) and their longest utterances, which
+// set their padded shapes, by little. Each part keeps the order of exs.
+// r is capped at len(exs).
+func SplitExamples(exs []Example, r int) [][]Example {
+	r = max(1, min(r, len(exs)))
+	order := make([]int, len(exs))
+	for i := range order {
+		order[i] = i
 	}
-	for b := range bt.PhoneWeights {
-		if bt.PhoneWeights[b] > 0 {
-			bt.PhoneWeights[b] = lambdaP / float32(phoneTokens)
+	slices.SortStableFunc(order, func(a, b int) int {
+		if d := exs[b].Frames - exs[a].Frames; d != 0 {
+			return d
 		}
+		return len(exs[b].Tokens) - len(exs[a].Tokens)
+	})
+	part := make([]int, len(exs))
+	for j, i := range order {
+		part[i] = j % r
 	}
-	for b := range bt.CTCWeights {
-		if bt.CTCWeights[b] > 0 {
-			bt.CTCWeights[b] = lambda / float32(ctcTokens)
-		}
+	parts := make([][]Example, r)
+	for i, e := range exs {
+		parts[part[i]] = append(parts[part[i]], e)
 	}
-	return bt, nil
+	return parts
 }
 
 // phoneLength returns the frames of the phone head's listener layer for

@@ -102,9 +102,16 @@ type TrainOptions struct {
 	// fresh run with Overwrite removes the snapshots of the run it
 	// replaces; without it, their presence is an error.
 	Snapshots int
-	// MaxGraphs is the most compiled graphs kept in memory (0 means 12;
-	// each holds hundreds of MB).
+	// MaxGraphs is the most compiled graphs kept in memory per replica
+	// (0 means 12; each holds hundreds of MB for a batch of 16, about
+	// half that for a replica's half batch).
 	MaxGraphs int
+	// Replicas is how many sub-batches each batch is split into, each
+	// run in its own graph on its own goroutine (models.Replicas), from
+	// 1 (one graph per batch) to min(MaxReplicas, BatchSize); 0 means 2.
+	// The result depends on Replicas (float rounding and dropout masks)
+	// but not on GOMAXPROCS. Use as many as the cores training gets.
+	Replicas int
 	// Workers load data and score dev in parallel (0 means 2).
 	Workers int
 	// Seed makes the run reproducible (dev split, batches, masks, init).
@@ -143,6 +150,9 @@ func (o *TrainOptions) defaults() {
 	def(&o.LogEvery, 25)
 	def(&o.Workers, 2)
 	def(&o.MaxGraphs, 12)
+	if o.Replicas == 0 {
+		o.Replicas = 2
+	}
 	if o.LR <= 0 {
 		o.LR = 1e-3
 	}
@@ -158,6 +168,12 @@ var (
 	ErrNothingToResume  = errors.New("nothing to resume")
 	ErrCheckpointExists = errors.New("a checkpoint exists there: resume it, or choose another output directory")
 )
+
+// MaxReplicas is the most replicas Train accepts (TrainOptions.Replicas).
+const MaxReplicas = models.MaxReplicas
+
+// ErrReplicas reports a Replicas option out of range.
+var ErrReplicas = errors.New("replicas out of range")
 
 // Train trains (or resumes training) an ASR model; see TrainOptions. It
 // checkpoints every few minutes and when ctx is cancelled, so a killed or
@@ -179,6 +195,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		}
 	}
 	if err := o.checkAugment(); err != nil {
+		return nil, err
+	}
+	if err := o.checkReplicas(); err != nil {
 		return nil, err
 	}
 	logf, closeLog, err := trainloop.OpenLog(o.OutDir, o.Log)
@@ -273,13 +292,18 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	logf("model: %d parameters, config %+v", model.Params.Count(), model.Config)
 	logf("data: %s; %d dev utterances", describeMix(train), len(dev))
 
-	buckets := models.NewBuckets(model.Params, model.BuildFunc(rand.New(rand.NewPCG(o.Seed, 7))))
-	buckets.MaxGraphs = o.MaxGraphs
-	defer buckets.Close()
-	grid := newBucketGrid(train, model, o.BatchSize)
-	logf("batch shapes (utterances × stacked frames × speller steps): %v", grid)
+	replicas := models.NewReplicas(model.Params, o.Replicas, func(r int) models.BuildFunc[asr.BatchKey, asr.Inputs] {
+		return model.BuildFunc(dropoutRand(o.Seed, r))
+	})
+	replicas.SetMaxGraphs(o.MaxGraphs)
+	defer replicas.Close()
+	var grid bucketGrid
+	for _, b := range replicaSizes(o.BatchSize, o.Replicas) {
+		grid = append(grid, newBucketGrid(train, model, b)...)
+	}
+	logf("batch shapes (utterances × stacked frames × speller steps): %v; %d replicas", grid, o.Replicas)
 	sum := &TrainSummary{TrainUtts: len(train), DevUtts: len(dev), TrainHours: st.TrainHours, Best: filepath.Join(o.OutDir, bestName)}
-	task := &trainTask{o: &o, model: model, st: &st, train: train, dev: dev, grid: grid, buckets: buckets, logf: logf}
+	task := &trainTask{o: &o, model: model, st: &st, train: train, dev: dev, grid: grid, replicas: replicas, logf: logf}
 	if !o.NoSpecAugment {
 		task.augment = &audio.SpecAugmentOptions{}
 	}
@@ -288,7 +312,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		Epochs: o.Epochs, MaxSteps: o.MaxSteps, Patience: o.Patience, DecayPatience: o.DecayPatience,
 		PatienceStop: "no dev improvement for %d epochs", LowerIsBetter: true,
 		CheckpointEvery: o.CheckpointEvery, LogEvery: o.LogEvery,
-		Snapshots: snapshots, Graphs: buckets, Logf: logf,
+		Snapshots: snapshots, Graphs: replicas, Logf: logf,
 	}, &st.State, opt, task)
 	if err != nil {
 		return sum, err
@@ -306,7 +330,7 @@ type trainTask struct {
 	st         *trainState
 	train, dev []*utterance
 	grid       bucketGrid
-	buckets    *models.Buckets[asr.BatchKey, asr.Inputs]
+	replicas   *models.Replicas[asr.BatchKey, asr.Inputs]
 	augment    *audio.SpecAugmentOptions
 	logf       func(string, ...any)
 
@@ -333,27 +357,41 @@ func (t *trainTask) Train(_ context.Context, epoch, bi int) (trainloop.Batch, er
 	if t.augment != nil {
 		exs = specAugment(exs, t.model.Config.MelBins, t.augment, rng)
 	}
-	key := t.grid.key(t.model, exs)
-	bt, err := t.model.MakeBatch(key, exs)
+	parts := asr.SplitExamples(exs, t.replicas.N())
+	keys := make([]asr.BatchKey, len(parts))
+	for i, p := range parts {
+		keys[i] = t.grid.key(t.model, p)
+	}
+	bts, err := t.model.MakeBatches(keys, parts)
 	if err != nil {
 		return trainloop.Batch{}, err
 	}
-	gr, err := t.buckets.Get(key)
+	graphs := make([]*models.Graph[asr.Inputs], len(parts))
+	for i, bt := range bts {
+		if graphs[i], err = t.replicas.Get(i, keys[i]); err != nil {
+			return trainloop.Batch{}, err
+		}
+		if err := graphs[i].Inputs.Bind(bt); err != nil {
+			return trainloop.Batch{}, err
+		}
+	}
+	losses, err := t.replicas.Run(graphs)
 	if err != nil {
 		return trainloop.Batch{}, err
 	}
-	if err := gr.Inputs.Bind(bt); err != nil {
-		return trainloop.Batch{}, err
+	var loss, phoneLoss float64
+	tokens, phones := 0, false
+	for i, bt := range bts {
+		loss += losses[i]
+		tokens += bt.Tokens
+		phoneLoss += graphs[i].Inputs.PhoneCTCLoss()
+		phones = phones || slices.ContainsFunc(bt.PhoneWeights, func(x float32) bool { return x > 0 })
 	}
-	loss, err := gr.Run()
-	if err != nil {
-		return trainloop.Batch{}, err
-	}
-	if w := t.model.Config.PhoneCTCWeight; w > 0 && slices.ContainsFunc(bt.PhoneWeights, func(x float32) bool { return x > 0 }) {
-		t.phoneLoss += gr.Inputs.PhoneCTCLoss() / w
+	if w := t.model.Config.PhoneCTCWeight; w > 0 && phones {
+		t.phoneLoss += phoneLoss / w
 		t.phoneRuns++
 	}
-	return trainloop.Batch{Tokens: bt.Tokens, Loss: loss, Media: audioSeconds}, nil
+	return trainloop.Batch{Tokens: tokens, Loss: loss, Media: audioSeconds}, nil
 }
 
 // Progress reports the loss (with a phone CTC head, its loss per phone
@@ -407,6 +445,29 @@ func (t *trainTask) Evaluated(st *trainloop.State, improved bool) {
 func (t *trainTask) File() (*safetensors.File, error) { return t.model.File() }
 
 func (t *trainTask) CheckpointState(*trainloop.State) any { return t.st.checkpoint() }
+
+// checkReplicas validates Replicas (after defaults).
+func (o *TrainOptions) checkReplicas() error {
+	if hi := min(models.MaxReplicas, o.BatchSize); o.Replicas < 1 || o.Replicas > hi {
+		return fmt.Errorf("asr train: %d replicas: %w (1 to %d for batches of %d)", o.Replicas, ErrReplicas, hi, o.BatchSize)
+	}
+	return nil
+}
+
+// replicaSizes returns the sub-batch sizes a batch of b splits into over
+// r replicas (asr.SplitExamples): ⌈b/r⌉ and, unless r divides b, ⌊b/r⌋.
+func replicaSizes(b, r int) []int {
+	if b%r == 0 {
+		return []int{b / r}
+	}
+	return []int{b/r + 1, b / r}
+}
+
+// dropoutRand is replica r's dropout mask source: replica 0's is the one
+// a single graph has always used.
+func dropoutRand(seed uint64, r int) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, 7+uint64(r)<<32))
+}
 
 // loadData reads the manifests and splits off the dev set.
 func (o *TrainOptions) loadData(ctx context.Context, vocab *asr.Vocab, logf func(string, ...any)) (train, dev []*utterance, err error) {
