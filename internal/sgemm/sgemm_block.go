@@ -72,9 +72,9 @@ func (g *gemmArgs) macro(s *sgemmScratch, panels []float32, inPlace bool, ic, mm
 			panel = s.edge
 			g.copyEdgePanel(panel, jc+jr, w, pc, kk)
 		}
-		for ir := 0; ir < mm; ir += sgemmMR {
-			rows := min(sgemmMR, mm-ir)
-			strip := s.a[ir*kk:]
+		for ir, si := 0, 0; ir < mm; ir, si = ir+stripRows(mm-ir), si+1 {
+			rows := stripRows(mm - ir)
+			strip := s.a[si*sgemmMR*kk:]
 			c := g.c[(ic+ir)*g.ldc+jc+jr:]
 			if w == sgemmNR {
 				sgemmTile(g.avx2, rows, kk, strip, panel, ld, c, g.ldc, beta)
@@ -84,6 +84,20 @@ func (g *gemmArgs) macro(s *sgemmScratch, panels []float32, inPlace bool, ic, mm
 			mergeTile(rows, w, &s.tile, c, g.ldc, beta)
 		}
 	}
+}
+
+// stripRows returns the rows of the strip of A that starts with left rows
+// still to go: sgemmMR, except that the last 7 or 8 rows take strips of 4
+// and 3 or 4 rather than 6 and 1 or 2, whose kernels load a panel of B
+// per row or two (a product of 8 rows, such as a speller step of a half
+// batch, spent a quarter of its time in the 2-row kernel). Packing and
+// the macro-kernel cut A the same way; the count of strips is the same as
+// with strips of 6, so the packed block's size is too.
+func stripRows(left int) int {
+	if left == 7 || left == 8 {
+		return 4
+	}
+	return min(sgemmMR, left)
 }
 
 // mergeTile writes the top-left rows×w corner of an edge tile into C:

@@ -10,9 +10,9 @@ package sgemm
 func (g *gemmArgs) packA(dst []float32, ic, mm, pc, kk int) {
 	const mr = sgemmMR
 	alpha := g.alpha
-	for ir := 0; ir < mm; ir += mr {
-		strip := dst[ir*kk : ir*kk+mr*kk]
-		rows := min(mr, mm-ir)
+	for ir, si := 0, 0; ir < mm; ir, si = ir+stripRows(mm-ir), si+1 {
+		strip := dst[si*mr*kk : (si+1)*mr*kk]
+		rows := stripRows(mm - ir)
 		switch {
 		case g.transA:
 			// A is stored k×m: the strip's six values for step p are

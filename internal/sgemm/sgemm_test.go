@@ -149,12 +149,13 @@ func checkGemmResult(t *testing.T, tc gemmCase, got []float32, ldc int, want, bo
 }
 
 // sgemmCases lists the products of TestSgemm: every transpose with small
-// sizes around the tile (6×16) in all combinations, sizes across the block
-// boundaries (KC = 256, MC = 144, NC = 4096, the in-place limit of 24 rows),
-// the vector shapes, and the α, β special cases.
+// sizes around the tile (6×16; 7, 8 and 14 rows end in strips of 4) in all
+// combinations, sizes across the block boundaries (KC = 256, MC = 144,
+// NC = 4096, the in-place limit of 24 rows), the vector shapes, and the
+// α, β special cases.
 func sgemmCases() []gemmCase {
 	var cases []gemmCase
-	small := []int{1, 2, 5, 6, 7, 15, 16, 17, 33}
+	small := []int{1, 2, 5, 6, 7, 8, 14, 15, 16, 17, 33}
 	scalars := [][2]float32{{1, 0}, {0.7, 0.3}, {-1.5, 1}}
 	i := 0
 	for _, transA := range []bool{false, true} {
