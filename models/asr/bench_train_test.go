@@ -24,12 +24,16 @@ func BenchmarkTrainStepPhoneCTC(b *testing.B) {
 	benchmarkTrainStep(b, cfg)
 }
 
-func benchmarkTrainStep(b *testing.B, cfg Config) {
+// BenchmarkTrainStepReplicas is BenchmarkTrainStep with the batch split
+// over two replicas (models.Replicas, asr train -replicas 2): two graphs
+// of 8 utterances, each of the key that fits its half, run concurrently.
+// Compare with BenchmarkTrainStep at -cpu 1,2.
+func BenchmarkTrainStepReplicas(b *testing.B) { benchmarkReplicatedStep(b, DefaultConfig(), 2) }
+
+// benchExamples are 16 utterances of 166–208 stacked frames with 89–111
+// characters (and phones for a phone head), and the key {16, 208, 112}.
+func benchExamples(m *Model) ([]Example, BatchKey) {
 	const B, T, S = 16, 208, 112
-	m, err := New(cfg, nil, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
 	r := rand.New(rand.NewPCG(3, 3))
 	exs := make([]Example, B)
 	for i := range exs {
@@ -51,7 +55,15 @@ func benchmarkTrainStep(b *testing.B, cfg Config) {
 		}
 		exs[i] = e
 	}
-	key := BatchKey{B: B, T: T, S: S}
+	return exs, BatchKey{B: B, T: T, S: S}
+}
+
+func benchmarkTrainStep(b *testing.B, cfg Config) {
+	m, err := New(cfg, nil, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	exs, key := benchExamples(m)
 	bt, err := m.MakeBatch(key, exs)
 	if err != nil {
 		b.Fatal(err)
@@ -75,6 +87,51 @@ func benchmarkTrainStep(b *testing.B, cfg Config) {
 		}
 	}
 	step() // the first run allocates the machine's registers
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		step()
+	}
+}
+
+func benchmarkReplicatedStep(b *testing.B, cfg Config, r int) {
+	m, err := New(cfg, nil, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	exs, _ := benchExamples(m)
+	parts := SplitExamples(exs, r)
+	keys := make([]BatchKey, r)
+	for i, p := range parts {
+		keys[i] = m.KeyFor(p, 8, 8)
+	}
+	bts, err := m.MakeBatches(keys, parts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rs := models.NewReplicas(m.Params, r, func(i int) models.BuildFunc[BatchKey, Inputs] {
+		return m.BuildFunc(rand.New(rand.NewPCG(1, 7+uint64(i)<<32)))
+	})
+	defer rs.Close()
+	graphs := make([]*models.Graph[Inputs], r)
+	for i, bt := range bts {
+		if graphs[i], err = rs.Get(i, keys[i]); err != nil {
+			b.Fatal(err)
+		}
+		if err := graphs[i].Inputs.Bind(bt); err != nil {
+			b.Fatal(err)
+		}
+	}
+	opt := models.NewAdam(m.Params, nil)
+	step := func() {
+		if _, err := rs.Run(graphs); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := opt.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	step() // the first run allocates the machines' registers
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
