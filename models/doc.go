@@ -59,6 +59,15 @@
 // makes one model of snapshots of a run: the element-wise mean of their
 // weights, optimizer state dropped.
 //
+// Replicas add data parallelism inside a step: R Buckets over the same
+// Params, each with its own graphs, packed LSTM weights and dropout Rng;
+// Replicas.Run runs one graph of each (a sub-batch, its loss normalized by
+// the whole batch's counts) concurrently and adds their gradients in
+// replica order once all are done, so the sum is the batch's gradient and
+// nothing depends on GOMAXPROCS or on which replica finishes first. The
+// fused ops split their own work over GOMAXPROCS too; their reductions
+// over rows use fixed blocks for the same reason.
+//
 // # Gorgonia pitfalls this package works around
 //
 //   - Import of gorgonia panics at start on Go ≥ 1.21 unless go.mod pins
@@ -77,4 +86,8 @@
 //     slices whose bounds agree modulo 256 and whose shapes match are merged
 //     into one node (the decoder's [h ; ctx] gradient went to both halves
 //     when H = D = 256): use this package's Slice, Select and Concat.
+//   - gorgonia.Mul transposes its operands in place (and back) in its
+//     backward pass, so a graph that applies it to a parameter writes the
+//     shared Value tensor's shape: such graphs must not run concurrently
+//     (Replicas); our kernels only read their inputs.
 package models

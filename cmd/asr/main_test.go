@@ -47,6 +47,7 @@ func TestRun(t *testing.T) {
 		{name: "train speed not a number", args: []string{"train", "-o", "/tmp/x", "-speed", "0.9,fast", "m.tsv"}, code: 2, stderr: `-speed "0.9,fast": want factors in [0.5, 2]`},
 		{name: "train speed out of range", args: []string{"train", "-o", "/tmp/x", "-speed", "3", "m.tsv"}, code: 2, stderr: `-speed "3"`},
 		{name: "train replicas zero", args: []string{"train", "-o", "/tmp/x", "-replicas", "0", "m.tsv"}, code: 2, stderr: "-replicas 0: want 1 to 16 (at most -batch 16)"},
+		{name: "train replicas past the most", args: []string{"train", "-o", "/tmp/x", "-batch", "100", "-replicas", "65", "m.tsv"}, code: 2, stderr: "-replicas 65: want 1 to 64 (at most -batch 100)"},
 		{name: "train replicas past the batch", args: []string{"train", "-o", "/tmp/x", "-batch", "4", "-replicas", "5", "m.tsv"}, code: 2, stderr: "-replicas 5: want 1 to 4 (at most -batch 4)"},
 		{name: "train telephone out of range", args: []string{"train", "-o", "/tmp/x", "-telephone", "1.5", "m.tsv"}, code: 2, stderr: "-telephone 1.5: want a fraction in [0, 1]"},
 		{name: "train augment negative", args: []string{"train", "-o", "/tmp/x", "-augment", "-1", "m.tsv"}, code: 2, stderr: "-augment -1: want 0 to 10 copies"},

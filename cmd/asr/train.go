@@ -54,12 +54,13 @@ by -synthetic (already augmented TTS) are trained on once, without copies;
 the log's "data:" line gives the hours of real speech, its copies and
 synthetic speech.
 
-Speed: each batch is split into -replicas sub-batches (default 2), each
-run in its own graph on its own goroutine, and their gradients are added
-in a fixed order, so a run's result depends on -replicas but not on
-GOMAXPROCS. Set it to the cores training gets: on two cores 2 replicas
-train about 1.4x as fast as 1 (each fused op alone scales less). Each
-replica keeps up to 12 graphs of its batch shapes.
+Speed: a step runs on GOMAXPROCS threads inside its fused ops. With the
+flag -replicas R each batch is split into R sub-batches, each run in its
+own graph on its own goroutine, and their gradients are added in a fixed
+order: a run's result depends on R but not on GOMAXPROCS. On two idle
+cores -replicas 2 trains about 15% faster than 1; each step costs a few
+percent more CPU and each replica compiles its own graphs (about 60 MB
+more per batch shape), so on cores shared with other work it is slower.
 
 Phone CTC (Toshniwal et al. 2017): -phone-ctc-weight λp adds an
 auxiliary CTC loss over each transcript's phones on a lower listener
@@ -80,7 +81,7 @@ Flags:
 const trainExamples = `
 Examples:
 
-	asr train -overwrite -o /tmp/asr-tiny -tiny -batch 4 -max-steps 4 -dev-speakers 1 -snapshots 2 -speed 0.9,1.1 testdata/speech/manifest.tsv
+	asr train -overwrite -o /tmp/asr-tiny -tiny -batch 4 -max-steps 4 -dev-speakers 1 -snapshots 2 -speed 0.9,1.1 -replicas 2 testdata/speech/manifest.tsv
 	asr train -overwrite -o /tmp/asr-tiny-phone -tiny -batch 4 -max-steps 2 -dev-speakers 1 -phone-ctc-weight 0.2 -pronunciations testdata/speech/cmudict-tiny.dict testdata/speech/manifest.tsv
 	asr train -overwrite -o /tmp/asr-tiny-aug -tiny -batch 4 -max-steps 2 -dev-speakers 1 -augment 1 -vtlp 0.9,1.1 -synthetic testdata/speech/synthetic.tsv testdata/speech/manifest.tsv testdata/speech/synthetic.tsv
 
@@ -124,7 +125,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.LogEvery, "log-every", 25, "steps between log lines")
 	fs.IntVar(&o.Snapshots, "snapshots", 0, "keep the weights of the `N` latest dev evaluations as DIR/snapshot-STEP.safetensors, for \"asr average\" (0: none)")
 	fs.IntVar(&o.Workers, "j", 2, "goroutines for loading data and scoring dev")
-	fs.IntVar(&o.Replicas, "replicas", 2, fmt.Sprintf("split each batch into `R` sub-batches trained concurrently, one graph and goroutine each (1 to %d, at most -batch; 1: one graph per batch); use the cores training gets", speech.MaxReplicas))
+	fs.IntVar(&o.Replicas, "replicas", 1, fmt.Sprintf("split each batch into `R` sub-batches trained concurrently, one graph and goroutine each (1 to %d, at most -batch; 1: one graph per batch); more than 1 pays only with as many idle cores", speech.MaxReplicas))
 	fs.Uint64Var(&o.Seed, "seed", 1, "random seed (dev split, batches, masks, initialization)")
 	tiny := fs.Bool("tiny", false, "a tiny model for smoke tests (16 units per layer)")
 	hidden := fs.Int("listener-hidden", 0, "listener BiLSTM units per direction (default 256)")

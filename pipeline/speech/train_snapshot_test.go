@@ -10,11 +10,12 @@ import (
 )
 
 // tinyTrainOptions trains a tiny model on the fixture's six training
-// utterances (one batch of 4 an epoch), scoring one held-out speaker.
+// utterances (one batch of 4 an epoch, run as two replicas of 2),
+// scoring one held-out speaker.
 func tinyTrainOptions(out string) TrainOptions {
 	return TrainOptions{
 		Train: []string{filepath.Join("..", "..", "testdata", "speech", "manifest.tsv")}, DevSpeakers: 1, MaxDev: 2,
-		OutDir: out, BatchSize: 4, Epochs: 3, Workers: 1, Seed: 1,
+		OutDir: out, BatchSize: 4, Replicas: 2, Epochs: 3, Workers: 1, Seed: 1,
 		Config: asr.Config{ListenerHidden: 16, SpellerHidden: 16, Embed: 8, AttentionDim: 8, LocationFilters: 2, LocationWidth: 5, CTCWeight: 0.3, LabelSmoothing: 0.1, Dropout: 0.2},
 	}
 }
