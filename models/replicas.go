@@ -5,7 +5,7 @@ package models
 // A fused op splits its work over GOMAXPROCS goroutines (ParallelFor,
 // the parallel Gemm), but many of a step's products are small (a speller
 // step multiplies B rows), so on two cores a whole speech training step
-// runs only about 1.6× faster than on one. Replicas run the step's batch
+// runs only about 1.5× faster than on one. Replicas run the step's batch
 // as R sub-batches instead, each in its own compiled graph on its own
 // goroutine: R independent tapes keep R cores busy whatever the size of
 // each product.
@@ -25,9 +25,11 @@ package models
 // and back, so a BuildFunc for replicas must apply parameters through our
 // kernels only (Linear, LSTM, the attention mechanisms but MultiHead's
 // output projection), as the speech model's does; the race detector
-// catches a violation (TestReplicasConcurrent in models/asr). A replica's graph holds the activations
-// of a sub-batch, so R replicas of B/R utterances need about the memory of
-// one graph of B per shape, plus what every graph keeps whatever its batch:
+// catches a violation (TestReplicasConcurrent in models/asr).
+//
+// A replica's graph holds the activations of a sub-batch, so R replicas of
+// B/R utterances need about the memory of one graph of B per shape, plus
+// what every graph keeps whatever its batch:
 // about three parameter-sized tensors (the kernels' weight gradients,
 // gorgonia's dual values), 60 MB for the default speech model.
 //
