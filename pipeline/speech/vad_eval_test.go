@@ -46,13 +46,15 @@ var (
 	evalBaselines  = flag.Bool("eval.baselines", true, "also decode one by one and without the VAD")
 	evalCTCBeam    = flag.Int("eval.ctc-beam", 0, "SearchOptions.CTCBeam of the joined-recording runs")
 	evalLM         = flag.String("eval.lm", "none", `language model of the joined-recording runs: "none", "default" (the embedded word LM) or an ARPA file`)
+	evalCharBonus  = flag.Float64("eval.char-bonus", speech.DefaultCharBonus, "SearchOptions.CharBonus of the joined-recording runs")
 )
 
-// evalSearch is the search of the joined-recording runs (-eval.ctc-beam,
-// -eval.lm).
+// evalSearch is the search of the joined-recording runs: the default
+// search with -eval.ctc-beam, -eval.char-bonus and -eval.lm.
 func evalSearch(t *testing.T, model *asr.Model) asr.SearchOptions {
 	t.Helper()
-	so := asr.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: speech.DefaultBeam, CTCBeam: *evalCTCBeam}
+	so := speech.DefaultSearchOptions()
+	so.CTCBeam, so.CharBonus = *evalCTCBeam, *evalCharBonus
 	lm := speech.DefaultLanguageModel()
 	switch *evalLM {
 	case "default":
