@@ -186,8 +186,52 @@ func (v *VAD) probability(j int) float32 {
 	if loud < vadSilentDB {
 		return 0 // silence: no spectrum was analysed, nothing to classify
 	}
+	if steadyNoise(fr, j) {
+		return 0
+	}
 	vadContextFeatures(&v.feat, fr, j)
 	return float32(vadNet.predict(v.feat[:]))
+}
+
+// Steady noise: a frame is not speech when the vadSteady frames
+// (240 ms) that end with it, or those that start with it, hold no two
+// consecutive voiced frames and frame energies within vadSteadyDB of
+// each other (standard deviation). Speech rises and falls by several dB
+// within a syllable; broadband noise (hiss, white noise, a fan's rush)
+// keeps the energy of 32 ms frames within a few tenths of a dB. The
+// classifier alone, trained on noise that lasts the whole clip, calls
+// such noise speech (p ≈ 0.5) where it starts or stops against a
+// quieter background, as in the pauses of a recording whose speech was
+// cleaned or gated: one-sided windows also catch the noise next to
+// speech, whose ±240 ms context spans the step.
+const (
+	vadSteady   = 13
+	vadSteadyDB = 0.5
+)
+
+// steadyNoise reports whether frame j of fr starts or ends vadSteady
+// frames of steady noise (see vadSteady).
+func steadyNoise(fr []vadFrame, j int) bool {
+	return j+1 >= vadSteady && steady(fr[j+1-vadSteady:j+1]) ||
+		j+vadSteady <= len(fr) && steady(fr[j:j+vadSteady])
+}
+
+// steady reports whether the frames fr are steady noise: none silent, no
+// two consecutive ones voiced, their energies' standard deviation below
+// vadSteadyDB.
+func steady(fr []vadFrame) bool {
+	var s, sq float64
+	for k, f := range fr {
+		if f.energy < vadSilentDB || f.harm > vadVoiced && k > 0 && fr[k-1].harm > vadVoiced {
+			return false
+		}
+		e := float64(f.energy)
+		s += e
+		sq += e * e
+	}
+	n := float64(len(fr))
+	m := s / n
+	return sq/n-m*m < vadSteadyDB*vadSteadyDB
 }
 
 // smoothEnergy is the mean energy of frames j−2 … j+2 (those that exist).
