@@ -253,20 +253,23 @@
 // segment's mean energy there is no pause and the cut falls at exactly
 // MaxLength.
 //
-// With SegmentOptions.VAD, the frames the VAD calls speech are widened
-// by SpeechPad (200 ms) on each side. Gaps between them of MinNoSpeech
-// (300 ms) or more become NoSpeech segments, which hold no samples however
-// long (two hours of silence is one segment, read in bounded memory), so
-// leading and trailing silence is trimmed and each speech segment starts
-// at its true offset. A stretch of speech longer than MaxLength is cut in
-// the middle of the longest run of frames the VAD called non-speech
-// within the SearchWindow before the limit — a pause too short to be
-// skipped, but a pause — and, only where there is none, at the quietest
-// point as above. A speech segment longer than twice SentenceLength (3 s)
-// is split in the middle of its longest pause of at least SentencePause
-// (400 ms, before padding) that leaves SentenceLength on each side: a
-// pause between two read sentences is often too short to end a segment,
-// and a recognizer trained on single sentences decodes them better apart.
+// With SegmentOptions.VAD, the frames the VAD calls speech are widened by
+// SpeechPad (200 ms) on each side, but only by NoisePad (100 ms) over
+// frames of probability 0 (steady noise or silence), which hold no weak
+// onset to keep, only noise the recognizer would decode. Gaps between them
+// of MinNoSpeech (300 ms) or more become NoSpeech segments, which hold no
+// samples however long (two hours of silence is one segment, read in
+// bounded memory), so leading and trailing silence is trimmed and each
+// speech segment starts at its true offset. A stretch of speech longer
+// than MaxLength is cut in the middle of the longest run of frames the VAD
+// called non-speech within the SearchWindow before the limit — a pause too
+// short to be skipped, but a pause — and, only where there is none, at the
+// quietest point as above. A speech segment longer than twice
+// SentenceLength (3 s) is split in the middle of its longest pause of at
+// least SentencePause (400 ms, before padding) that leaves SentenceLength
+// on each side: a pause between two read sentences is often too short to
+// end a segment, and a recognizer trained on single sentences decodes them
+// better apart.
 //
 // TrimDigitalSilence finds the digital silence (samples within one 16-bit
 // step of zero) at the ends of a segment, which a recognizer should not

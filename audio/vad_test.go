@@ -270,21 +270,24 @@ func TestSegmenterVADSpeech(t *testing.T) {
 
 // TestSegmenterVADMargin checks how much of the pauses around speech a
 // speech segment keeps: SpeechPad beyond the frames the VAD calls speech
-// and, only when asked, Margin more. Pauses of noise are where it
+// (NoisePad into steady noise) and, only when asked, Margin more. Pauses of noise are where it
 // matters: the recognizer decodes whatever a segment keeps of them.
 func TestSegmenterVADMargin(t *testing.T) {
 	hello := readHello(t)
 	const pause = 3 * vadRate / 2
 	for _, tc := range []struct {
-		name   string
-		noise  float64 // RMS of the white noise in the pauses (0: digital silence)
-		margin time.Duration
-		want   int // frames kept before the first speech frame
+		name     string
+		noise    float64 // RMS of the white noise in the pauses (0: digital silence)
+		noisePad time.Duration
+		margin   time.Duration
+		want     int // frames kept before the first speech frame
 	}{
-		{"silence, default", 0, 0, 10},
-		{"silence, margin 300 ms", 0, 300 * time.Millisecond, 25},
-		{"noise, default", 3e-4, 0, 10},
-		{"noise, margin 300 ms", 3e-4, 300 * time.Millisecond, 25},
+		{"silence, default", 0, 0, 0, 10},
+		{"silence, margin 300 ms", 0, 0, 300 * time.Millisecond, 25},
+		{"noise, default", 3e-4, 0, 0, 5},
+		{"noise, noise pad 200 ms", 3e-4, 200 * time.Millisecond, 0, 10},
+		{"noise, noise pad 300 ms", 3e-4, 300 * time.Millisecond, 0, 10}, // at most SpeechPad
+		{"noise, margin 300 ms", 3e-4, 0, 300 * time.Millisecond, 20},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(3, 7))
@@ -302,7 +305,7 @@ func TestSegmenterVADMargin(t *testing.T) {
 				t.Fatal(err)
 			}
 			probs := v.Probabilities(nil, x)
-			segs := segmentAll(t, x, SegmentOptions{Margin: tc.margin})
+			segs := segmentAll(t, x, SegmentOptions{NoisePad: tc.noisePad, Margin: tc.margin})
 			for _, s := range segs {
 				if s.NoSpeech {
 					continue

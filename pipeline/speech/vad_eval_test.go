@@ -37,6 +37,7 @@ var (
 	evalMaxLength  = flag.Duration("eval.max-length", 0, "chunk length limit with the VAD (0: speech.DefaultChunkLength)")
 	evalThreshold  = flag.Float64("eval.threshold", 0, "VAD threshold (0: audio.DefaultVADThreshold)")
 	evalPad        = flag.Duration("eval.pad", 0, "SpeechPad (0: the default)")
+	evalNoisePad   = flag.Duration("eval.noise-pad", 0, "NoisePad (0: the default)")
 	evalMinGap     = flag.Duration("eval.min-gap", 0, "MinNoSpeech (0: the default)")
 	evalMargin     = flag.Duration("eval.margin", 0, "Margin (0: the default)")
 	evalSentPause  = flag.Duration("eval.sentence-pause", 0, "SentencePause (0: the default, negative: no split)")
@@ -120,7 +121,7 @@ func evalSegmentOptions() audio.SegmentOptions {
 		max = speech.DefaultChunkLength
 	}
 	return audio.SegmentOptions{MaxLength: max, VAD: &audio.VADOptions{Threshold: *evalThreshold},
-		SpeechPad: *evalPad, MinNoSpeech: *evalMinGap, Margin: *evalMargin,
+		SpeechPad: *evalPad, NoisePad: *evalNoisePad, MinNoSpeech: *evalMinGap, Margin: *evalMargin,
 		SentencePause: *evalSentPause, SentenceLength: *evalSentLength}
 }
 
