@@ -7,7 +7,7 @@ import "io"
 // falls on one.
 //
 // A frame is speech in the mask when the VAD calls a frame within
-// SpeechPad of it speech. From the buffer's start:
+// SpeechPad of it speech (within NoisePad for a frame of probability 0). From the buffer's start:
 //
 //   - a run of non-speech frames becomes a NoSpeech segment, its samples
 //     dropped as they are read, so hours of silence cost no memory; a run
@@ -124,20 +124,33 @@ func (sg *Segmenter) maskFrames(f0 int, done bool) int {
 	n = max(0, n)
 	sg.mask = sg.mask[:0]
 	lo := sg.vad.Forgotten()
-	// Running count of speech frames in the window [k−pad, k+pad].
-	count := 0
+	// Running counts of speech frames in the windows [k−pad, k+pad]
+	// and [k−noisePad, k+noisePad]; the second is the one of frames with
+	// probability 0 (steady noise or silence).
+	count, near := 0, 0
 	for j := max(lo, f0-sg.padFrames); j < min(decided, f0+sg.padFrames); j++ {
 		if sg.vad.Speech(j) {
 			count++
+		}
+	}
+	for j := max(lo, f0-sg.noisePad); j < min(decided, f0+sg.noisePad); j++ {
+		if sg.vad.Speech(j) {
+			near++
 		}
 	}
 	for k := f0; k < f0+n; k++ {
 		if j := k + sg.padFrames; j < decided && sg.vad.Speech(j) {
 			count++
 		}
-		sg.mask = append(sg.mask, count > 0)
+		if j := k + sg.noisePad; j < decided && sg.vad.Speech(j) {
+			near++
+		}
+		sg.mask = append(sg.mask, count > 0 && (near > 0 || sg.vad.Probability(k) > 0))
 		if j := k - sg.padFrames; j >= lo && sg.vad.Speech(j) {
 			count--
+		}
+		if j := k - sg.noisePad; j >= lo && sg.vad.Speech(j) {
+			near--
 		}
 	}
 	return n

@@ -187,7 +187,55 @@ func (v *VAD) probability(j int) float32 {
 		return 0 // silence: no spectrum was analysed, nothing to classify
 	}
 	vadContextFeatures(&v.feat, fr, j)
+	if steadyNoise(fr, j, v.feat[0]-v.feat[1]) { // feat[0]−feat[1]: the noise floor
+		return 0
+	}
 	return float32(vadNet.predict(v.feat[:]))
+}
+
+// Steady noise: a frame is not speech when the vadSteady frames
+// (240 ms) that end with it, or those that start with it, hold no two
+// consecutive voiced frames and frame energies within vadSteadyDB of
+// each other (standard deviation), at least vadSteadyRise above the
+// noise floor. Speech rises and falls by several dB within a syllable;
+// broadband noise (hiss, white noise, a fan's rush) keeps the energy of
+// 32 ms frames within a few tenths of a dB. The classifier alone, trained
+// on noise that lasts the whole clip, calls such noise speech (p ≈ 0.5)
+// where it starts or stops against a quieter background, as in the
+// pauses of a recording whose speech was cleaned or gated: one-sided
+// windows also catch the noise next to speech, whose ±240 ms context
+// spans the step. Noise at the floor is left to the classifier, which
+// knows it: there, under speech, the rule would take the weak edges of
+// words buried in the noise.
+const (
+	vadSteady     = 13
+	vadSteadyDB   = 0.5
+	vadSteadyRise = 3
+)
+
+// steadyNoise reports whether frame j of fr starts or ends vadSteady
+// frames of steady noise (see vadSteady) above the noise floor (dB).
+func steadyNoise(fr []vadFrame, j int, floor float64) bool {
+	return j+1 >= vadSteady && steady(fr[j+1-vadSteady:j+1], floor) ||
+		j+vadSteady <= len(fr) && steady(fr[j:j+vadSteady], floor)
+}
+
+// steady reports whether the frames fr are steady noise above floor:
+// none silent, no two consecutive ones voiced, their energies' standard
+// deviation below vadSteadyDB and their mean vadSteadyRise above floor.
+func steady(fr []vadFrame, floor float64) bool {
+	var s, sq float64
+	for k, f := range fr {
+		if f.energy < vadSilentDB || f.harm > vadVoiced && k > 0 && fr[k-1].harm > vadVoiced {
+			return false
+		}
+		e := float64(f.energy)
+		s += e
+		sq += e * e
+	}
+	n := float64(len(fr))
+	m := s / n
+	return sq/n-m*m < vadSteadyDB*vadSteadyDB && m >= floor+vadSteadyRise
 }
 
 // smoothEnergy is the mean energy of frames j−2 … j+2 (those that exist).

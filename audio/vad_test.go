@@ -371,3 +371,138 @@ func benchmarkVAD(b *testing.B, x []float32) {
 		probs = v.Probabilities(probs[:0], x)
 	}
 }
+
+// TestSegmenterVADNoisyPauses joins readings of hello.wav with 1 s
+// pauses of digital silence or of white noise far louder than hello's
+// own quiet end (−96 dBFS; its speech is about −24 dBFS), as in a
+// recording whose pauses hold hiss the speech was cleaned of, and checks
+// that the segmenter splits every pause and keeps little of its noise:
+// the classifier alone calls such noise speech where it meets the
+// quieter edges, and merged the four readings into two or three segments.
+func TestSegmenterVADNoisyPauses(t *testing.T) {
+	hello := readHello(t)
+	const n, pause = 4, vadRate
+	for _, tc := range []struct {
+		name  string
+		noise float64 // RMS of the white noise in the pauses (0: digital silence)
+	}{
+		{"silence", 0},
+		{"white noise −70 dBFS", 3e-4},
+		{"white noise −60 dBFS", 1e-3},
+		{"white noise −50 dBFS", 3e-3},
+		{"white noise −40 dBFS", 1e-2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(11, 3))
+			fill := func() []float32 {
+				if tc.noise == 0 {
+					return make([]float32, pause)
+				}
+				return audiotest.White(rng, pause, tc.noise)
+			}
+			var x []float32
+			var starts []int
+			for range n {
+				x = append(x, fill()...)
+				starts = append(starts, len(x))
+				x = append(x, hello...)
+			}
+			x = append(x, fill()...)
+			var speech []Segment
+			for _, s := range segmentAll(t, x, SegmentOptions{}) {
+				if !s.NoSpeech {
+					speech = append(speech, s)
+				}
+			}
+			if len(speech) != n {
+				t.Fatalf("%d speech segments, want %d (one per reading)", len(speech), n)
+			}
+			for i, s := range speech {
+				// At most 0.45 s of the pause before and 0.4 s after: the
+				// 200 ms pad and the frames the classifier calls speech
+				// next to the reading. The noise before a reading but the
+				// first stands over hello's quiet end (−96 dBFS): there the
+				// segment keeps only NoisePad (100 ms) and a frame or two.
+				lead := 9 * vadRate / 20
+				if tc.noise > 0 && i > 0 {
+					lead = 3 * vadRate / 20
+				}
+				if lo, hi := starts[i]-lead, starts[i]+len(hello)+2*vadRate/5; s.Start < lo || s.End > hi {
+					t.Errorf("speech segment %d is [%v, %v), want it within [%v, %v)", i, s.StartTime(), s.EndTime(),
+						samplesToDuration(lo, vadRate), samplesToDuration(hi, vadRate))
+				}
+			}
+		})
+	}
+}
+
+// TestVADSteadyNoise checks the steady-noise rule on its own: white noise
+// that steps up 6 dB or more over a quieter background (1 s of dither,
+// quieter noise, or a silence the noise's floor look-back reaches) is
+// steady noise wherever a full 240 ms of it lies on one side of a frame;
+// white noise at its own floor is not (the classifier knows it), nor
+// digital silence, tones (voiced), or streams too short to hold the
+// window; and none of hello.wav's speech is, clean, quiet or in noise
+// (speech as TestFitVAD labels it, frames within 30 dB of the loudest of
+// the clean recording, that are louder than the noise).
+func TestVADSteadyNoise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 1))
+	step := func(before []float32, rms float64) []float32 {
+		return append(before, audiotest.White(rng, 2*vadRate, rms)...)
+	}
+	for _, tc := range []struct {
+		name string
+		x    []float32
+		from int  // the frames in the 1 s from this one on …
+		want bool // … are all steady noise (false: none of x's frames is)
+	}{
+		{"white noise −60 dBFS after silence", step(make([]float32, vadRate/2), 1e-3), vadRate / 2 / vadHop, true},
+		{"white noise −50 dBFS after −62 dBFS", step(audiotest.White(rng, vadRate, 2.5e-4), 3e-3), vadRate / vadHop, true},
+		{"white noise −10 dBFS after −16 dBFS", step(audiotest.White(rng, vadRate, 0.15), 0.3), vadRate / vadHop, true},
+		{"white noise −50 dBFS alone", audiotest.White(rng, 2*vadRate, 3e-3), 0, false},
+		{"white noise −50 dBFS after −51 dBFS", step(audiotest.White(rng, vadRate, 2.7e-3), 3e-3), 0, false},
+		{"white noise, 200 ms", audiotest.White(rng, vadRate/5, 3e-3), 0, false},
+		{"digital silence", make([]float32, 2*vadRate), 0, false},
+		{"1 kHz tone after silence", append(make([]float32, vadRate/2), audiotest.Tone(2*vadRate, vadRate, 1000, 0.1)...), 0, false},
+		{"110 Hz tone after silence", append(make([]float32, vadRate/2), audiotest.Tone(2*vadRate, vadRate, 110, 0.1)...), 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fr := framesOf(tc.x)
+			to := len(fr)
+			if tc.want {
+				to = tc.from + vadFloorContext - 3 // the floor looks back 1 s (smoothed over 5 frames)
+			}
+			for j := tc.from; j < to; j++ {
+				if got := steadyNoiseAt(fr, j); got != tc.want {
+					t.Fatalf("frame %d of %d: steady noise %v, want %v", j, len(fr), got, tc.want)
+				}
+			}
+		})
+	}
+	clean := framesOf(readHello(t))
+	loud := math.Inf(-1)
+	for j := range clean {
+		loud = max(loud, smoothEnergy(clean, j))
+	}
+	for _, sig := range speechSignals(t) {
+		t.Run(sig.name, func(t *testing.T) {
+			fr := framesOf(sig.samples)
+			floor := math.Inf(1) // the noise's level
+			for j := range fr {
+				floor = min(floor, smoothEnergy(fr, j))
+			}
+			for j := range fr {
+				if e := smoothEnergy(clean, j); e > max(loud-30, floor) && steadyNoiseAt(fr, j) {
+					t.Errorf("speech frame %d (%.0f dB below the loudest) called steady noise", j, loud-e)
+				}
+			}
+		})
+	}
+}
+
+// steadyNoiseAt is steadyNoise with the noise floor the VAD gives it.
+func steadyNoiseAt(fr []vadFrame, j int) bool {
+	var x [vadFeatures]float64
+	vadContextFeatures(&x, fr, j)
+	return steadyNoise(fr, j, x[0]-x[1])
+}

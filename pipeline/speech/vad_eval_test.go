@@ -37,6 +37,7 @@ var (
 	evalMaxLength  = flag.Duration("eval.max-length", 0, "chunk length limit with the VAD (0: speech.DefaultChunkLength)")
 	evalThreshold  = flag.Float64("eval.threshold", 0, "VAD threshold (0: audio.DefaultVADThreshold)")
 	evalPad        = flag.Duration("eval.pad", 0, "SpeechPad (0: the default)")
+	evalNoisePad   = flag.Duration("eval.noise-pad", 0, "NoisePad (0: the default)")
 	evalMinGap     = flag.Duration("eval.min-gap", 0, "MinNoSpeech (0: the default)")
 	evalMargin     = flag.Duration("eval.margin", 0, "Margin (0: the default)")
 	evalSentPause  = flag.Duration("eval.sentence-pause", 0, "SentencePause (0: the default, negative: no split)")
@@ -46,13 +47,15 @@ var (
 	evalBaselines  = flag.Bool("eval.baselines", true, "also decode one by one and without the VAD")
 	evalCTCBeam    = flag.Int("eval.ctc-beam", 0, "SearchOptions.CTCBeam of the joined-recording runs")
 	evalLM         = flag.String("eval.lm", "none", `language model of the joined-recording runs: "none", "default" (the embedded word LM) or an ARPA file`)
+	evalCharBonus  = flag.Float64("eval.char-bonus", speech.DefaultCharBonus, "SearchOptions.CharBonus of the joined-recording runs")
 )
 
-// evalSearch is the search of the joined-recording runs (-eval.ctc-beam,
-// -eval.lm).
+// evalSearch is the search of the joined-recording runs: the default
+// search with -eval.ctc-beam, -eval.char-bonus and -eval.lm.
 func evalSearch(t *testing.T, model *asr.Model) asr.SearchOptions {
 	t.Helper()
-	so := asr.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: speech.DefaultBeam, CTCBeam: *evalCTCBeam}
+	so := speech.DefaultSearchOptions()
+	so.CTCBeam, so.CharBonus = *evalCTCBeam, *evalCharBonus
 	lm := speech.DefaultLanguageModel()
 	switch *evalLM {
 	case "default":
@@ -118,7 +121,7 @@ func evalSegmentOptions() audio.SegmentOptions {
 		max = speech.DefaultChunkLength
 	}
 	return audio.SegmentOptions{MaxLength: max, VAD: &audio.VADOptions{Threshold: *evalThreshold},
-		SpeechPad: *evalPad, MinNoSpeech: *evalMinGap, Margin: *evalMargin,
+		SpeechPad: *evalPad, NoisePad: *evalNoisePad, MinNoSpeech: *evalMinGap, Margin: *evalMargin,
 		SentencePause: *evalSentPause, SentenceLength: *evalSentLength}
 }
 
