@@ -67,7 +67,7 @@
 // and cut in the pauses the detector finds (the longest one in the last
 // 3 s before the limit), with 200 ms of context kept on each side of the
 // speech; a chunk longer than 6 s is also cut at its longest pause of at
-// least 0.4 s that leaves 3 s on each side (audio.SegmentOptions
+// least 0.3 s that leaves 3 s on each side (audio.SegmentOptions
 // SentencePause, SentenceLength), since sentences read one after the
 // other are often parted by pauses too short to end a chunk, and the
 // speller, trained on single sentences, stops at the first one's end.
@@ -89,16 +89,16 @@
 //
 //	                               2 × 60 s          2 × 300 s
 //	one by one, no VAD             44.6 %, 0 %       61.0 %, 6 %
-//	one by one, VAD                48.6 %, 19 %      63.2 %, 12 %
+//	one by one, VAD                48.6 %, 19 %      63.4 %, 10 %
 //	joined, no VAD (15 s chunks)   75.7 %, 20 %      80.6 %, 39 %
-//	joined, VAD (≤ 12 s chunks)    43.9 %, 19 %      63.6 %, 11 %
+//	joined, VAD (≤ 12 s chunks)    42.6 %, 21 %      62.7 %, 11 %
 //
 // Joined speech scores within 5 points of the same utterances one by one
-// (seed 2: 60.9 % against 56.5 % at 60 s, but 65.2 % against 60.1 % at
-// 300 s, 0.1 point over; the 360 dev utterances as one 32-minute recording:
-// 65.3 % against 63.2 %), and so with white noise at the clips' level in
-// the pauses (-eval.pause-noise 0.0014 -eval.seconds 300: 61.5 % against
-// 61.1 %) but for seed 2 there (64.9 % against 58.9 %; 66.5 % before the
+// (seed 2: 59.6 % against 56.5 % at 60 s, 63.3 % against 60.1 % at
+// 300 s; the 360 dev utterances as one 32-minute recording: 64.9 %
+// against 63.2 %), and so with white noise at the clips' level in
+// the pauses (-eval.pause-noise 0.0014 -eval.seconds 300: 62.1 % against
+// 61.1 %) but for seed 2 there (65.0 % against 58.9 %; 66.5 % before the
 // detector's steady-noise rule, when it called much of that noise speech
 // and merged sentences). Chunks keep SpeechPad (200 ms) of the pauses
 // around their speech, NoisePad (100 ms) of steady noise, and no more
