@@ -258,7 +258,7 @@
 // MaxLength.
 //
 // With SegmentOptions.VAD, the frames the VAD calls speech are widened by
-// SpeechPad (200 ms) on each side, but only by NoisePad (100 ms) over
+// SpeechPad (200 ms) on each side, but only by NoisePad (150 ms) over
 // frames of probability 0 (steady noise or silence), which hold no weak
 // onset to keep, only noise the recognizer would decode. Gaps between them
 // of MinNoSpeech (300 ms) or more become NoSpeech segments, which hold no

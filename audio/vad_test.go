@@ -422,10 +422,10 @@ func TestSegmenterVADNoisyPauses(t *testing.T) {
 				// 200 ms pad and the frames the classifier calls speech
 				// next to the reading. The noise before a reading but the
 				// first stands over hello's quiet end (−96 dBFS): there the
-				// segment keeps only NoisePad (100 ms) and a frame or two.
+				// segment keeps only NoisePad (150 ms) and a frame or two.
 				lead := 9 * vadRate / 20
 				if tc.noise > 0 && i > 0 {
-					lead = 3 * vadRate / 20
+					lead = 4 * vadRate / 20
 				}
 				if lo, hi := starts[i]-lead, starts[i]+len(hello)+2*vadRate/5; s.Start < lo || s.End > hi {
 					t.Errorf("speech segment %d is [%v, %v), want it within [%v, %v)", i, s.StartTime(), s.EndTime(),

@@ -98,10 +98,10 @@
 // 300 s; the 360 dev utterances as one 32-minute recording: 64.9 %
 // against 63.2 %), and so with white noise at the clips' level in
 // the pauses (-eval.pause-noise 0.0014 -eval.seconds 300: 62.1 % against
-// 61.1 %) but for seed 2 there (65.0 % against 58.9 %; 66.5 % before the
+// 61.1 %) but for seed 2 there (66.9 % against 58.9 %; 66.5 % before the
 // detector's steady-noise rule, when it called much of that noise speech
 // and merged sentences). Chunks keep SpeechPad (200 ms) of the pauses
-// around their speech, NoisePad (100 ms) of steady noise, and no more
+// around their speech, NoisePad (150 ms) of steady noise, and no more
 // (audio.SegmentOptions.Margin): the rest of a pause is noise the
 // recognizer would decode.
 
