@@ -88,19 +88,19 @@
 // share of chunks whose text came from CTC (Chunk.FromCTC) are:
 //
 //	                               2 × 60 s          2 × 300 s
-//	one by one, no VAD             44.6 %, 0 %       61.0 %, 6 %
-//	one by one, VAD                48.6 %, 19 %      63.4 %, 10 %
-//	joined, no VAD (15 s chunks)   75.7 %, 20 %      80.6 %, 39 %
-//	joined, VAD (≤ 12 s chunks)    42.6 %, 21 %      62.7 %, 11 %
+//	one by one, no VAD             50.7 %, 5 %       58.2 %, 8 %
+//	one by one, VAD                52.7 %, 19 %      60.3 %, 13 %
+//	joined, no VAD (15 s chunks)   70.3 %, 0 %       80.2 %, 24 %
+//	joined, VAD (≤ 12 s chunks)    48.0 %, 25 %      58.9 %, 12 %
 //
 // Joined speech scores within 5 points of the same utterances one by one
-// (seed 2: 59.6 % against 56.5 % at 60 s, 63.3 % against 60.1 % at
-// 300 s; the 360 dev utterances as one 32-minute recording: 64.9 %
-// against 63.2 %), and so with white noise at the clips' level in
-// the pauses (-eval.pause-noise 0.0014 -eval.seconds 300: 62.1 % against
-// 61.1 %) but for seed 2 there (66.9 % against 58.9 %; 66.5 % before the
-// detector's steady-noise rule, when it called much of that noise speech
-// and merged sentences). Chunks keep SpeechPad (200 ms) of the pauses
+// (seed 2: 60.2 % against 57.8 % at 60 s, 61.8 % against 60.2 % at
+// 300 s; the 360 dev utterances as one 32-minute recording: 63.6 %
+// against 62.1 %), and so with white noise at the clips' level in
+// the pauses (-eval.pause-noise 0.0014 -eval.seconds 300: 61.9 % against
+// 60.2 %; seed 2: 62.3 % against 57.9 %, 66.5 % with the previous model
+// before the detector's steady-noise rule, when it called much of that
+// noise speech and merged sentences). Chunks keep SpeechPad (200 ms) of the pauses
 // around their speech, NoisePad (150 ms) of steady noise, and no more
 // (audio.SegmentOptions.Margin): the rest of a pause is noise the
 // recognizer would decode.

@@ -22,7 +22,7 @@ func ExampleRecognizer_TranscribeFile() {
 	fmt.Println(t.Text)
 	fmt.Printf("%.1f s, %d chunk, first word %q\n", t.Duration, len(t.Chunks), t.Chunks[0].Words[0].Word)
 	// Output:
-	// the place ground had stand some the last day down
+	// the place ground had stand for the the last day day
 	// 3.4 s, 1 chunk, first word "the"
 }
 
@@ -48,5 +48,5 @@ func ExampleRecognizer_Segments() {
 		log.Fatal(err)
 	}
 	// Output:
-	// [0.0 s – 3.4 s] the place ground hot stomp so that the last idead
+	// [0.0 s – 3.4 s] the place ground hath stome so that the last idead
 }
