@@ -21,16 +21,21 @@ func buildRegression(g *gorgonia.ExprGraph, b *models.Binding, rows int) (*gorgo
 	if err != nil {
 		return nil, regression{}, err
 	}
+	loss, err := meanSquaredError(pred, y)
+	return loss, regression{x, y}, err
+}
+
+// meanSquaredError is mean((pred − y)²).
+func meanSquaredError(pred, y *gorgonia.Node) (*gorgonia.Node, error) {
 	diff, err := gorgonia.Sub(pred, y)
 	if err != nil {
-		return nil, regression{}, err
+		return nil, err
 	}
 	sq, err := gorgonia.Square(diff)
 	if err != nil {
-		return nil, regression{}, err
+		return nil, err
 	}
-	loss, err := gorgonia.Mean(sq)
-	return loss, regression{x, y}, err
+	return gorgonia.Mean(sq)
 }
 
 // trainRegression fits y = x·[1 −2 3] for steps steps with batches of two

@@ -23,15 +23,7 @@ func buildLinearRegression(g *gorgonia.ExprGraph, b *models.Binding, rows int) (
 	if err != nil {
 		return nil, regression{}, err
 	}
-	diff, err := gorgonia.Sub(pred, y)
-	if err != nil {
-		return nil, regression{}, err
-	}
-	sq, err := gorgonia.Square(diff)
-	if err != nil {
-		return nil, regression{}, err
-	}
-	loss, err := gorgonia.Mean(sq)
+	loss, err := meanSquaredError(pred, y)
 	return loss, regression{x, y}, err
 }
 

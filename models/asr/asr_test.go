@@ -141,11 +141,11 @@ func TestTrainTinyModel(t *testing.T) {
 }
 
 // TestFileRoundTrip saves and reloads models whose configs hold explicit
-// zeros (no CTC head, no smoothing, no dropout): the reloaded config and
-// every weight must be the same.
+// zeros (no CTC head, no smoothing, no dropout), and one with a phone CTC
+// head: the reloaded config and every weight must be the same.
 func TestFileRoundTrip(t *testing.T) {
-	for _, ctc := range []float64{0, 0.3} {
-		m, err := asr.New(tinyConfig(ctc), nil, 5)
+	for _, cfg := range []asr.Config{tinyConfig(0), tinyConfig(0.3), phoneConfig(0.3, 0.2, 1)} {
+		m, err := asr.New(cfg, nil, 5)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,10 +155,10 @@ func TestFileRoundTrip(t *testing.T) {
 		}
 		back, err := asr.Load(f)
 		if err != nil {
-			t.Fatalf("ctc %v: %v", ctc, err)
+			t.Fatalf("config %+v: %v", cfg, err)
 		}
-		if back.Config != m.Config {
-			t.Errorf("config %+v came back as %+v", m.Config, back.Config)
+		if back.Config != m.Config || (back.PhoneCTC == nil) != (m.PhoneCTC == nil) || len(back.Params.All()) != len(m.Params.All()) {
+			t.Fatalf("config %+v came back as %+v (phone head %v, %d of %d parameters)", m.Config, back.Config, back.PhoneCTC != nil, len(back.Params.All()), len(m.Params.All()))
 		}
 		for i, p := range m.Params.All() {
 			q := back.Params.All()[i]
