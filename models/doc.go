@@ -38,7 +38,8 @@
 //	             sequence: x (B, T, In), lengths (B) → (B, T, H)
 //	BiLSTM       x (B, T, In), lengths (B) → (B, T, 2H) = [forward | backward]
 //	Pyramid      (B, T, D) → (B, ⌈T/2⌉, 2D), lengths ⌈len/2⌉ (Chan et al. 2016)
-//	PyramidalBiLSTM  the LAS listener: BiLSTM, then (Pyramid → BiLSTM) per layer
+//	PyramidalBiLSTM  the LAS listener: BiLSTM, then (Pyramid → BiLSTM) per layer,
+//	             then Flat residual layers h + BiLSTM(h) that keep time (GNMT)
 //	Dropout      inverted dropout with a seeded mask per run
 //	CrossEntropy logits (N, V), targets (N), row weights (N) → Σ w·CE, label smoothing
 //	CTCLoss      logits (B, T, V), targets, lengths → (B) (Graves et al. 2006)

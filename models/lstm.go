@@ -130,9 +130,9 @@ func (l *LSTM) eagerWeights() seqWeights[float32] {
 // not allocate. The zero value is ready to use. A workspace serves one
 // goroutine at a time.
 type LSTMWorkspace struct {
-	gates             []float32
-	plan              seqPlan
-	dirs              [2]seqDir[float32]
-	w                 [2]seqWeights[float32]
-	layerOut, reduced []float32 // PyramidalBiLSTM.Forward's inner layers
+	gates []float32
+	plan  seqPlan
+	dirs  [2]seqDir[float32]
+	w     [2]seqWeights[float32]
+	inner [2][]float32 // PyramidalBiLSTM.Forward's inner layers, used in turn
 }

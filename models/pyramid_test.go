@@ -2,6 +2,7 @@ package models_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -60,20 +61,23 @@ func TestPyramidGradients(t *testing.T) {
 func TestPyramidalBiLSTMEagerMatchesGraph(t *testing.T) {
 	const I, H = 3, 2
 	cases := []struct {
-		name    string
-		layers  int
-		T       int
-		lengths []int
+		name         string
+		layers, flat int
+		T            int
+		lengths      []int
 	}{
-		{"one layer", 1, 4, []int{4, 2}},
-		{"three layers odd", 3, 7, []int{7, 5, 1}},
-		{"two layers even", 2, 8, []int{8, 3}},
+		{"one layer", 1, 0, 4, []int{4, 2}},
+		{"three layers odd", 3, 0, 7, []int{7, 5, 1}},
+		{"two layers even", 2, 0, 8, []int{8, 3}},
+		{"three layers one flat", 3, 1, 7, []int{7, 5, 1}},
+		{"three layers two flat", 3, 2, 6, []int{6, 3}},
+		{"four layers one flat, empty sequence", 4, 1, 9, []int{9, 0, 4}},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(i), 17))
 			ps := models.NewParams(tensor.Float32, r)
-			p := models.NewPyramidalBiLSTM(ps, "listener", I, H, c.layers)
+			p := models.NewPyramidalBiLSTMFlat(ps, "listener", I, H, c.layers, c.flat)
 			B := len(c.lengths)
 			x := toF32(modeltest.Random(r, 1, B, c.T, I))
 			var ws models.LSTMWorkspace
@@ -121,6 +125,115 @@ func TestPyramidalBiLSTMParameters(t *testing.T) {
 	}
 	if got, want := p.Layers[1].Fwd.Wx.Shape(), (tensor.Shape{32, 32}); !got.Eq(want) {
 		t.Errorf("layer 1 Wx %v, want %v (input 4H, gates 4H)", got, want)
+	}
+}
+
+// TestPyramidalBiLSTMFlatLayers checks a flat layer's sizes and names,
+// OutputLength, Lower and AddFlat: a listener grown by AddFlat is the
+// listener built with its flat layers, parameter for parameter.
+func TestPyramidalBiLSTMFlatLayers(t *testing.T) {
+	ps := models.NewParams(tensor.Float32, rand.New(rand.NewPCG(1, 1)))
+	p := models.NewPyramidalBiLSTMFlat(ps, "listener", 40, 8, 4, 2)
+	if got, want := p.Layers[2].Fwd.Wx.Shape(), (tensor.Shape{16, 32}); !got.Eq(want) {
+		t.Errorf("flat layer 2 Wx %v, want %v (input 2H, gates 4H)", got, want)
+	}
+	for j, want := range []bool{false, false, true, true} {
+		if p.IsFlat(j) != want {
+			t.Errorf("IsFlat(%d) = %v, want %v", j, !want, want)
+		}
+	}
+	if got := p.OutputLength(9); got != 5 {
+		t.Errorf("OutputLength(9) = %d, want 5 (one halving)", got)
+	}
+	for _, c := range []struct{ n, flat int }{{1, 0}, {2, 0}, {3, 1}, {4, 2}} {
+		if l := p.Lower(c.n); len(l.Layers) != c.n || l.Flat != c.flat {
+			t.Errorf("Lower(%d): %d layers, %d flat; want %d, %d", c.n, len(l.Layers), l.Flat, c.n, c.flat)
+		}
+	}
+	grown := models.NewParams(tensor.Float32, rand.New(rand.NewPCG(1, 1)))
+	g := models.NewPyramidalBiLSTM(grown, "listener", 40, 8, 2)
+	g.AddFlat(grown, "listener", 2)
+	if !slices.Equal(grown.Names(), ps.Names()) || g.Flat != 2 || len(g.Layers) != 4 {
+		t.Errorf("grown listener: %d layers, %d flat, parameters %v; want 4, 2, %v", len(g.Layers), g.Flat, grown.Names(), ps.Names())
+	}
+}
+
+// TestPyramidalBiLSTMGradientsFD checks the listener graph's parameter
+// gradients against central differences in float64, through the pyramid
+// and the residual sum of flat layers (each kernel has its own check; this
+// checks how they are wired), on a padded batch.
+func TestPyramidalBiLSTMGradientsFD(t *testing.T) {
+	const I, H, T = 3, 2, 5
+	cases := []struct {
+		name         string
+		layers, flat int
+	}{
+		{"two layers", 2, 0},
+		{"three layers one flat", 3, 1},
+		{"three layers two flat", 3, 2},
+	}
+	lengths := []int{5, 2}
+	B := len(lengths)
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(uint64(i), 18))
+			ps := models.NewParams(tensor.Float64, r)
+			p := models.NewPyramidalBiLSTMFlat(ps, "listener", I, H, c.layers, c.flat)
+			x := modeltest.Random(r, 1, B, T, I)
+			To := p.OutputLength(T)
+			w := modeltest.Random(r, 1, B, To, 2*H)
+			bs := models.NewBuckets(ps, func(g *gorgonia.ExprGraph, bd *models.Binding, _ struct{}) (*gorgonia.Node, struct{}, error) {
+				xn := gorgonia.NodeFromAny(g, x, gorgonia.WithName("x"))
+				ln := gorgonia.NodeFromAny(g, ints(tensor.Float64, []int{B}, lengths...), gorgonia.WithName("lengths"))
+				y, _, err := p.Apply(bd, xn, ln)
+				if err != nil {
+					return nil, struct{}{}, err
+				}
+				prod, err := gorgonia.HadamardProd(y, gorgonia.NodeFromAny(g, w, gorgonia.WithName("w")))
+				if err != nil {
+					return nil, struct{}{}, err
+				}
+				loss, err := gorgonia.Sum(prod) // Σ y⊙w
+				return loss, struct{}{}, err
+			})
+			defer bs.Close()
+			gr, err := bs.Get(struct{}{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps.ZeroGrads()
+			if _, err := gr.Run(); err != nil {
+				t.Fatal(err)
+			}
+			grads := map[string][]float64{} // copied now: every run accumulates into Grad
+			for _, q := range ps.All() {
+				grads[q.Name] = slices.Clone(q.Grad.Data().([]float64))
+			}
+			const h = 1e-6
+			pr := rand.New(rand.NewPCG(uint64(i), 19))
+			for _, q := range ps.All() {
+				v := q.Value.Data().([]float64)
+				for range 3 {
+					k := pr.IntN(len(v))
+					old := v[k]
+					v[k] = old + h
+					lp, err := gr.Run()
+					if err != nil {
+						t.Fatal(err)
+					}
+					v[k] = old - h
+					lm, err := gr.Run()
+					if err != nil {
+						t.Fatal(err)
+					}
+					v[k] = old
+					fd, g := (lp-lm)/(2*h), grads[q.Name][k]
+					if rel := math.Abs(fd-g) / math.Max(math.Abs(fd)+math.Abs(g), 1e-6); rel > 1e-5 {
+						t.Errorf("%s[%d]: graph %.9g, finite difference %.9g (rel err %.2g)", q.Name, k, g, fd, rel)
+					}
+				}
+			}
+		})
 	}
 }
 
