@@ -77,12 +77,14 @@ func logSoftmax(x []float32) []float64 {
 // step's attention weights and log-probabilities with the training
 // graph's forward pass over both utterances in one padded batch.
 func TestAlignMatchesGraph(t *testing.T) {
+	flat := tinyConfig(0.3)
+	flat.ListenerLayers, flat.ListenerFlat = 3, 1
 	for _, tc := range []struct {
 		name string
-		ctc  float64
-	}{{"attention only", 0}, {"joint CTC", 0.3}} {
+		cfg  asr.Config
+	}{{"attention only", tinyConfig(0)}, {"joint CTC", tinyConfig(0.3)}, {"flat residual listener layer", flat}} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := asr.New(tinyConfig(tc.ctc), nil, 7)
+			m, err := asr.New(tc.cfg, nil, 7)
 			if err != nil {
 				t.Fatal(err)
 			}

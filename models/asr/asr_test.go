@@ -144,7 +144,9 @@ func TestTrainTinyModel(t *testing.T) {
 // zeros (no CTC head, no smoothing, no dropout), and one with a phone CTC
 // head: the reloaded config and every weight must be the same.
 func TestFileRoundTrip(t *testing.T) {
-	for _, cfg := range []asr.Config{tinyConfig(0), tinyConfig(0.3), phoneConfig(0.3, 0.2, 1)} {
+	flat := phoneConfig(0.3, 0.2, 2)
+	flat.ListenerLayers, flat.ListenerFlat = 3, 1
+	for _, cfg := range []asr.Config{tinyConfig(0), tinyConfig(0.3), phoneConfig(0.3, 0.2, 1), flat} {
 		m, err := asr.New(cfg, nil, 5)
 		if err != nil {
 			t.Fatal(err)

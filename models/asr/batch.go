@@ -217,10 +217,8 @@ func SplitExamples(exs []Example, r int) [][]Example {
 }
 
 // phoneLength returns the frames of the phone head's listener layer for
-// n stacked input frames: layer j halves time j times.
+// n stacked input frames: layer j halves time once per pyramidal layer
+// 1 … j.
 func (m *Model) phoneLength(n int) int {
-	for range m.Config.PhoneCTCLayer {
-		n = models.PyramidLength(n)
-	}
-	return n
+	return m.Listener.Lower(m.Config.PhoneCTCLayer + 1).OutputLength(n)
 }

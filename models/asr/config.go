@@ -24,8 +24,14 @@ type Config struct {
 	ListenerHidden int `json:"listener_hidden"`
 	// ListenerLayers is the number of BiLSTM layers; each one after the
 	// first halves time (2: ×2, so with Stack 3 one encoder frame spans
-	// 60 ms).
+	// 60 ms), except the top ListenerFlat.
 	ListenerLayers int `json:"listener_layers"`
+	// ListenerFlat is the number of top listener layers that keep time
+	// and are residual, y = x + BiLSTM(x) (Wu et al. 2016, GNMT §3.1):
+	// depth without a coarser encoder frame. 0 (the default) has none;
+	// layer 0 is never flat, so 0 ≤ ListenerFlat < ListenerLayers.
+	// Model.AddListenerLayers grows a trained model by flat layers.
+	ListenerFlat int `json:"listener_flat,omitempty"`
 	// Embed is the width of a character embedding (64).
 	Embed int `json:"embed"`
 	// SpellerHidden is the speller LSTM's state width (256).
@@ -122,6 +128,9 @@ func (c Config) Validate() error {
 	if c.LocationWidth%2 == 0 {
 		return fmt.Errorf("%w: location_width = %d, want an odd width", ErrConfig, c.LocationWidth)
 	}
+	if c.ListenerFlat < 0 || c.ListenerFlat >= c.ListenerLayers {
+		return fmt.Errorf("%w: listener_flat = %d, want [0, %d): the first of the %d listener layers reads the stacked frames and cannot be flat", ErrConfig, c.ListenerFlat, c.ListenerLayers, c.ListenerLayers)
+	}
 	if c.Stack > 16 || c.ListenerLayers > 6 {
 		return fmt.Errorf("%w: stack %d and listener_layers %d reduce time by %d×; want at most 16 and 6", ErrConfig, c.Stack, c.ListenerLayers, c.Reduction())
 	}
@@ -143,20 +152,21 @@ func (c Config) Validate() error {
 }
 
 // Reduction is the listener's total time reduction: input frames per
-// encoder frame, Stack·2^(ListenerLayers−1).
-func (c Config) Reduction() int { return c.Stack << (c.ListenerLayers - 1) }
+// encoder frame, Stack·2^(ListenerLayers−1−ListenerFlat).
+func (c Config) Reduction() int { return c.Stack << (c.ListenerLayers - 1 - c.ListenerFlat) }
 
 // Listener input width: Stack·MelBins.
 func (c Config) inputWidth() int { return c.Stack * c.MelBins }
 
 // Parameters returns the number of trainable scalars of a model of this
 // (defaulted, valid) config over a vocabulary of V tokens. With I =
-// Stack·MelBins, Hl = ListenerHidden, D = 2·Hl, E = Embed, H =
-// SpellerHidden, A = AttentionDim, nf = LocationFilters and K =
-// LocationWidth:
+// Stack·MelBins, L = ListenerLayers, F = ListenerFlat, Hl =
+// ListenerHidden, D = 2·Hl, E = Embed, H = SpellerHidden, A =
+// AttentionDim, nf = LocationFilters and K = LocationWidth:
 //
 //	listener.l0       2·(I·4Hl + Hl·4Hl + 4Hl)          BiLSTM over the stacked frames
-//	listener.l<j>     2·(4Hl·4Hl + Hl·4Hl + 4Hl)        j ≥ 1, over pairs of frames (4Hl)
+//	listener.l<j>     2·(4Hl·4Hl + Hl·4Hl + 4Hl)        1 ≤ j < L−F, over pairs of frames (4Hl)
+//	listener.l<j>     2·(D·4Hl + Hl·4Hl + 4Hl)          L−F ≤ j < L, flat (residual) layers
 //	ctc               D·V + V                           when CTCWeight > 0
 //	phone_ctc         D·P + P                           when PhoneCTCWeight > 0, P = PhoneSetSize
 //	speller.att       H·A + D·A + A + A + nf·K + nf·A   LocationAware
@@ -168,8 +178,11 @@ func (c Config) Parameters(V int) int {
 	D := 2 * Hl
 	lstm := func(in, h int) int { return in*4*h + h*4*h + 4*h }
 	n := 2 * lstm(I, Hl)
-	for range c.ListenerLayers - 1 {
+	for range c.ListenerLayers - 1 - c.ListenerFlat {
 		n += 2 * lstm(4*Hl, Hl)
+	}
+	for range c.ListenerFlat {
+		n += 2 * lstm(D, Hl)
 	}
 	if c.CTCWeight > 0 {
 		n += D*V + V

@@ -6,14 +6,16 @@
 //
 // An utterance arrives as T normalized log-mel frames x_t ∈ R^M, 10 ms
 // apart (package audio; M = MelBins = 80). With s = Stack, L =
-// ListenerLayers, Hl = ListenerHidden, D = 2·Hl the listener's output
+// ListenerLayers, P = L − ListenerFlat of them pyramidal (all by
+// default), Hl = ListenerHidden, D = 2·Hl the listener's output
 // width, E = Embed, H = SpellerHidden, A = AttentionDim, nf and K the
 // location filters and their width, and V = 29 the vocabulary (Chan et
 // al. 2016, eqs. 5–8; the attention is Chorowski et al. 2015, eqs. 8–9):
 //
 //	z_t        = [x_{st} ; … ; x_{st+s−1}]                       (T₀, s·M)  Stack: T₀ = ⌈T/s⌉
 //	h⁰         = BiLSTM(z)                                        (T₀, D)    listener.l0
-//	hʲ_t       = BiLSTM([hʲ⁻¹_{2t} ; hʲ⁻¹_{2t+1}])_t             (T_j, D)   listener.l<j>, T_j = ⌈T_{j−1}/2⌉
+//	hʲ_t       = BiLSTM([hʲ⁻¹_{2t} ; hʲ⁻¹_{2t+1}])_t             (T_j, D)   listener.l<j>, 1 ≤ j < P, T_j = ⌈T_{j−1}/2⌉
+//	hʲ         = hʲ⁻¹ + BiLSTM(hʲ⁻¹)                             (T_j, D)   listener.l<j>, P ≤ j < L, T_j = T_{j−1}
 //	h          = h^{L−1}                                         (T', D)    T' = T_{L−1}: 60 ms a frame by default
 //	p_ctc(·|t) = softmax(h_t·W_c + b_c)                          (T', V)    ctc, blank = EOS
 //	s_i        = LSTM([E·y_{i−1} ; c_{i−1}], s_{i−1})            (H)        speller.lstm; s₀, c₀ = 0, y₀ = EOS
@@ -23,14 +25,16 @@
 //	c_i        = Σ_t α_it·h_t                                    (D)
 //	p(y_i | ·) = softmax(W_o·[s_i ; c_i] + b_o)                  (V)        speller.out
 //
-// The listener is a models.PyramidalBiLSTM: each layer after the first
-// reads pairs of frames and halves time, so the speller attends over
-// T' ≈ T/(s·2^(L−1)) frames (Config.Reduction). U·h_t + b is the
-// attention's key projection, computed once per utterance; F holds nf
-// filters of width K over the previous weights, so the score knows where
-// the speller attended last, which keeps the alignment monotonic. The
-// speller is a Speller: an LSTM with input feeding (the previous context
-// is part of its input) that attends with its new state s_i.
+// The listener is a models.PyramidalBiLSTM: each pyramidal layer after
+// the first reads pairs of frames and halves time, so the speller attends
+// over T' ≈ T/(s·2^(P−1)) frames (Config.Reduction); the top L − P
+// layers are flat and residual (Wu et al. 2016): more depth at the same
+// frame rate. U·h_t + b is the attention's key projection, computed once
+// per utterance; F holds nf filters of width K over the previous
+// weights, so the score knows where the speller attended last, which
+// keeps the alignment monotonic. The speller is a Speller: an LSTM with
+// input feeding (the previous context is part of its input) that attends
+// with its new state s_i.
 //
 // The vocabulary is EOS and the 28 characters of Alphabet (a–z,
 // apostrophe, space): text must be normalized before Encode (the pipeline's

@@ -67,7 +67,7 @@ func (m *Model) BuildFunc(rng *rand.Rand) models.BuildFunc[BatchKey, Inputs] {
 			Targets: gorgonia.NewVector(g, dt, gorgonia.WithShape(k.S*k.B), gorgonia.WithName("targets")),
 			Weights: gorgonia.NewVector(g, dt, gorgonia.WithShape(k.S*k.B), gorgonia.WithName("weights")),
 		}
-		layers, layerLengths, err := m.Listener.ApplyLayers(b, in.X, in.Lengths) // hʲ (B, T/2ʲ, D), lengths (B)
+		layers, layerLengths, err := m.Listener.ApplyLayers(b, in.X, in.Lengths) // hʲ (B, T_j, D), lengths (B)
 		if err != nil {
 			return nil, in, err
 		}

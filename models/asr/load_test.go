@@ -25,6 +25,10 @@ func TestParameters(t *testing.T) {
 		{"phone CTC head on layer 2 of 3", func(c *asr.Config) { c.ListenerLayers, c.PhoneCTCWeight, c.PhoneCTCLayer = 3, 0.2, 2 }},
 		{"one listener layer", func(c *asr.Config) { c.ListenerLayers = 1 }},
 		{"three listener layers, CTC", func(c *asr.Config) { c.ListenerLayers, c.CTCWeight = 3, 0.5 }},
+		{"flat listener layer", func(c *asr.Config) { c.ListenerLayers, c.ListenerFlat = 3, 1 }},
+		{"two flat layers, phone CTC head on the top one", func(c *asr.Config) {
+			c.ListenerLayers, c.ListenerFlat, c.PhoneCTCWeight, c.PhoneCTCLayer = 4, 2, 0.2, 3
+		}},
 		{"wide location filters", func(c *asr.Config) { c.LocationFilters, c.LocationWidth = 7, 11 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,6 +79,8 @@ func TestLoadErrors(t *testing.T) {
 		{"kind", func(f *safetensors.File) { f.Kind = "caption" }, safetensors.ErrKind, "caption"},
 		{"negative hidden", editConfig(func(c map[string]any) { c["speller_hidden"] = -4 }), asr.ErrConfig, "speller_hidden = -4"},
 		{"even location width", editConfig(func(c map[string]any) { c["location_width"] = 4 }), asr.ErrConfig, "location_width = 4"},
+		{"every listener layer flat", editConfig(func(c map[string]any) { c["listener_flat"] = 2 }), asr.ErrConfig, "listener_flat = 2, want [0, 2)"},
+		{"flat layer the file lacks", editConfig(func(c map[string]any) { c["listener_layers"], c["listener_flat"] = 3, 1 }), safetensors.ErrMismatch, "the config needs"},
 		{"config lies about sizes", editConfig(func(c map[string]any) { c["listener_hidden"] = 4000 }), safetensors.ErrMismatch, "the config needs"},
 		{"huge hidden", editConfig(func(c map[string]any) { c["speller_hidden"] = 1 << 40 }), safetensors.ErrMismatch, "the config needs"},
 		{"CTC weight without a CTC head", editConfig(func(c map[string]any) { c["ctc_weight"] = 0 }), safetensors.ErrMismatch, "the config needs"},

@@ -23,6 +23,7 @@ const Kind = "asr"
 //
 //	listener.l0.{fwd,bwd}.wx, .wh, .b      (I, 4Hl), (Hl, 4Hl), (4Hl)    first BiLSTM layer
 //	listener.l<j>.{fwd,bwd}.wx, .wh, .b    (4Hl, 4Hl), (Hl, 4Hl), (4Hl)  j ≥ 1, over pairs of frames
+//	listener.l<j>.{fwd,bwd}.wx, .wh, .b    (D, 4Hl), (Hl, 4Hl), (4Hl)    the top ListenerFlat, residual
 //	ctc.w, .b                              (D, V), (V)                   W_c, when CTCWeight > 0
 //	speller.embed.table                    (V, E)                        E
 //	speller.lstm.wx, .wh, .b               (E+D, 4H), (H, 4H), (4H)      gates [i f o g]
@@ -59,7 +60,7 @@ func New(cfg Config, vocab *Vocab, seed uint64) (*Model, error) {
 	}
 	ps := models.NewParams(tensor.Float32, rand.New(rand.NewPCG(seed, 0x5eed)))
 	m := &Model{Config: cfg, Vocab: vocab, Params: ps}
-	m.Listener = models.NewPyramidalBiLSTM(ps, "listener", cfg.inputWidth(), cfg.ListenerHidden, cfg.ListenerLayers)
+	m.Listener = models.NewPyramidalBiLSTMFlat(ps, "listener", cfg.inputWidth(), cfg.ListenerHidden, cfg.ListenerLayers, cfg.ListenerFlat)
 	D := 2 * cfg.ListenerHidden
 	if cfg.CTCWeight > 0 {
 		m.CTC = models.NewLinear(ps, "ctc", D, vocab.Size(), nil)

@@ -279,13 +279,20 @@ func ctcNLL(logp []float32, T, P int, target []int) float64 {
 // phones adds nothing, and the rest of the loss is the head-less loss
 // scaled from (1−λ) to (1−λ−λp).
 func TestPhoneCTCLoss(t *testing.T) {
-	for _, layer := range []int{0, 1} {
+	for _, c := range []struct{ layers, flat, layer, halvings int }{
+		{2, 0, 0, 0}, {2, 0, 1, 1},
+		{3, 1, 2, 1}, // a head on a flat residual layer
+	} {
 		const lp = 0.25
-		without, err := asr.New(tinyConfig(0), nil, 3)
+		layer := c.layer
+		base := tinyConfig(0)
+		base.ListenerLayers, base.ListenerFlat = c.layers, c.flat
+		without, err := asr.New(base, nil, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
-		with, err := asr.New(phoneConfig(0, lp, layer), nil, 3)
+		base.PhoneCTCWeight, base.PhoneCTCLayer = lp, layer
+		with, err := asr.New(base, nil, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -302,8 +309,13 @@ func TestPhoneCTCLoss(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := asr.StackedLength(e.Frames, with.Config.Stack); layer == 1 && T != models.PyramidLength(want) || layer == 0 && T != want {
-				t.Errorf("layer %d: %d phone frames for %d stacked", layer, T, want)
+			n := asr.StackedLength(e.Frames, with.Config.Stack)
+			want := n
+			for range c.halvings {
+				want = models.PyramidLength(want)
+			}
+			if T != want {
+				t.Errorf("layer %d: %d phone frames for %d stacked, want %d", layer, T, n, want)
 			}
 			if e.Phones != nil {
 				sum += ctcNLL(logp, T, asr.PhoneSetSize, e.Phones)

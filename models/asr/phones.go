@@ -43,8 +43,8 @@ func PhoneID(phone string) (int, bool) {
 // PhoneLogProbs runs the listener up to layer PhoneCTCLayer and the phone
 // CTC head over one utterance's normalized log-mel frames (frames,
 // MelBins): logProbs (T, P) are per-frame log-posteriors over the blank
-// (PhoneBlank) and Phones, T = ⌈frames/Stack⌉ halved once per layer below
-// the head's. Decoding does not use them yet. The slice belongs to ws
+// (PhoneBlank) and Phones, T = ⌈frames/Stack⌉ halved once per pyramidal
+// layer below the head's. Decoding does not use them yet. The slice belongs to ws
 // until its next PhoneLogProbs. A model without the head is an error.
 func (m *Model) PhoneLogProbs(ws *Workspace, features []float32, frames int) (logProbs []float32, T int, err error) {
 	if m.PhoneCTC == nil {
@@ -57,10 +57,9 @@ func (m *Model) PhoneLogProbs(ws *Workspace, features []float32, frames int) (lo
 	if len(features) != frames*bins {
 		return nil, 0, fmt.Errorf("asr: %d feature values for %d frames of %d bins", len(features), frames, bins)
 	}
-	ws.stacked = Stack(ws.stacked, features, frames, bins, m.Config.Stack) // z (T₀, s·M)
-	n := StackedLength(frames, m.Config.Stack)                             // T₀
-	lower := &models.PyramidalBiLSTM{Layers: m.Listener.Layers[:m.Config.PhoneCTCLayer+1], In: m.Listener.In, Hidden: m.Listener.Hidden}
-	ws.phone, T, _, err = lower.Forward(&ws.lstm, ws.phone, ws.stacked, 1, n, []int{n}) // hʲ (T, D)
+	ws.stacked = Stack(ws.stacked, features, frames, bins, m.Config.Stack)                                                   // z (T₀, s·M)
+	n := StackedLength(frames, m.Config.Stack)                                                                               // T₀
+	ws.phone, T, _, err = m.Listener.Lower(m.Config.PhoneCTCLayer+1).Forward(&ws.lstm, ws.phone, ws.stacked, 1, n, []int{n}) // hʲ (T, D)
 	if err != nil {
 		return nil, 0, fmt.Errorf("asr: listener: %w", err)
 	}
