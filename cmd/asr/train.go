@@ -75,6 +75,16 @@ With -init, a model without the head gets one, freshly initialized from
 -seed: the way to fine-tune the shipped model. The log lines add the
 phone CTC loss per phone. Decoding does not use the head yet.
 
+Deeper listener: -listener-flat N makes the top N of the -listener-layers
+flat: they keep the frame rate (60 ms by default, what the character CTC
+head needs) and are residual, y = x + BiLSTM(x) (Wu et al. 2016). With
+-init, a -listener-layers larger than the file's grows its model by the
+difference as flat residual layers, freshly initialized from -seed with
+their output gates biased to -3, so that training starts from nearly
+the loaded model's function (the log says "added N residual listener
+layer(s)"); fewer layers than the file's is an error, and -listener-flat
+then only checks the grown model's number of flat layers.
+
 Flags:
 `
 
@@ -92,6 +102,8 @@ Recipes:
 	asr train -o runs/asr -resume ../shared/data/speechocean762/train.tsv synth/manifest.tsv
 	# fine-tune the shipped model with a phone CTC head on the first listener layer
 	asr train -o runs/asr-phone -init models/asr/default.safetensors -phone-ctc-weight 0.2 -lr 2e-4 -warmup 200 -telephone 0.1 ../shared/data/speechocean762/train.tsv synth/manifest.tsv
+	# grow the shipped model's listener by one flat residual layer (3 layers, 60 ms frames) and fine-tune it
+	asr train -o runs/grow -init models/asr/default.safetensors -listener-layers 3 -lr 2e-4 -warmup 200 -telephone 0.1 ../shared/data/speechocean762/train.tsv synth/manifest.tsv
 	# two augmented copies of the real speech, none of the synthetic
 	asr train -o runs/asr-aug -augment 2 -telephone 0.1 -synthetic synth/manifest.tsv ../shared/data/speechocean762/train.tsv synth/manifest.tsv
 	# ... with music on hold and desktop sounds as noise too (apt-get install asterisk-moh-opsound-wav sound-theme-freedesktop)
@@ -129,7 +141,8 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.Uint64Var(&o.Seed, "seed", 1, "random seed (dev split, batches, masks, initialization)")
 	tiny := fs.Bool("tiny", false, "a tiny model for smoke tests (16 units per layer)")
 	hidden := fs.Int("listener-hidden", 0, "listener BiLSTM units per direction (default 256)")
-	layers := fs.Int("listener-layers", 0, "listener layers; each after the first halves time (default 2)")
+	layers := fs.Int("listener-layers", 0, "listener layers; each after the first halves time, but the -listener-flat top ones (default 2); with -init, more than the file's add flat layers to it")
+	flat := fs.Int("listener-flat", 0, "top listener layers that keep time and are residual, y = x + BiLSTM(x) (default 0); with -init, the number the grown model must have")
 	speller := fs.Int("speller-hidden", 0, "speller LSTM units (default 256)")
 	stack := fs.Int("stack", 0, "frames stacked per listener step (default 3)")
 	ctc := fs.Float64("ctc-weight", 0, "weight of the joint CTC loss in [0, 1); negative for none (default 0.3)")
@@ -185,7 +198,10 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		c.ListenerHidden, c.SpellerHidden, c.Embed, c.AttentionDim, c.LocationFilters, c.LocationWidth = 16, 16, 8, 8, 2, 5
 	} else {
 		// Zero sizes take their defaults in Defaults.
-		c.ListenerHidden, c.ListenerLayers, c.SpellerHidden, c.Stack = *hidden, *layers, *speller, *stack
+		c.ListenerHidden, c.SpellerHidden, c.Stack = *hidden, *speller, *stack
+	}
+	if err := listenerDepth(fs, &o, *layers, *flat); err != nil {
+		return err
 	}
 	switch {
 	case *ctc < 0: // the flag's "none"
@@ -220,6 +236,10 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cli.Usagef("%v (--resume continues it, --overwrite starts afresh)", err)
 	case errors.Is(err, speech.ErrNoPronunciations):
 		return fmt.Errorf("%w (-pronunciations FILE)", err)
+	case errors.Is(err, speech.ErrListenerFlat):
+		return cli.Usagef("-listener-flat %d: %v", *flat, err)
+	case errors.Is(err, speech.ErrListenerDepth):
+		return cli.Usagef("-listener-layers %d: %v", *layers, err)
 	}
 	if err != nil {
 		return err
@@ -264,5 +284,34 @@ func parseAugment(fs *flag.FlagSet, o *speech.TrainOptions, vtlp, synthetic stri
 			return cli.Usagef("-synthetic %s: not among the training manifests %s", path, strings.Join(o.Train, " "))
 		}
 	}
+	return nil
+}
+
+// listenerDepth sets the listener's depth from -listener-layers and
+// -listener-flat: the new model's, or with -init the depth to grow the
+// file's model to (checked against the file when it is read).
+func listenerDepth(fs *flag.FlagSet, o *speech.TrainOptions, layers, flat int) error {
+	if layers < 0 || flat < 0 {
+		return cli.Usagef("-listener-layers %d, -listener-flat %d: want counts of layers, not negative", layers, flat)
+	}
+	if o.Init != "" {
+		var flatSet bool
+		fs.Visit(func(f *flag.Flag) { flatSet = flatSet || f.Name == "listener-flat" })
+		if flatSet && flat == 0 {
+			return cli.Usagef("-listener-flat 0 with -init: the model file sets its flat layers; give the number the grown model must have, or leave the flag out")
+		}
+		o.InitListenerLayers, o.InitListenerFlat = layers, flat
+		if layers > 0 { // so that -phone-ctc-layer may name a new layer
+			o.Config.ListenerLayers = layers
+		}
+		return nil
+	}
+	if layers > 0 {
+		o.Config.ListenerLayers = layers
+	}
+	if n := o.Config.ListenerLayers; flat >= n {
+		return cli.Usagef("-listener-flat %d: want fewer than the %d listener layers (-listener-layers): the first reads the stacked frames and cannot be flat", flat, n)
+	}
+	o.Config.ListenerFlat = flat
 	return nil
 }

@@ -131,8 +131,11 @@ func (c Config) Validate() error {
 	if c.ListenerFlat < 0 || c.ListenerFlat >= c.ListenerLayers {
 		return fmt.Errorf("%w: listener_flat = %d, want [0, %d): the first of the %d listener layers reads the stacked frames and cannot be flat", ErrConfig, c.ListenerFlat, c.ListenerLayers, c.ListenerLayers)
 	}
-	if c.Stack > 16 || c.ListenerLayers > 6 {
-		return fmt.Errorf("%w: stack %d and listener_layers %d reduce time by %d×; want at most 16 and 6", ErrConfig, c.Stack, c.ListenerLayers, c.Reduction())
+	if c.Stack > 16 {
+		return fmt.Errorf("%w: stack %d; want at most 16 frames", ErrConfig, c.Stack)
+	}
+	if c.ListenerLayers > 6 {
+		return fmt.Errorf("%w: listener_layers %d; want at most 6", ErrConfig, c.ListenerLayers)
 	}
 	for _, f := range []struct {
 		name string

@@ -40,6 +40,15 @@ type TrainOptions struct {
 	// weight on Config.PhoneCTCLayer, freshly initialized from Seed when
 	// the file has none (asr.Model.AddPhoneCTC).
 	Init string
+	// InitListenerLayers, with Init, is the listener depth to train (0:
+	// the file's). A model with fewer layers grows to it by flat residual
+	// layers on top (asr.Model.AddListenerLayers: drawn from Seed, their
+	// output gates damped so that training starts from nearly the loaded
+	// model's function); one with more is ErrListenerDepth.
+	// InitListenerFlat, if not 0, is the number of flat layers the model
+	// must then have (ErrListenerFlat otherwise). Growing comes before
+	// the phone head, so the head may read a new layer.
+	InitListenerLayers, InitListenerFlat int
 	// Pronunciations is the CMU-format pronouncing dictionary the phone
 	// CTC head's targets come from (empty:
 	// speechdata.DefaultPronunciations); only a model with the head reads
@@ -234,6 +243,12 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	case o.Init != "":
 		if model, err = LoadModel(o.Init); err != nil {
 			return nil, err
+		}
+		if n, err := growListener(model, &o); err != nil {
+			return nil, err
+		} else if n > 0 {
+			logf("added %d residual listener layer(s) to %s (now %d layers, the top %d flat; output gates biased to −3), initialized from seed %d",
+				n, o.Init, model.Config.ListenerLayers, model.Config.ListenerFlat, o.Seed)
 		}
 		if w := o.Config.PhoneCTCWeight; w > 0 {
 			hadHead := model.PhoneCTC != nil
