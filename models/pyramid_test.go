@@ -201,38 +201,9 @@ func TestPyramidalBiLSTMGradientsFD(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ps.ZeroGrads()
-			if _, err := gr.Run(); err != nil {
-				t.Fatal(err)
-			}
-			grads := map[string][]float64{} // copied now: every run accumulates into Grad
-			for _, q := range ps.All() {
-				grads[q.Name] = slices.Clone(q.Grad.Data().([]float64))
-			}
-			const h = 1e-6
-			pr := rand.New(rand.NewPCG(uint64(i), 19))
-			for _, q := range ps.All() {
-				v := q.Value.Data().([]float64)
-				for range 3 {
-					k := pr.IntN(len(v))
-					old := v[k]
-					v[k] = old + h
-					lp, err := gr.Run()
-					if err != nil {
-						t.Fatal(err)
-					}
-					v[k] = old - h
-					lm, err := gr.Run()
-					if err != nil {
-						t.Fatal(err)
-					}
-					v[k] = old
-					fd, g := (lp-lm)/(2*h), grads[q.Name][k]
-					if rel := math.Abs(fd-g) / math.Max(math.Abs(fd)+math.Abs(g), 1e-6); rel > 1e-5 {
-						t.Errorf("%s[%d]: graph %.9g, finite difference %.9g (rel err %.2g)", q.Name, k, g, fd, rel)
-					}
-				}
-			}
+			modeltest.CheckParamGradients[float64](t, ps, gr.Run, ps.Names(), 1e-6, 3, 19, func(fd, g float64) bool {
+				return math.Abs(fd-g)/math.Max(math.Abs(fd)+math.Abs(g), 1e-6) <= 1e-5
+			})
 		})
 	}
 }

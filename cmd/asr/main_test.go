@@ -116,3 +116,13 @@ func TestUsageExamplesRun(t *testing.T) {
 		}
 	}
 }
+
+// trainTiny runs "asr train" on testdata/speech/manifest.tsv with a tiny
+// model, batches of 4 and one dev speaker, into dir/out, and returns its
+// log.
+func trainTiny(dir, out string, extra ...string) (log string, err error) {
+	args := append([]string{"train", "-overwrite", "-o", filepath.Join(dir, out), "-tiny", "-batch", "4", "-log-every", "1", "-dev-speakers", "1"}, extra...)
+	var stdout, stderr bytes.Buffer
+	err = run(append(args, filepath.Join("..", "..", "testdata", "speech", "manifest.tsv")), nil, &stdout, &stderr)
+	return stderr.String(), err
+}

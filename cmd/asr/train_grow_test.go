@@ -17,14 +17,7 @@ import (
 // errors are usage errors that name the flag.
 func TestTrainGrowListener(t *testing.T) {
 	dir := t.TempDir()
-	manifest := filepath.Join("..", "..", "testdata", "speech", "manifest.tsv")
-	train := func(out string, extra ...string) (string, error) {
-		t.Helper()
-		args := append([]string{"train", "-overwrite", "-o", filepath.Join(dir, out), "-tiny", "-batch", "4", "-log-every", "1", "-dev-speakers", "1"}, extra...)
-		var stdout, stderr bytes.Buffer
-		err := run(append(args, manifest), nil, &stdout, &stderr)
-		return stderr.String(), err
-	}
+	train := func(out string, extra ...string) (string, error) { return trainTiny(dir, out, extra...) }
 	if log, err := train("base", "-max-steps", "1", "-listener-layers", "3", "-listener-flat", "1"); err != nil {
 		t.Fatalf("base: %v\n%s", err, log)
 	}

@@ -15,16 +15,14 @@ import (
 // head's weight survives in the model file.
 func TestTrainPhoneCTCInit(t *testing.T) {
 	dir := t.TempDir()
-	manifest := filepath.Join("..", "..", "testdata", "speech", "manifest.tsv")
 	dict := filepath.Join("..", "..", "testdata", "speech", "cmudict-tiny.dict")
 	train := func(out string, extra ...string) string {
 		t.Helper()
-		args := append([]string{"train", "-overwrite", "-o", filepath.Join(dir, out), "-tiny", "-batch", "4", "-max-steps", "1", "-log-every", "1", "-dev-speakers", "1"}, extra...)
-		var stdout, stderr bytes.Buffer
-		if err := run(append(args, manifest), nil, &stdout, &stderr); err != nil {
-			t.Fatalf("asr %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		log, err := trainTiny(dir, out, append([]string{"-max-steps", "1"}, extra...)...)
+		if err != nil {
+			t.Fatalf("asr train %s: %v\n%s", strings.Join(extra, " "), err, log)
 		}
-		return stderr.String()
+		return log
 	}
 	train("base")
 	base := filepath.Join(dir, "base", "best.safetensors")

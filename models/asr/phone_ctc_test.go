@@ -11,6 +11,7 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/modeltest"
 )
 
 // phoneConfig is tinyConfig with a phone CTC head of weight lp on layer.
@@ -153,7 +154,9 @@ func TestPhoneHeadLeavesTheRestAlone(t *testing.T) {
 
 // TestPhoneFileRoundTrip checks that a model without the head (as files
 // made before the head were) reloads without one and writes no phone keys
-// into its config; TestFileRoundTrip reloads one with the head.
+// into its config, nor listener_flat (files made before flat listener
+// layers keep their config too); TestFileRoundTrip reloads one with the
+// head and one with a flat layer.
 func TestPhoneFileRoundTrip(t *testing.T) {
 	plain, err := asr.New(tinyConfig(0.3), nil, 5)
 	if err != nil {
@@ -179,8 +182,8 @@ func TestPhoneFileRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k := range c {
-		if strings.HasPrefix(k, "phone") {
-			t.Errorf("a model without a phone head gained %q in its config", k)
+		if strings.HasPrefix(k, "phone") || k == "listener_flat" {
+			t.Errorf("a model without a phone head or flat listener layers gained %q in its config", k)
 		}
 	}
 }
@@ -350,7 +353,7 @@ func TestPhoneCTCGradientsFD(t *testing.T) {
 	gr := boundGraph(t, m, phoneExamples(m)[:2])
 	names := []string{"phone_ctc.w", "phone_ctc.b", "listener.l0.fwd.wx", "listener.l0.bwd.b"}
 	// float32: h = 1e-2 leaves ~2e-5 of rounding.
-	checkParamGradients[float32](t, m.Params, gr.Run, names, 1e-2, 5, 5, func(fd, g float64) bool {
+	modeltest.CheckParamGradients[float32](t, m.Params, gr.Run, names, 1e-2, 5, 5, func(fd, g float64) bool {
 		return math.Abs(fd-g) <= 6e-5+0.03*math.Abs(fd)
 	})
 }

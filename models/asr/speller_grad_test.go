@@ -8,6 +8,7 @@ import (
 	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/modeltest"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -94,7 +95,7 @@ func decoderFD(t *testing.T, H, D, A int) {
 		}
 	}
 	names := []string{"dec.att.v", "dec.att.w", "dec.att.u", "dec.lstm.wx", "dec.lstm.wh", "dec.lstm.b", "dec.embed.table", "dec.out.w"}
-	checkParamGradients[float64](t, ps, gr.Run, names, 1e-5, 6, 3, func(fd, g float64) bool {
+	modeltest.CheckParamGradients[float64](t, ps, gr.Run, names, 1e-5, 6, 3, func(fd, g float64) bool {
 		return math.Abs(fd-g)/math.Max(math.Abs(fd)+math.Abs(g), 1e-4) <= 1e-5
 	})
 }

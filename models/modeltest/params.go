@@ -1,4 +1,4 @@
-package asr_test
+package modeltest
 
 import (
 	"math/rand/v2"
@@ -8,13 +8,15 @@ import (
 	"github.com/attend-go/attend/models"
 )
 
-// checkParamGradients compares the graph gradients of the named parameters
-// of ps, from one run of the graph (run returns the loss), with central
-// finite differences (L(θ+h) − L(θ−h)) / 2h at perParam entries of each,
-// drawn with seed. within decides whether a finite difference fd and a
-// graph gradient g agree (the tolerance depends on F's precision). Each run
+// CheckParamGradients compares the graph gradients of the named
+// parameters of ps, from one run of the graph (run returns the loss, as
+// models.Graph.Run does), with central finite differences
+// (L(θ+h) − L(θ−h)) / 2h at perParam entries of each, drawn with seed:
+// it checks how a model wires its kernels, each of which CheckGradients
+// checks alone. within decides whether a finite difference fd and a graph
+// gradient g agree (the tolerance depends on F's precision). Each run
 // accumulates into the gradients, so they are copied before the probes.
-func checkParamGradients[F float32 | float64](t *testing.T, ps *models.Params, run func() (float64, error), names []string, h float64, perParam int, seed uint64, within func(fd, g float64) bool) {
+func CheckParamGradients[F float32 | float64](t testing.TB, ps *models.Params, run func() (float64, error), names []string, h float64, perParam int, seed uint64, within func(fd, g float64) bool) {
 	t.Helper()
 	ps.ZeroGrads()
 	if _, err := run(); err != nil {
