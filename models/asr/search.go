@@ -84,8 +84,8 @@ type SearchOptions struct {
 // beam and of the CTC prefix beam whose transcripts are rescored jointly;
 // DefaultCharBonus is the default SearchOptions.CharBonus.
 const (
-	DefaultBeam      = 8
-	DefaultCTCBeam   = 8
+	DefaultBeam      = 12
+	DefaultCTCBeam   = 12
 	DefaultCharBonus = 0.3
 )
 

@@ -83,8 +83,9 @@
 // invented letters); the detector drops the audio of 0.13 % of the words
 // of the 360 speechocean762 dev utterances and none of the 25 native
 // dev ones (TestVADWordLoss). On recordings of dev utterances joined by
-// 0.3–1.5 s of digital silence, decoded as asr transcribe does by default
-// (TestJoinedWER -eval.ctc-beam 8 -eval.lm default, seed 1), WER and the
+// 0.3–1.5 s of digital silence, decoded as asr transcribe did by default
+// before its beams grew from 8 to 12
+// (TestJoinedWER -eval.beam 8 -eval.ctc-beam 8 -eval.lm default, seed 1), WER and the
 // share of chunks whose text came from CTC (Chunk.FromCTC) are:
 //
 //	                               2 × 60 s          2 × 300 s

@@ -45,17 +45,21 @@ var (
 	evalPauseNoise = flag.Float64("eval.pause-noise", 0, "RMS of white noise in the pauses of joined recordings (0: digital silence)")
 	evalVerbose    = flag.Bool("eval.verbose", false, "log every chunk and utterance")
 	evalBaselines  = flag.Bool("eval.baselines", true, "also decode one by one and without the VAD")
+	evalBeam       = flag.Int("eval.beam", 0, "SearchOptions.Beam of the joined-recording runs (0: the default)")
 	evalCTCBeam    = flag.Int("eval.ctc-beam", 0, "SearchOptions.CTCBeam of the joined-recording runs")
 	evalLM         = flag.String("eval.lm", "none", `language model of the joined-recording runs: "none", "default" (the embedded word LM) or an ARPA file`)
 	evalCharBonus  = flag.Float64("eval.char-bonus", speech.DefaultCharBonus, "SearchOptions.CharBonus of the joined-recording runs")
 )
 
 // evalSearch is the search of the joined-recording runs: the default
-// search with -eval.ctc-beam, -eval.char-bonus and -eval.lm.
+// search with -eval.beam, -eval.ctc-beam, -eval.char-bonus and -eval.lm.
 func evalSearch(t *testing.T, model *asr.Model) asr.SearchOptions {
 	t.Helper()
 	so := speech.DefaultSearchOptions()
 	so.CTCBeam, so.CharBonus = *evalCTCBeam, *evalCharBonus
+	if *evalBeam > 0 {
+		so.Beam = *evalBeam
+	}
 	lm := speech.DefaultLanguageModel()
 	switch *evalLM {
 	case "default":
