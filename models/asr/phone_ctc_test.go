@@ -235,47 +235,6 @@ func TestAddPhoneCTC(t *testing.T) {
 	}
 }
 
-// ctcNLL is −ln p(target | logp) by the CTC forward recursion over
-// log-probabilities logp (T, P) with blank 0.
-func ctcNLL(logp []float32, T, P int, target []int) float64 {
-	ext := []int{0}
-	for _, l := range target {
-		ext = append(ext, l, 0)
-	}
-	S := len(ext)
-	lse := func(a, b float64) float64 {
-		if math.IsInf(a, -1) {
-			return b
-		}
-		if math.IsInf(b, -1) {
-			return a
-		}
-		m := math.Max(a, b)
-		return m + math.Log(math.Exp(a-m)+math.Exp(b-m))
-	}
-	alpha := make([]float64, S)
-	for s := range alpha {
-		alpha[s] = math.Inf(-1)
-	}
-	alpha[0] = float64(logp[ext[0]])
-	alpha[1] = float64(logp[ext[1]])
-	for t := 1; t < T; t++ {
-		next := make([]float64, S)
-		for s := range next {
-			a := alpha[s]
-			if s > 0 {
-				a = lse(a, alpha[s-1])
-			}
-			if s > 1 && ext[s] != 0 && ext[s] != ext[s-2] {
-				a = lse(a, alpha[s-2])
-			}
-			next[s] = a + float64(logp[t*P+ext[s]])
-		}
-		alpha = next
-	}
-	return -lse(alpha[S-1], alpha[S-2])
-}
-
 // TestPhoneCTCLoss checks the combined loss: with the head, the graph's
 // phone term is λp times the per-phone mean of the CTC losses computed
 // from PhoneLogProbs (eager and graph agree), an utterance without
@@ -321,7 +280,7 @@ func TestPhoneCTCLoss(t *testing.T) {
 				t.Errorf("layer %d: %d phone frames for %d stacked, want %d", layer, T, n, want)
 			}
 			if e.Phones != nil {
-				sum += ctcNLL(logp, T, asr.PhoneSetSize, e.Phones)
+				sum += modeltest.CTCNLL(logp, T, asr.PhoneSetSize, e.Phones, 0)
 				phones += len(e.Phones)
 			}
 		}
