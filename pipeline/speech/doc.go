@@ -80,13 +80,14 @@
 // Measured with the flag-gated tests of vad_eval_test.go (commands
 // there), default model and beam: two hours of digital silence take
 // 1.5 s through asr transcribe (4.5 minutes before, with 480 chunks of
-// invented letters); the detector drops the audio of 0.13 % of the words
+// invented letters); the detector drops the audio of 0.17 % of the words
 // of the 360 speechocean762 dev utterances and none of the 25 native
 // dev ones (TestVADWordLoss). On recordings of dev utterances joined by
-// 0.3–1.5 s of digital silence, decoded as asr transcribe did by default
-// before its beams grew from 8 to 12
-// (TestJoinedWER -eval.beam 8 -eval.ctc-beam 8 -eval.lm default, seed 1), WER and the
-// share of chunks whose text came from CTC (Chunk.FromCTC) are:
+// 0.3–1.5 s of digital silence, decoded by the stage 4 model as asr
+// transcribe did by default before its beams grew from 8 to 12
+// (TestJoinedWER -eval.beam 8 -eval.ctc-beam 8 -eval.lm default, seed 1),
+// WER and the share of chunks whose text came from CTC (Chunk.FromCTC)
+// are (the README has the figures of the shipped model):
 //
 //	                               2 × 60 s          2 × 300 s
 //	one by one, no VAD             50.7 %, 5 %       58.2 %, 8 %
