@@ -57,9 +57,10 @@ func (m *Model) PhoneLogProbs(ws *Workspace, features []float32, frames int) (lo
 	if len(features) != frames*bins {
 		return nil, 0, fmt.Errorf("asr: %d feature values for %d frames of %d bins", len(features), frames, bins)
 	}
-	ws.stacked = Stack(ws.stacked, features, frames, bins, m.Config.Stack)                                                   // z (T₀, s·M)
-	n := StackedLength(frames, m.Config.Stack)                                                                               // T₀
-	ws.phone, T, _, err = m.Listener.Lower(m.Config.PhoneCTCLayer+1).Forward(&ws.lstm, ws.phone, ws.stacked, 1, n, []int{n}) // hʲ (T, D)
+	ws.stacked = Stack(ws.stacked, features, frames, bins, m.Config.Stack)              // z (T₀, s·M)
+	n := StackedLength(frames, m.Config.Stack)                                          // T₀
+	lower := m.Listener.Lower(m.Config.PhoneCTCLayer + 1)                               // layers 0 … PhoneCTCLayer
+	ws.phone, T, _, err = lower.Forward(&ws.lstm, ws.phone, ws.stacked, 1, n, []int{n}) // hʲ (T, D)
 	if err != nil {
 		return nil, 0, fmt.Errorf("asr: listener: %w", err)
 	}
