@@ -34,3 +34,25 @@ func hasAVX2FMA() bool {
 	_, ebx, _, _ := cpuid(7, 0)
 	return ebx&avx2 != 0
 }
+
+// hasAVX512BF16 reports whether 512-bit AVX-512 instructions and the
+// bfloat16 dot product VDPBF16PS may run: the CPU has AVX-512F (CPUID leaf
+// 7 EBX bit 16) and AVX512_BF16 (leaf 7 subleaf 1 EAX bit 5), and the
+// operating system saves the opmask and all 32 ZMM registers (XCR0 bits
+// 5, 6 and 7) besides the SSE and AVX state.
+func hasAVX512BF16() bool {
+	if !hasAVX2FMA() {
+		return false
+	}
+	const state = 1<<1 | 1<<2 | 1<<5 | 1<<6 | 1<<7
+	if xcr0, _ := xgetbv0(); xcr0&state != state {
+		return false
+	}
+	const avx512f = 1 << 16
+	if _, ebx, _, _ := cpuid(7, 0); ebx&avx512f == 0 {
+		return false
+	}
+	const avx512bf16 = 1 << 5
+	eax, _, _, _ := cpuid(7, 1)
+	return eax&avx512bf16 != 0
+}

@@ -28,6 +28,10 @@ func TestAVX2FMA(t *testing.T) {
 		t.Fatal("/proc/cpuinfo has no flags line")
 	}
 	want := slices.Contains(flags, "avx2") && slices.Contains(flags, "fma")
+	wantBF16 := want && slices.Contains(flags, "avx512f") && slices.Contains(flags, "avx512_bf16")
+	if got := hasAVX512BF16(); got != wantBF16 {
+		t.Errorf("hasAVX512BF16() = %v, /proc/cpuinfo flags say %v", got, wantBF16)
+	}
 	if got := hasAVX2FMA(); got != want {
 		t.Errorf("hasAVX2FMA() = %v, /proc/cpuinfo flags say %v", got, want)
 	}

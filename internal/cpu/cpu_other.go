@@ -3,3 +3,5 @@
 package cpu
 
 func hasAVX2FMA() bool { return false }
+
+func hasAVX512BF16() bool { return false }

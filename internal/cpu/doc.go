@@ -12,3 +12,9 @@ package cpu
 // the CPU has them and the operating system saves the YMM registers. It is
 // false without assembly (purego, or not amd64).
 var AVX2FMA = hasAVX2FMA()
+
+// AVX512BF16 reports whether AVX-512F and the bfloat16 dot product
+// VDPBF16PS (AVX512_BF16: Intel Cooper Lake and Sapphire Rapids, AMD Zen 4)
+// may run, with the operating system saving the ZMM registers. It is false
+// without assembly.
+var AVX512BF16 = hasAVX512BF16()

@@ -8,10 +8,16 @@ package sgemm
 // recurrent product (16×256)·(256×1024) ran at 67 GFLOP/s against 107 from
 // panels packed once (BenchmarkPackedB).
 //
+// Packed while SetBF16 is on, op(B) is rounded to bfloat16 and every
+// product with it has bfloat16 operands (bf16.go), whatever the switch
+// says by then.
+//
 // The zero value is empty; Pack fills it, reusing its memory.
 type PackedB struct {
 	k, n int
 	data []float32 // the blocks in the order serial visits them (jc, then pc)
+	bf   []uint32  // or, packed in bfloat16, the blocks in bfloat16 pairs
+	bf16 bool      // bf holds the blocks, not data
 }
 
 // Pack packs op(B), where op(B) is k×n: B itself (k×n, row stride ldb) or,
@@ -26,12 +32,16 @@ func (p *PackedB) Pack(transB bool, k, n int, b []float32, ldb int) {
 	}
 	checkMatrix("B", rows, cols, len(b), ldb, k > 0 && n > 0)
 	p.k, p.n = k, n
+	g := gemmArgs{transB: transB, n: n, k: k, b: b, ldb: ldb, avx2: sgemmAVX2}
+	if p.bf16 = bf16Mode.Load(); p.bf16 {
+		p.packBF16(&g)
+		return
+	}
 	size := 0
 	for jc := 0; jc < n; jc += sgemmNC {
 		size += k * roundUp(min(sgemmNC, n-jc), sgemmNR)
 	}
 	p.data = grow(p.data, size)
-	g := gemmArgs{transB: transB, n: n, k: k, b: b, ldb: ldb, avx2: sgemmAVX2}
 	off := 0
 	for jc := 0; jc < n; jc += sgemmNC {
 		nn := min(sgemmNC, n-jc)
@@ -39,6 +49,30 @@ func (p *PackedB) Pack(transB bool, k, n int, b []float32, ldb int) {
 			kk := min(sgemmKC, k-pc)
 			g.packB(p.data[off:], jc, nn, pc, kk)
 			off += kk * roundUp(nn, sgemmNR)
+		}
+	}
+}
+
+// packBF16 packs g's op(B) in bfloat16 pairs, block by block in the
+// order serialBF16 visits them.
+func (p *PackedB) packBF16(g *gemmArgs) {
+	k, n := p.k, p.n
+	size := 0
+	for jc := 0; jc < n; jc += bf16NC {
+		w := roundUp(min(bf16NC, n-jc), bf16NR)
+		for pc := 0; pc < k; pc += bf16KC {
+			size += (min(bf16KC, k-pc) + 1) / 2 * w
+		}
+	}
+	p.bf = growWords(p.bf, size)
+	var tmp [bf16KC / 2]uint32
+	off := 0
+	for jc := 0; jc < n; jc += bf16NC {
+		nn := min(bf16NC, n-jc)
+		for pc := 0; pc < k; pc += bf16KC {
+			kk := min(bf16KC, k-pc)
+			g.packBBF16(p.bf[off:], tmp[:], jc, nn, pc, kk)
+			off += (kk + 1) / 2 * roundUp(nn, bf16NR)
 		}
 	}
 }
@@ -73,6 +107,9 @@ func GemmPacked(transA bool, m int, alpha float32, a []float32, lda int, b *Pack
 		packed: b.data, packedN: n,
 		beta: beta, c: c, ldc: ldc,
 		avx2: sgemmAVX2,
+	}
+	if b.bf16 {
+		g.packed, g.packedBF, g.bf16 = nil, b.bf, true
 	}
 	g.run()
 }

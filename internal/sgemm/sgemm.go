@@ -73,6 +73,7 @@ func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int,
 		b: b, ldb: ldb,
 		beta: beta, c: c, ldc: ldc,
 		avx2: sgemmAVX2,
+		bf16: bf16Mode.Load(),
 	}
 	switch {
 	case m == 1:
@@ -99,7 +100,9 @@ type gemmArgs struct {
 	avx2           bool      // run the assembly kernels
 	packed         []float32 // op(B) packed by PackedB.Pack (b unused), or nil
 	packedN        int       // with packed: the width of the packed op(B)
-	packedCol      int       // with packed: its column where this product's C starts
+	packedCol      int       // with packed or packedBF: its column where this product's C starts
+	bf16           bool      // bfloat16 operands, float32 sums (bf16.go); not for m = 1 or n = 1
+	packedBF       []uint32  // op(B) packed in bfloat16 pairs by PackedB.Pack (b unused), or nil
 }
 
 // checkGemm panics unless the strides and lengths fit the shapes, as

@@ -11,7 +11,9 @@ import (
 
 // BenchmarkSgemm compares, on the shapes that matter in this module, the
 // package's SGEMM ("asm": assembly kernels where the CPU has them; "go":
-// the Go kernels, forced) with gonum's pure-Go SGEMM (SGEMV for one row).
+// the Go kernels, forced; "bf16": bfloat16 operands and float32 sums,
+// SetBF16, where the CPU has AVX512_BF16) with gonum's pure-Go SGEMM
+// (SGEMV for one row).
 // Run with -cpu 1,2 for one and two cores. Each shape is m×n×k with the
 // transposes of A and B:
 //
@@ -50,19 +52,26 @@ func BenchmarkSgemm(b *testing.B) {
 		name string
 		gemm func(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)
 		avx2 bool
+		bf16 bool
 	}{
-		{"asm", Gemm, true},
-		{"go", Gemm, false},
-		{"gonum", gonumSgemm, false},
+		{"asm", Gemm, true, false},
+		{"bf16", Gemm, true, true},
+		{"go", Gemm, false, false},
+		{"gonum", gonumSgemm, false, false},
 	}
 	for _, s := range shapes {
 		for _, impl := range impls {
 			if impl.name == "asm" && !sgemmAVX2 {
 				continue // no assembly here: "go" is the package's SGEMM
 			}
+			if impl.bf16 && !bf16Available {
+				continue
+			}
 			name := fmt.Sprintf("%s_%dx%dx%d/%s", s.name, s.m, s.n, s.k, impl.name)
 			b.Run(name, func(b *testing.B) {
 				withKernels(b, impl.avx2 && sgemmAVX2)
+				bf16Mode.Store(impl.bf16)
+				defer bf16Mode.Store(false)
 				benchGemm(b, impl.gemm, s.transA, s.transB, s.m, s.n, s.k)
 			})
 		}

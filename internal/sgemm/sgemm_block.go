@@ -22,6 +22,10 @@ const (
 // serial computes the product on the calling goroutine with the packing
 // buffers of s.
 func (g *gemmArgs) serial(s *sgemmScratch) {
+	if g.bf16 {
+		g.serialBF16(s)
+		return
+	}
 	// The Go kernel, which runs over the panel once per 3×4 block, always
 	// wants it packed.
 	inPlace := g.avx2 && !g.transB && g.m <= sgemmInPlaceRows && g.packed == nil

@@ -69,10 +69,14 @@ func (g *gemmArgs) split(procs int) (splitM bool, size, chunks int) {
 		return false, 0, 1
 	}
 	// A packed B splits its columns only within one NC block of panels.
-	splitM = g.m >= g.n || (g.packed != nil && g.packedN > sgemmNC)
-	dim, unit := g.n, sgemmNR
+	splitM = g.m >= g.n || ((g.packed != nil || g.packedBF != nil) && g.packedN > sgemmNC)
+	mr, nr := sgemmMR, sgemmNR
+	if g.bf16 {
+		mr, nr = bf16MR, bf16NR
+	}
+	dim, unit := g.n, nr
 	if splitM {
-		dim, unit = g.m, sgemmMR
+		dim, unit = g.m, mr
 	}
 	size = roundUp((dim+procs*sgemmChunksPerProc-1)/(procs*sgemmChunksPerProc), unit)
 	size = max(size, roundUp(sgemmMinChunk, unit))
@@ -98,8 +102,8 @@ func (g *gemmArgs) part(splitM bool, lo, size int) gemmArgs {
 	}
 	p.n = min(size, g.n-lo)
 	p.c = g.c[lo:]
-	if g.packed != nil {
-		p.packedCol = g.packedCol + lo // lo is a multiple of sgemmNR
+	if g.packed != nil || g.packedBF != nil {
+		p.packedCol = g.packedCol + lo // lo is a multiple of the panel width
 		return p
 	}
 	if g.transB {

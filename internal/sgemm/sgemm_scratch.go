@@ -10,6 +10,10 @@ type sgemmScratch struct {
 	edge []float32                  // the last, partial panel of B read in place, KC×NR
 	tile [sgemmMR * sgemmNR]float32 // an edge tile of C
 	x, y []float32                  // GEMV operands, grown to need
+
+	ab, bb []uint32                 // packed blocks of A and B in bfloat16 pairs (bf16.go)
+	tileBF [bf16MR * bf16NR]float32 // an edge tile of C of the bf16 kernel
+	tmpBF  [bf16KC / 2]uint32       // a row of pairs on its way into a packed block
 }
 
 // sgemmScratchFree is the free list; a buffer beyond its capacity (more

@@ -15,6 +15,17 @@ import (
 // once outside the timing.
 func BenchmarkTrainStep(b *testing.B) { benchmarkTrainStep(b, DefaultConfig()) }
 
+// BenchmarkTrainStepBF16 is BenchmarkTrainStep with the matrix products
+// in bfloat16 with float32 sums (models.UseBF16, asr train -bf16), where
+// the CPU has AVX512_BF16.
+func BenchmarkTrainStepBF16(b *testing.B) {
+	if err := models.UseBF16(true); err != nil {
+		b.Skip(err)
+	}
+	defer models.UseBF16(false)
+	benchmarkTrainStep(b, DefaultConfig())
+}
+
 // BenchmarkTrainStepPhoneCTC is BenchmarkTrainStep with a phone CTC head
 // of weight 0.2 on the first listener layer, each utterance with 4/5 as
 // many phones as characters.
