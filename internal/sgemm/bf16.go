@@ -63,12 +63,16 @@ func SetBF16(on bool) error {
 func BF16() bool { return bf16Mode.Load() }
 
 // bf16Bits rounds x to bfloat16 (to nearest, ties to even) and returns its
-// 16 bits; a NaN stays a (quiet) NaN, values beyond bfloat16's largest
-// round to ±Inf.
+// 16 bits, as VCVTNE2PS2BF16 does: a NaN stays a (quiet) NaN, values beyond
+// bfloat16's largest round to ±Inf, and subnormals are ±0 (VDPBF16PS would
+// read them as zeros anyway).
 func bf16Bits(x float32) uint32 {
 	u := math.Float32bits(x)
-	if u&0x7fffffff > 0x7f800000 {
+	switch {
+	case u&0x7fffffff > 0x7f800000:
 		return u>>16 | 0x40
+	case u&0x7f800000 == 0:
+		return u >> 16 & 0x8000
 	}
 	return (u + 0x7fff + (u >> 16 & 1)) >> 16
 }
@@ -99,13 +103,13 @@ func (g *gemmArgs) serialBF16(s *sgemmScratch) {
 				off += kp * roundUp(min(bf16NC, g.packedN-jc), bf16NR)
 			} else {
 				s.bb = growWords(s.bb, kp*roundUp(nn, bf16NR))
-				g.packBBF16(s.bb, s.tmpBF[:], jc, nn, pc, kk)
+				g.packBBF16(s.bb, jc, nn, pc, kk)
 				panels = s.bb
 			}
 			for ic := 0; ic < g.m; ic += bf16MC {
 				mm := min(bf16MC, g.m-ic)
 				s.ab = growWords(s.ab, roundUp(mm, bf16MR)*kp)
-				g.packABF16(s.ab, s.tmpBF[:], ic, mm, pc, kk)
+				g.packABF16(s.ab, ic, mm, pc, kk)
 				g.macroBF16(s, panels, ic, mm, jc, nn, kp, beta)
 			}
 		}
@@ -145,8 +149,8 @@ func (g *gemmArgs) macroBF16(s *sgemmScratch, panels []uint32, ic, mm, jc, nn, k
 
 // packABF16 packs α·op(A)[ic:+mm, pc:+kk] into strips of bf16MR rows of
 // bfloat16 pairs (layout above); rows past mm and the odd last step are
-// zeros. tmp holds at least kk/2 words.
-func (g *gemmArgs) packABF16(dst, tmp []uint32, ic, mm, pc, kk int) {
+// zeros.
+func (g *gemmArgs) packABF16(dst []uint32, ic, mm, pc, kk int) {
 	const mr = bf16MR
 	kp := (kk + 1) / 2
 	full := kk / 2
@@ -177,17 +181,20 @@ func (g *gemmArgs) packABF16(dst, tmp []uint32, ic, mm, pc, kk int) {
 		}
 		return
 	}
-	// A row holds its pairs side by side: round them in order, then
-	// spread them over the strip, a row's pair every mr words.
+	// A row holds its pairs side by side: eight rows at a time are
+	// rounded and transposed into the strip, a row's pair every mr words.
 	vec := full &^ 7
 	for i := range mm {
 		src := g.a[(ic+i)*g.lda+pc:][:kk]
 		strip := dst[i/mr*mr*kp+i%mr:]
-		bf16Pairs(vec, src, alpha, tmp)
-		for p, w := range tmp[:vec] {
-			strip[p*mr] = w
+		p0 := 0
+		if i%mr == 0 && i+mr <= mm {
+			bf16PairsT8(vec, g.a[(ic+i)*g.lda+pc:], g.lda, alpha, strip, mr)
 		}
-		for p := vec; p < full; p++ {
+		if i < fullRows {
+			p0 = vec
+		}
+		for p := p0; p < full; p++ {
 			strip[p*mr] = bf16Pair(alpha*src[2*p], alpha*src[2*p+1])
 		}
 		if full < kp {
@@ -198,8 +205,8 @@ func (g *gemmArgs) packABF16(dst, tmp []uint32, ic, mm, pc, kk int) {
 
 // packBBF16 packs op(B)[pc:+kk, jc:+nn] into panels of bf16NR columns of
 // bfloat16 pairs (layout above); columns past nn and the odd last step
-// are zeros. tmp holds at least kk/2 words.
-func (g *gemmArgs) packBBF16(dst, tmp []uint32, jc, nn, pc, kk int) {
+// are zeros.
+func (g *gemmArgs) packBBF16(dst []uint32, jc, nn, pc, kk int) {
 	const nr = bf16NR
 	kp := (kk + 1) / 2
 	full := kk / 2
@@ -215,15 +222,21 @@ func (g *gemmArgs) packBBF16(dst, tmp []uint32, jc, nn, pc, kk int) {
 	if g.transB {
 		// B is stored n×k: column j of op(B) is a row of B, its pairs
 		// side by side.
+		// Eight columns at a time are rounded and transposed into the
+		// panel.
 		vec := full &^ 7
+		full8 := nn &^ 7
 		for j := range nn {
 			src := g.b[(jc+j)*g.ldb+pc:][:kk]
 			panel := dst[j/nr*nr*kp+j%nr:]
-			bf16Pairs(vec, src, 1, tmp)
-			for p, w := range tmp[:vec] {
-				panel[p*nr] = w
+			p0 := 0
+			if j%8 == 0 && j < full8 {
+				bf16PairsT8(vec, g.b[(jc+j)*g.ldb+pc:], g.ldb, 1, panel, nr)
 			}
-			for p := vec; p < full; p++ {
+			if j < full8 {
+				p0 = vec
+			}
+			for p := p0; p < full; p++ {
 				panel[p*nr] = bf16Pair(src[2*p], src[2*p+1])
 			}
 			if full < kp {

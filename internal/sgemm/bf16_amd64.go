@@ -67,7 +67,7 @@ func bf16Tile(rows, kp int, a, b []uint32, c []float32, ldc int, beta float32) {
 func bf16PackRows(n, w int, x0, x1 *float32, alpha float32, dst *uint32, dstStride int)
 
 //go:noescape
-func bf16PackPairs(n int, x *float32, alpha float32, dst *uint32)
+func bf16PackPairsT8(np int, x *float32, ldx int, alpha float32, dst *uint32, dstStride int)
 
 // bf16Rows sets dst[(j/w)·stride + j%w] = bf16Pair(α·x0[j], α·x1[j]) for
 // j < n, where n is a multiple of w and w of 8.
@@ -80,12 +80,13 @@ func bf16Rows(n, w int, x0, x1 []float32, alpha float32, dst []uint32, stride in
 	bf16PackRows(n, w, &x0[0], &x1[0], alpha, &dst[0], stride)
 }
 
-// bf16Pairs sets dst[p] = bf16Pair(α·x[2p], α·x[2p+1]) for p < n, a
-// multiple of 8.
-func bf16Pairs(n int, x []float32, alpha float32, dst []uint32) {
-	if n == 0 {
+// bf16PairsT8 sets dst[p·stride + r] = bf16Pair(α·x[r·ldx+2p],
+// α·x[r·ldx+2p+1]) for r < 8 and p < np, a multiple of 8.
+func bf16PairsT8(np int, x []float32, ldx int, alpha float32, dst []uint32, stride int) {
+	if np == 0 {
 		return
 	}
-	_, _ = x[2*n-1], dst[n-1]
-	bf16PackPairs(n, &x[0], alpha, &dst[0])
+	_ = x[7*ldx+2*np-1]
+	_ = dst[(np-1)*stride+7]
+	bf16PackPairsT8(np, &x[0], ldx, alpha, &dst[0], stride)
 }

@@ -16,8 +16,10 @@ func bf16Rows(n, w int, x0, x1 []float32, alpha float32, dst []uint32, stride in
 	}
 }
 
-func bf16Pairs(n int, x []float32, alpha float32, dst []uint32) {
-	for p := range n {
-		dst[p] = bf16Pair(alpha*x[2*p], alpha*x[2*p+1])
+func bf16PairsT8(np int, x []float32, ldx int, alpha float32, dst []uint32, stride int) {
+	for r := range 8 {
+		for p := range np {
+			dst[p*stride+r] = bf16Pair(alpha*x[r*ldx+2*p], alpha*x[r*ldx+2*p+1])
+		}
 	}
 }

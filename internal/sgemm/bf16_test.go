@@ -24,8 +24,9 @@ func TestBF16Bits(t *testing.T) {
 		{0x7f800000, 0x7f80}, // +Inf stays
 		{0x7fc00000, 0x7fc0}, // quiet NaN stays
 		{0x7f800001, 0x7fc0}, // signalling NaN becomes a quiet NaN, not Inf
-		{0x00000001, 0x0000}, // the smallest subnormal rounds to zero
-		{0x0000ffff, 0x0001}, // a subnormal rounds to a bfloat16 subnormal
+		{0x00000001, 0x0000}, // subnormals are zeros, as in VCVTNE2PS2BF16
+		{0x007fffff, 0x0000},
+		{0x80018000, 0x8000},
 	} {
 		if got := bf16Bits(math.Float32frombits(c.in)); got != c.want {
 			t.Errorf("bf16Bits(%#08x) = %#04x, want %#04x", c.in, got, c.want)
@@ -257,11 +258,21 @@ func TestBF16Pack(t *testing.T) {
 				}
 			}
 		}
-		got := make([]uint32, n)
-		bf16Pairs(n, x0, alpha, got)
-		for p := range n {
-			if want := bf16Pair(alpha*x0[2*p], alpha*x0[2*p+1]); got[p] != want {
-				t.Fatalf("bf16Pairs α=%v: word %d = %#08x, want %#08x", alpha, p, got[p], want)
+		const ld = 2*n + 5
+		x := make([]float32, 8*ld)
+		for r := range 8 {
+			copy(x[r*ld:], x0)
+			x[r*ld+r], x[r*ld+2*n-1-r] = x[r*ld+2*n-1-r], x[r*ld+r]
+		}
+		for _, stride := range []int{8, 32} {
+			got := make([]uint32, (n/2-1)*stride+8)
+			bf16PairsT8(n/2, x, ld, alpha, got, stride)
+			for r := range 8 {
+				for p := range n / 2 {
+					if want := bf16Pair(alpha*x[r*ld+2*p], alpha*x[r*ld+2*p+1]); got[p*stride+r] != want {
+						t.Fatalf("bf16PairsT8 α=%v stride %d: row %d pair %d = %#08x, want %#08x", alpha, stride, r, p, got[p*stride+r], want)
+					}
+				}
 			}
 		}
 	}

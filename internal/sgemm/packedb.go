@@ -65,13 +65,12 @@ func (p *PackedB) packBF16(g *gemmArgs) {
 		}
 	}
 	p.bf = growWords(p.bf, size)
-	var tmp [bf16KC / 2]uint32
 	off := 0
 	for jc := 0; jc < n; jc += bf16NC {
 		nn := min(bf16NC, n-jc)
 		for pc := 0; pc < k; pc += bf16KC {
 			kk := min(bf16KC, k-pc)
-			g.packBBF16(p.bf[off:], tmp[:], jc, nn, pc, kk)
+			g.packBBF16(p.bf[off:], jc, nn, pc, kk)
 			off += (kk + 1) / 2 * roundUp(nn, bf16NR)
 		}
 	}

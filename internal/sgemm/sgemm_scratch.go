@@ -13,7 +13,6 @@ type sgemmScratch struct {
 
 	ab, bb []uint32                 // packed blocks of A and B in bfloat16 pairs (bf16.go)
 	tileBF [bf16MR * bf16NR]float32 // an edge tile of C of the bf16 kernel
-	tmpBF  [bf16KC / 2]uint32       // a row of pairs on its way into a packed block
 }
 
 // sgemmScratchFree is the free list; a buffer beyond its capacity (more

@@ -19,11 +19,24 @@ func BenchmarkTrainStep(b *testing.B) { benchmarkTrainStep(b, DefaultConfig()) }
 // in bfloat16 with float32 sums (models.UseBF16, asr train -bf16), where
 // the CPU has AVX512_BF16.
 func BenchmarkTrainStepBF16(b *testing.B) {
+	withBF16(b)
+	benchmarkTrainStep(b, DefaultConfig())
+}
+
+// BenchmarkTrainStepReplicasBF16 is BenchmarkTrainStepReplicas with
+// bfloat16 products.
+func BenchmarkTrainStepReplicasBF16(b *testing.B) {
+	withBF16(b)
+	benchmarkReplicatedStep(b, DefaultConfig(), 2)
+}
+
+// withBF16 switches the products to bfloat16 for the benchmark, or skips
+// it where the CPU has no such kernel.
+func withBF16(b *testing.B) {
 	if err := models.UseBF16(true); err != nil {
 		b.Skip(err)
 	}
-	defer models.UseBF16(false)
-	benchmarkTrainStep(b, DefaultConfig())
+	b.Cleanup(func() { models.UseBF16(false) })
 }
 
 // BenchmarkTrainStepPhoneCTC is BenchmarkTrainStep with a phone CTC head
