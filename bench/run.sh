@@ -2,11 +2,14 @@
 # bench/run.sh: our Go benchmarks against their PyTorch twins, side by side.
 #
 # Usage: bench/run.sh [--quick] [--rounds N] [--tags openblas] [--threads 1,2]
-#                     [--only W1,W2] [--log FILE]
+#                     [--only W1,W2] [--bf16] [--log FILE]
 #
 #   --quick         one round with few iterations: a smoke run (1-3 min)
 #   --rounds N      rounds of alternating runs; each cell keeps its best (default 3)
 #   --tags openblas build ours with -tags openblas (cgo, OpenBLAS sgemm)
+#   --bf16          our training workloads with bfloat16 products and
+#                   float32 sums (the *BF16 benchmarks; AVX512_BF16 CPUs);
+#                   PyTorch stays float32, so the ratio compares precisions
 #   --threads LIST  thread counts: GOMAXPROCS for ours, torch + OpenMP +
 #                   OpenBLAS threads for PyTorch (default 1,2)
 #   --only LIST     workloads among decoder_train, bilstm_train,
@@ -28,13 +31,14 @@ TIME=/usr/bin/time
 # mmap threshold above 32 MiB when set through the environment.
 TUNED_MALLOC=(MALLOC_MMAP_THRESHOLD_=1073741824 MALLOC_TRIM_THRESHOLD_=1073741824 MALLOC_TOP_PAD_=268435456)
 
-rounds=3 quick=0 tags="" threads="1,2" only="" log="" omp_wait=passive
+rounds=3 quick=0 tags="" threads="1,2" only="" log="" omp_wait=passive bf16=0
 while (($#)); do
 	case $1 in
 	--quick) quick=1 rounds=1 ;;
 	--rounds) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || die "--rounds wants a positive integer, got '${2:-}'"; rounds=$2; shift ;;
 	--tags) [[ ${2:-} == openblas ]] || die "--tags supports only 'openblas', got '${2:-}'"; tags=$2; shift ;;
 	--threads) [[ ${2:-} =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "--threads wants a list like 1,2, got '${2:-}'"; threads=$2; shift ;;
+	--bf16) bf16=1 ;;
 	--only) [[ -n ${2:-} ]] || die "--only wants a list of workloads"; only=$2; shift ;;
 	--log) [[ -n ${2:-} ]] || die "--log wants a file name"; log=$2; shift ;;
 	--omp-wait) [[ ${2:-} =~ ^(passive|active)$ ]] || die "--omp-wait wants passive or active, got '${2:-}'"; omp_wait=$2; shift ;;
@@ -51,6 +55,12 @@ ALL_WORKLOADS=(decoder_train bilstm_train decoder_step_B1 decoder_step_B8)
 declare -A GO_BIN=([decoder_train]=models/asr [bilstm_train]=models [decoder_step_B1]=models/asr [decoder_step_B8]=models/asr)
 declare -A GO_PAT=([decoder_train]='^BenchmarkDecoderTrainStep$' [bilstm_train]='^BenchmarkBiLSTMTrainStep$'
 	[decoder_step_B1]='^BenchmarkDecoderStepEager$/^B=1$' [decoder_step_B8]='^BenchmarkDecoderStepEager$/^B=8$')
+if ((bf16)); then
+	[[ -z $tags ]] || die "--bf16 needs the default build's kernels, not --tags $tags"
+	grep -qw avx512_bf16 /proc/cpuinfo || die "--bf16: this CPU has no AVX512_BF16 (see /proc/cpuinfo flags)"
+	GO_PAT[decoder_train]='^BenchmarkDecoderTrainStepBF16$'
+	GO_PAT[bilstm_train]='^BenchmarkBiLSTMTrainStepBF16$'
+fi
 declare -A PY_CMD=([decoder_train]='decoder_step.py' [bilstm_train]='bilstm_step.py'
 	[decoder_step_B1]='decoder_infer.py --batch 1' [decoder_step_B8]='decoder_infer.py --batch 8')
 declare -A UNIT=([decoder_train]=s [bilstm_train]=s [decoder_step_B1]=ms [decoder_step_B8]=ms)
@@ -209,7 +219,7 @@ commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 row='%-16s %3s %11s %11s %11s %6s %7s %6s %8s %8s %8s\n'
 echo
 echo "attend vs PyTorch $($PY -c 'import torch; print(torch.__version__)') on $(nproc) CPUs ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1))"
-echo "ours: $(go version | awk '{print $3}')${tags:+ -tags $tags}, commit $commit"
+echo "ours: $(go version | awk '{print $3}')${tags:+ -tags $tags}$( ((bf16)) && echo ', training products in bfloat16 (--bf16; PyTorch float32)'), commit $commit"
 echo "$rounds round(s)$( ((quick)) && echo ' (--quick)'); each cell is the best (min) seconds per iteration; PyTorch OMP_WAIT_POLICY=$omp_wait"
 echo "load average (1, 5, 15 min) at start: $start_load, at end: $end_load"
 echo "trainable parameters: decoder ours $ours_dec, PyTorch $py_dec; listener ours $ours_lis, PyTorch $py_lis$( ((params_ok)) && echo ' (match)' || echo ' (MISMATCH)')"

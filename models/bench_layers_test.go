@@ -17,6 +17,17 @@ import (
 // gradients collected into the parameter store.
 func BenchmarkBiLSTMTrainStep(b *testing.B) { benchListenerTrainStep(b, 16, 400, 80, 256, 2) }
 
+// BenchmarkBiLSTMTrainStepBF16 is BenchmarkBiLSTMTrainStep with the
+// matrix products in bfloat16 with float32 sums (UseBF16), where the CPU
+// has AVX512_BF16; bench/run.sh --bf16 runs it.
+func BenchmarkBiLSTMTrainStepBF16(b *testing.B) {
+	if err := models.UseBF16(true); err != nil {
+		b.Skip(err)
+	}
+	b.Cleanup(func() { models.UseBF16(false) })
+	benchListenerTrainStep(b, 16, 400, 80, 256, 2)
+}
+
 func benchListenerTrainStep(b *testing.B, B, T, I, H, layers int) {
 	r := rand.New(rand.NewPCG(1, 1))
 	ps := models.NewParams(tensor.Float32, r)

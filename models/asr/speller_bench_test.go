@@ -116,7 +116,20 @@ func (in benchInputs) randomBatch(dt tensor.Dtype, B int, seed uint64) error {
 // LSTM decoder with additive attention (B=32, T=100, D=H=A=256, S=30,
 // V=30): forward, backward and Adam. The probe measured 1.0 s with stock
 // gorgonia ops and 0.6 s with one fused op; PyTorch takes 0.25–0.32 s.
-func BenchmarkDecoderTrainStep(b *testing.B) {
+func BenchmarkDecoderTrainStep(b *testing.B) { benchDecoderTrainStep(b) }
+
+// BenchmarkDecoderTrainStepBF16 is BenchmarkDecoderTrainStep with the
+// matrix products in bfloat16 with float32 sums (models.UseBF16), where
+// the CPU has AVX512_BF16; bench/run.sh --bf16 runs it.
+func BenchmarkDecoderTrainStepBF16(b *testing.B) {
+	if err := models.UseBF16(true); err != nil {
+		b.Skip(err)
+	}
+	b.Cleanup(func() { models.UseBF16(false) })
+	benchDecoderTrainStep(b)
+}
+
+func benchDecoderTrainStep(b *testing.B) {
 	d := newDecoderBench(b, tensor.Float32)
 	buckets := models.NewBuckets(d.ps, d.build)
 	defer buckets.Close()
