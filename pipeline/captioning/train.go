@@ -124,6 +124,11 @@ type TrainOptions struct {
 	// Seed makes the run reproducible (initialization, batches, dropout,
 	// SCST's samples).
 	Seed uint64
+	// BF16 runs the matrix products in bfloat16 with float32 sums
+	// (models.UseBF16) for the whole run, where the CPU has AVX512_BF16;
+	// an error elsewhere. Weights and checkpoints stay float32; it
+	// switches a process-wide setting.
+	BF16 bool
 	// Log receives progress lines (nil: discarded); they are also
 	// appended to OutDir/train.log.
 	Log io.Writer
@@ -240,6 +245,11 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	}
 	defer cache.Close()
 	note := featuresNote(cache)
+	restoreBF16, err := trainloop.UseBF16("captioning: train", o.BF16)
+	if err != nil {
+		return nil, err
+	}
+	defer restoreBF16()
 
 	logf, closeLog, err := trainloop.OpenLog(o.OutDir, o.Log)
 	if err != nil {

@@ -221,12 +221,11 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	if err := o.checkReplicas(); err != nil {
 		return nil, err
 	}
-	if o.BF16 {
-		if err := models.UseBF16(true); err != nil {
-			return nil, fmt.Errorf("asr train: bfloat16 products: %w", err)
-		}
-		defer models.UseBF16(false)
+	restoreBF16, err := trainloop.UseBF16("asr train", o.BF16)
+	if err != nil {
+		return nil, err
 	}
+	defer restoreBF16()
 	logf, closeLog, err := trainloop.OpenLog(o.OutDir, o.Log)
 	if err != nil {
 		return nil, fmt.Errorf("asr train: %w", err)
