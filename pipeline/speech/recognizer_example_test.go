@@ -22,7 +22,7 @@ func ExampleRecognizer_TranscribeFile() {
 	fmt.Println(t.Text)
 	fmt.Printf("%.1f s, %d chunk, first word %q\n", t.Duration, len(t.Chunks), t.Chunks[0].Words[0].Word)
 	// Output:
-	// the place ground had stand so that they are down
+	// the place ground hard stamps of the this is god
 	// 3.4 s, 1 chunk, first word "the"
 }
 
@@ -48,5 +48,5 @@ func ExampleRecognizer_Segments() {
 		log.Fatal(err)
 	}
 	// Output:
-	// [0.0 s – 3.4 s] the place ground hath stome so that the last idead
+	// [0.0 s – 3.4 s] the cleak ground hax done so that the laid idead
 }
