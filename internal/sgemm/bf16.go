@@ -293,6 +293,23 @@ func bf16TileGo(rows, kp int, a, b []uint32, c []float32, ldc int, beta float32)
 	}
 }
 
+// bf16RowsGo is bf16Rows (bf16_amd64.go) in Go: the reference of the
+// vector packing, and the packing where the CPU has no AVX-512.
+func bf16RowsGo(n, w int, x0, x1 []float32, alpha float32, dst []uint32, stride int) {
+	for j := range n {
+		dst[j/w*stride+j%w] = bf16Pair(alpha*x0[j], alpha*x1[j])
+	}
+}
+
+// bf16PairsT8Go is bf16PairsT8 (bf16_amd64.go) in Go.
+func bf16PairsT8Go(np int, x []float32, ldx int, alpha float32, dst []uint32, stride int) {
+	for r := range 8 {
+		for p := range np {
+			dst[p*stride+r] = bf16Pair(alpha*x[r*ldx+2*p], alpha*x[r*ldx+2*p+1])
+		}
+	}
+}
+
 // growWords returns s resliced to n elements, reallocated if it is too
 // short.
 func growWords(s []uint32, n int) []uint32 {

@@ -72,6 +72,10 @@ func bf16PackPairsT8(np int, x *float32, ldx int, alpha float32, dst *uint32, ds
 // bf16Rows sets dst[(j/w)·stride + j%w] = bf16Pair(α·x0[j], α·x1[j]) for
 // j < n, where n is a multiple of w and w of 8.
 func bf16Rows(n, w int, x0, x1 []float32, alpha float32, dst []uint32, stride int) {
+	if !bf16Available { // tests run the driver on CPUs without AVX-512 too
+		bf16RowsGo(n, w, x0, x1, alpha, dst, stride)
+		return
+	}
 	if n == 0 {
 		return
 	}
@@ -83,6 +87,10 @@ func bf16Rows(n, w int, x0, x1 []float32, alpha float32, dst []uint32, stride in
 // bf16PairsT8 sets dst[p·stride + r] = bf16Pair(α·x[r·ldx+2p],
 // α·x[r·ldx+2p+1]) for r < 8 and p < np, a multiple of 8.
 func bf16PairsT8(np int, x []float32, ldx int, alpha float32, dst []uint32, stride int) {
+	if !bf16Available {
+		bf16PairsT8Go(np, x, ldx, alpha, dst, stride)
+		return
+	}
 	if np == 0 {
 		return
 	}

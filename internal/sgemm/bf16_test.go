@@ -123,6 +123,21 @@ func refBF16(transA, transB bool, m, n, k int, alpha float32, a []float32, lda i
 }
 
 func TestGemmBF16(t *testing.T) {
+	// With the assembly where the CPU has it, then with the Go kernel and
+	// packing that run where it has not.
+	kernels := []bool{false}
+	if bf16Available {
+		kernels = []bool{true, false}
+	}
+	defer func(saved bool) { bf16Available = saved }(bf16Available)
+	for _, asm := range kernels {
+		bf16Available = asm
+		testGemmBF16(t)
+	}
+}
+
+func testGemmBF16(t *testing.T) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, s := range []struct{ m, n, k int }{
 		{2, 2, 1}, {3, 5, 2}, {7, 33, 3}, {8, 32, 256}, {9, 31, 257},
