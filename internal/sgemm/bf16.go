@@ -10,7 +10,8 @@ import (
 //
 // With SetBF16(true), Gemm and GemmPacked round α·op(A) and op(B) to
 // bfloat16 (8 significant bits, float32's exponent range; round to
-// nearest even) while packing them, and the micro-kernel multiplies pairs
+// nearest even, subnormals to zero as the instructions treat them) while
+// packing them, and the micro-kernel multiplies pairs
 // of them with VDPBF16PS, adding the exact products into float32
 // accumulators: twice the multiply-adds per instruction of a float32 FMA,
 // and on AMD Zen 4 (whose 512-bit units are 256 bits wide, double pumped)
@@ -23,8 +24,9 @@ import (
 // Each product then carries a relative error of up to 2⁻⁸ per operand
 // (≈ 0.4 %), which averages out over a sum of k terms rather than adding
 // up; sums, and everything outside the products (element-wise math,
-// gradients' accumulation, the optimizer), stay float32. Matrix–vector
-// products (m = 1 or n = 1) stay float32 too: they are memory-bound.
+// gradients' accumulation, the optimizer), stay float32. Gemm's
+// matrix–vector products (m = 1 or n = 1) stay float32 too: they are
+// memory-bound (GemmPacked follows its PackedB, whatever m).
 //
 // The packed layout: op(B) in panels of bf16NR = 32 columns, each pair of
 // steps of k one 32-bit word per column, dst[t·32·kp + p·32 + j] =
