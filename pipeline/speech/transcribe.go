@@ -239,8 +239,10 @@ func (t *Transcriber) StreamContext(ctx context.Context, path string, stream aud
 		off := s.StartTime().Seconds()
 		c.Start, c.End = roundMs(off), roundMs(s.EndTime().Seconds())
 		for i := range c.Words {
-			c.Words[i].Start = roundMs(c.Words[i].Start + off)
-			c.Words[i].End = roundMs(c.Words[i].End + off)
+			// Frames are 60 ms: a word in the chunk's last frame may end
+			// (and even start) past the chunk's last sample; clamp it.
+			c.Words[i].Start = min(roundMs(c.Words[i].Start+off), c.End)
+			c.Words[i].End = min(roundMs(c.Words[i].End+off), c.End)
 		}
 		tr.Decode += c.decode
 		tr.Duration = c.End
