@@ -2,7 +2,7 @@
 # bench/run.sh: our Go benchmarks against their PyTorch twins, side by side.
 #
 # Usage: bench/run.sh [--quick] [--rounds N] [--tags openblas] [--threads 1,2]
-#                     [--only W1,W2] [--bf16] [--log FILE]
+#                     [--only W1,W2] [--bf16] [--replicas] [--log FILE]
 #
 #   --quick         one round with few iterations: a smoke run (1-3 min)
 #   --rounds N      rounds of alternating runs; each cell keeps its best (default 3)
@@ -10,6 +10,10 @@
 #   --bf16          our training workloads with bfloat16 products and
 #                   float32 sums (the *BF16 benchmarks; AVX512_BF16 CPUs);
 #                   PyTorch stays float32, so the ratio compares precisions
+#   --replicas      at two threads or more, our training workloads run their
+#                   batch as two replicas on two goroutines (the
+#                   *Replicas benchmarks; asr train -replicas 2); PyTorch
+#                   keeps one batch with intra-op threads
 #   --threads LIST  thread counts: GOMAXPROCS for ours, torch + OpenMP +
 #                   OpenBLAS threads for PyTorch (default 1,2)
 #   --only LIST     workloads among decoder_train, bilstm_train,
@@ -31,7 +35,7 @@ TIME=/usr/bin/time
 # mmap threshold above 32 MiB when set through the environment.
 TUNED_MALLOC=(MALLOC_MMAP_THRESHOLD_=1073741824 MALLOC_TRIM_THRESHOLD_=1073741824 MALLOC_TOP_PAD_=268435456)
 
-rounds=3 quick=0 tags="" threads="1,2" only="" log="" omp_wait=passive bf16=0
+rounds=3 quick=0 tags="" threads="1,2" only="" log="" omp_wait=passive bf16=0 replicas=0
 while (($#)); do
 	case $1 in
 	--quick) quick=1 rounds=1 ;;
@@ -39,6 +43,7 @@ while (($#)); do
 	--tags) [[ ${2:-} == openblas ]] || die "--tags supports only 'openblas', got '${2:-}'"; tags=$2; shift ;;
 	--threads) [[ ${2:-} =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "--threads wants a list like 1,2, got '${2:-}'"; threads=$2; shift ;;
 	--bf16) bf16=1 ;;
+	--replicas) replicas=1 ;;
 	--only) [[ -n ${2:-} ]] || die "--only wants a list of workloads"; only=$2; shift ;;
 	--log) [[ -n ${2:-} ]] || die "--log wants a file name"; log=$2; shift ;;
 	--omp-wait) [[ ${2:-} =~ ^(passive|active)$ ]] || die "--omp-wait wants passive or active, got '${2:-}'"; omp_wait=$2; shift ;;
@@ -61,6 +66,9 @@ if ((bf16)); then
 	GO_PAT[decoder_train]='^BenchmarkDecoderTrainStepBF16$'
 	GO_PAT[bilstm_train]='^BenchmarkBiLSTMTrainStepBF16$'
 fi
+# With --replicas, the training workloads' patterns at two threads or more.
+declare -A GO_PAT_R=([decoder_train]="${GO_PAT[decoder_train]/Step/StepReplicas}"
+	[bilstm_train]="${GO_PAT[bilstm_train]/Step/StepReplicas}")
 declare -A PY_CMD=([decoder_train]='decoder_step.py' [bilstm_train]='bilstm_step.py'
 	[decoder_step_B1]='decoder_infer.py --batch 1' [decoder_step_B8]='decoder_infer.py --batch 8')
 declare -A UNIT=([decoder_train]=s [bilstm_train]=s [decoder_step_B1]=ms [decoder_step_B8]=ms)
@@ -159,11 +167,12 @@ record() { # key
 }
 
 run_ours() { # workload threads
-	local w=$1 t=$2
+	local w=$1 t=$2 pat=${GO_PAT[$1]}
 	SEC=""
+	((replicas && t > 1)) && [[ -n ${GO_PAT_R[$w]:-} ]] && pat=${GO_PAT_R[$w]}
 	timed env -C "$ROOT/${GO_BIN[$w]}" GOMAXPROCS="$t" OPENBLAS_NUM_THREADS="$t" \
 		"$WORK/${GO_BIN[$w]//\//_}.test" -test.run '^$' \
-		-test.bench "${GO_PAT[$w]}" -test.benchtime "${GO_N[$w]}x" -test.benchmem
+		-test.bench "$pat" -test.benchtime "${GO_N[$w]}x" -test.benchmem
 	SEC=$(awk '/^Benchmark/ { for (i = 2; i <= NF; i++) if ($i == "ns/op") printf "%.9g\n", $(i-1) / 1e9 }' <<<"$OUT" | tail -1)
 }
 
@@ -220,6 +229,7 @@ row='%-16s %3s %11s %11s %11s %6s %7s %6s %8s %8s %8s\n'
 echo
 echo "attend vs PyTorch $($PY -c 'import torch; print(torch.__version__)') on $(nproc) CPUs ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1))"
 echo "ours: $(go version | awk '{print $3}')${tags:+ -tags $tags}$( ((bf16)) && echo ', training products in bfloat16 (--bf16; PyTorch float32)'), commit $commit"
+((replicas)) && echo "ours at two threads or more: training workloads as two replicas (--replicas)"
 echo "$rounds round(s)$( ((quick)) && echo ' (--quick)'); each cell is the best (min) seconds per iteration; PyTorch OMP_WAIT_POLICY=$omp_wait"
 echo "load average (1, 5, 15 min) at start: $start_load, at end: $end_load"
 echo "trainable parameters: decoder ours $ours_dec, PyTorch $py_dec; listener ours $ours_lis, PyTorch $py_lis$( ((params_ok)) && echo ' (match)' || echo ' (MISMATCH)')"

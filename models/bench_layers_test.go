@@ -28,39 +28,91 @@ func BenchmarkBiLSTMTrainStepBF16(b *testing.B) {
 	benchListenerTrainStep(b, 16, 400, 80, 256, 2)
 }
 
-func benchListenerTrainStep(b *testing.B, B, T, I, H, layers int) {
+// BenchmarkBiLSTMTrainStepReplicas is BenchmarkBiLSTMTrainStep with the
+// batch of 16 run as two replicas of 8 (Replicas, asr train -replicas 2).
+// Compare its two-thread time with BenchmarkBiLSTMTrainStep's one-thread
+// time.
+func BenchmarkBiLSTMTrainStepReplicas(b *testing.B) {
+	benchListenerTrainStepReplicas(b, 16, 400, 80, 256, 2, 2)
+}
+
+// BenchmarkBiLSTMTrainStepReplicasBF16 is BenchmarkBiLSTMTrainStepReplicas
+// with bfloat16 products.
+func BenchmarkBiLSTMTrainStepReplicasBF16(b *testing.B) {
+	if err := models.UseBF16(true); err != nil {
+		b.Skip(err)
+	}
+	b.Cleanup(func() { models.UseBF16(false) })
+	benchListenerTrainStepReplicas(b, 16, 400, 80, 256, 2, 2)
+}
+
+// listenerBench is a listener with the loss Σ y⊙R over its output, for a
+// batch of B utterances of T frames; a graph of a sub-batch (key: its
+// first utterance and size) reads its rows of x and R.
+type listenerBench struct {
+	ps       *models.Params
+	listener *models.PyramidalBiLSTM
+	B, T, I  int
+	x, proj  []float32 // B×T×I, B×T2×2H
+	T2, H2   int
+}
+
+type listenerInputs struct{ x, lengths *gorgonia.Node }
+
+type subBatch struct{ lo, n int }
+
+func newListenerBench(B, T, I, H, layers int) *listenerBench {
 	r := rand.New(rand.NewPCG(1, 1))
 	ps := models.NewParams(tensor.Float32, r)
-	listener := models.NewPyramidalBiLSTM(ps, "listener", I, H, layers)
-	T2 := listener.OutputLength(T)
-	proj := toF32(modeltest.Random(r, 1, B, T2, 2*H))
-	type inputs struct{ x, lengths *gorgonia.Node }
-	bs := models.NewBuckets(ps, func(g *gorgonia.ExprGraph, bind *models.Binding, _ struct{}) (*gorgonia.Node, inputs, error) {
-		x := gorgonia.NewTensor(g, tensor.Float32, 3, gorgonia.WithShape(B, T, I), gorgonia.WithName("x"))
-		lengths := gorgonia.NewVector(g, tensor.Float32, gorgonia.WithShape(B), gorgonia.WithName("lengths"))
-		y, _, err := listener.Apply(bind, x, lengths)
-		if err != nil {
-			return nil, inputs{}, err
-		}
-		p := gorgonia.NodeFromAny(g, proj, gorgonia.WithName("proj"))
-		prod, err := gorgonia.HadamardProd(y, p)
-		if err != nil {
-			return nil, inputs{}, err
-		}
-		loss, err := gorgonia.Sum(prod)
-		return loss, inputs{x, lengths}, err
-	})
+	lb := &listenerBench{ps: ps, listener: models.NewPyramidalBiLSTM(ps, "listener", I, H, layers), B: B, T: T, I: I, H2: 2 * H}
+	lb.T2 = lb.listener.OutputLength(T)
+	lb.proj = toF32(modeltest.Random(r, 1, B, lb.T2, 2*H)).Data().([]float32)
+	lb.x = toF32(modeltest.Random(r, 1, B, T, I)).Data().([]float32)
+	return lb
+}
+
+func (lb *listenerBench) build(g *gorgonia.ExprGraph, bind *models.Binding, k subBatch) (*gorgonia.Node, listenerInputs, error) {
+	x := gorgonia.NewTensor(g, tensor.Float32, 3, gorgonia.WithShape(k.n, lb.T, lb.I), gorgonia.WithName("x"))
+	lengths := gorgonia.NewVector(g, tensor.Float32, gorgonia.WithShape(k.n), gorgonia.WithName("lengths"))
+	y, _, err := lb.listener.Apply(bind, x, lengths)
+	if err != nil {
+		return nil, listenerInputs{}, err
+	}
+	rows := lb.proj[k.lo*lb.T2*lb.H2 : (k.lo+k.n)*lb.T2*lb.H2]
+	p := gorgonia.NodeFromAny(g, tensor.New(tensor.WithShape(k.n, lb.T2, lb.H2), tensor.WithBacking(rows)), gorgonia.WithName("proj"))
+	prod, err := gorgonia.HadamardProd(y, p)
+	if err != nil {
+		return nil, listenerInputs{}, err
+	}
+	loss, err := gorgonia.Sum(prod)
+	return loss, listenerInputs{x, lengths}, err
+}
+
+// bind lets a graph's inputs be utterances k.lo..k.lo+k.n-1, all T long.
+func (lb *listenerBench) bind(in listenerInputs, k subBatch) error {
+	lengths := make([]int, k.n)
+	for i := range lengths {
+		lengths[i] = lb.T
+	}
+	x := tensor.New(tensor.WithShape(k.n, lb.T, lb.I), tensor.WithBacking(lb.x[k.lo*lb.T*lb.I:(k.lo+k.n)*lb.T*lb.I]))
+	if err := gorgonia.Let(in.x, x); err != nil {
+		return err
+	}
+	return gorgonia.Let(in.lengths, ints(tensor.Float32, []int{k.n}, lengths...))
+}
+
+func benchListenerTrainStep(b *testing.B, B, T, I, H, layers int) {
+	lb := newListenerBench(B, T, I, H, layers)
+	bs := models.NewBuckets(lb.ps, lb.build)
 	defer bs.Close()
-	gr, err := bs.Get(struct{}{})
+	k := subBatch{0, B}
+	gr, err := bs.Get(k)
 	if err != nil {
 		b.Fatal(err)
 	}
-	lengths := make([]int, B)
-	for i := range lengths {
-		lengths[i] = T
+	if err := lb.bind(gr.Inputs, k); err != nil {
+		b.Fatal(err)
 	}
-	gorgonia.Let(gr.Inputs.x, toF32(modeltest.Random(r, 1, B, T, I)))
-	gorgonia.Let(gr.Inputs.lengths, ints(tensor.Float32, []int{B}, lengths...))
 	if _, err := gr.Run(); err != nil { // warm-up: buffers reach their steady size
 		b.Fatal(err)
 	}
@@ -68,6 +120,34 @@ func benchListenerTrainStep(b *testing.B, B, T, I, H, layers int) {
 	b.ResetTimer()
 	for range b.N {
 		if _, err := gr.Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchListenerTrainStepReplicas(b *testing.B, B, T, I, H, layers, r int) {
+	lb := newListenerBench(B, T, I, H, layers)
+	rs := models.NewReplicas(lb.ps, r, func(int) models.BuildFunc[subBatch, listenerInputs] { return lb.build })
+	defer rs.Close()
+	graphs := make([]*models.Graph[listenerInputs], r)
+	for i := range graphs {
+		k := subBatch{i * B / r, (i+1)*B/r - i*B/r}
+		gr, err := rs.Get(i, k)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := lb.bind(gr.Inputs, k); err != nil {
+			b.Fatal(err)
+		}
+		graphs[i] = gr
+	}
+	if _, err := rs.Run(graphs); err != nil { // warm-up
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if _, err := rs.Run(graphs); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -61,49 +61,67 @@ func (d *decoderBench) build(g *gorgonia.ExprGraph, b *models.Binding, B int) (*
 	return loss, in, err
 }
 
-// randomBatch binds a batch with memory lengths in [T/2, T] and target
-// lengths in [S/2, S], like the probe's.
-func (in benchInputs) randomBatch(dt tensor.Dtype, B int, seed uint64) error {
+// benchBatch is a random decoder batch of B sequences with memory lengths
+// in [T/2, T] and target lengths in [S/2, S], like the probe's; every
+// target's weight is 1 / (the whole batch's target count), so the losses
+// of sub-batches (sequences lo..hi-1) add up to the batch's loss.
+type benchBatch struct {
+	B              int
+	mem, mask, wts []float32 // B×T×D, B×T, S×B
+	decIn, targets []int     // S×B (time-major)
+}
+
+func newBenchBatch(B int, seed uint64) *benchBatch {
 	r := rand.New(rand.NewPCG(seed, 5))
-	mem := make([]float32, B*dbT*dbD)
-	for i := range mem {
-		mem[i] = float32(r.NormFloat64())
+	bb := &benchBatch{B: B, mem: make([]float32, B*dbT*dbD), mask: make([]float32, B*dbT),
+		decIn: make([]int, dbS*B), targets: make([]int, dbS*B), wts: make([]float32, dbS*B)}
+	for i := range bb.mem {
+		bb.mem[i] = float32(r.NormFloat64())
 	}
-	mask := make([]float32, B*dbT)
-	decIn, targets := make([]int, dbS*B), make([]int, dbS*B)
-	weights := make([]float32, dbS*B)
 	tokens := 0
 	for b := 0; b < B; b++ {
 		ml := dbT/2 + r.IntN(dbT/2+1)
 		for t := 0; t < ml; t++ {
-			mask[b*dbT+t] = 1
+			bb.mask[b*dbT+t] = 1
 		}
 		tl := dbS/2 + r.IntN(dbS/2+1)
 		prev := 0
 		for i := 0; i < dbS; i++ {
-			decIn[i*B+b], targets[i*B+b] = models.PadID, models.PadID
+			bb.decIn[i*B+b], bb.targets[i*B+b] = models.PadID, models.PadID
 			if i < tl {
 				c := r.IntN(dbV)
-				decIn[i*B+b], targets[i*B+b] = prev, c
+				bb.decIn[i*B+b], bb.targets[i*B+b] = prev, c
 				prev = c
 				tokens++
 			}
 		}
 	}
-	for i, t := range targets {
+	for i, t := range bb.targets {
 		if t != models.PadID {
-			weights[i] = 1 / float32(tokens)
+			bb.wts[i] = 1 / float32(tokens)
 		}
+	}
+	return bb
+}
+
+// bind lets the inputs of a graph of hi-lo sequences be sequences lo..hi-1.
+func (bb *benchBatch) bind(in benchInputs, dt tensor.Dtype, lo, hi int) error {
+	n := hi - lo
+	decIn, targets, wts := make([]int, dbS*n), make([]int, dbS*n), make([]float32, dbS*n)
+	for i := 0; i < dbS; i++ {
+		copy(decIn[i*n:(i+1)*n], bb.decIn[i*bb.B+lo:i*bb.B+hi])
+		copy(targets[i*n:(i+1)*n], bb.targets[i*bb.B+lo:i*bb.B+hi])
+		copy(wts[i*n:(i+1)*n], bb.wts[i*bb.B+lo:i*bb.B+hi])
 	}
 	for _, p := range []struct {
 		n *gorgonia.Node
 		v *tensor.Dense
 	}{
-		{in.memory, models.FloatTensor(dt, mem, B, dbT, dbD)},
-		{in.mask, models.FloatTensor(dt, mask, B, dbT)},
-		{in.decIn, models.IntTensor(dt, decIn, dbS, B)},
-		{in.targets, models.IntTensor(dt, targets, dbS*B)},
-		{in.weights, models.FloatTensor(dt, weights, dbS*B)},
+		{in.memory, models.FloatTensor(dt, bb.mem[lo*dbT*dbD:hi*dbT*dbD], n, dbT, dbD)},
+		{in.mask, models.FloatTensor(dt, bb.mask[lo*dbT:hi*dbT], n, dbT)},
+		{in.decIn, models.IntTensor(dt, decIn, dbS, n)},
+		{in.targets, models.IntTensor(dt, targets, dbS*n)},
+		{in.weights, models.FloatTensor(dt, wts, dbS*n)},
 	} {
 		if err := gorgonia.Let(p.n, p.v); err != nil {
 			return err
@@ -137,7 +155,7 @@ func benchDecoderTrainStep(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := gr.Inputs.randomBatch(tensor.Float32, dbB, 1); err != nil {
+	if err := newBenchBatch(dbB, 1).bind(gr.Inputs, tensor.Float32, 0, dbB); err != nil {
 		b.Fatal(err)
 	}
 	opt := models.NewAdam(d.ps, nil)
@@ -150,6 +168,58 @@ func benchDecoderTrainStep(b *testing.B) {
 		}
 	}
 	step() // the first run allocates the machine's registers
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		step()
+	}
+}
+
+// BenchmarkDecoderTrainStepReplicas is BenchmarkDecoderTrainStep with the
+// batch of 32 run as two replicas of 16 (models.Replicas, what asr train
+// -replicas 2 does): two graphs on two goroutines, their gradients added.
+// Compare its two-thread time with BenchmarkDecoderTrainStep's one-thread
+// time: a speller step's products have only B rows, too small to split
+// well over two cores, so one graph scales little (bench/README.md).
+func BenchmarkDecoderTrainStepReplicas(b *testing.B) { benchDecoderTrainStepReplicas(b, 2) }
+
+// BenchmarkDecoderTrainStepReplicasBF16 is BenchmarkDecoderTrainStepReplicas
+// with bfloat16 products.
+func BenchmarkDecoderTrainStepReplicasBF16(b *testing.B) {
+	if err := models.UseBF16(true); err != nil {
+		b.Skip(err)
+	}
+	b.Cleanup(func() { models.UseBF16(false) })
+	benchDecoderTrainStepReplicas(b, 2)
+}
+
+func benchDecoderTrainStepReplicas(b *testing.B, r int) {
+	d := newDecoderBench(b, tensor.Float32)
+	rs := models.NewReplicas(d.ps, r, func(int) models.BuildFunc[int, benchInputs] { return d.build })
+	defer rs.Close()
+	bb := newBenchBatch(dbB, 1)
+	graphs := make([]*models.Graph[benchInputs], r)
+	for i := range graphs {
+		lo, hi := i*dbB/r, (i+1)*dbB/r
+		gr, err := rs.Get(i, hi-lo)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := bb.bind(gr.Inputs, tensor.Float32, lo, hi); err != nil {
+			b.Fatal(err)
+		}
+		graphs[i] = gr
+	}
+	opt := models.NewAdam(d.ps, nil)
+	step := func() {
+		if _, err := rs.Run(graphs); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := opt.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	step() // the first run allocates the machines' registers
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
