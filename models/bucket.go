@@ -1,6 +1,7 @@
 package models
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -35,6 +36,8 @@ type Buckets[K comparable, In any] struct {
 	packs     map[*LSTM]*stepPacksRef // shared by the graphs, which run one at a time
 	clock     int
 	builds    int
+	// hashRebuilds counts graphs built again for hash collisions.
+	hashRebuilds int
 }
 
 // Graph is one bucket's compiled training graph.
@@ -66,26 +69,58 @@ func (bs *Buckets[K, In]) Get(key K) (*Graph[In], error) {
 	if bs.MaxGraphs > 0 && len(bs.graphs) >= bs.MaxGraphs {
 		bs.evict()
 	}
+	for attempt := 0; ; attempt++ {
+		gr, used, err := bs.buildGraph(key)
+		if err == nil {
+			if a, b := hashCollision(gr.g); a != nil {
+				err = fmt.Errorf("models: bucket %v: nodes %v and %v: %w", key, a, b, errNodeMerged)
+			}
+		}
+		switch {
+		case err == nil:
+			gr.used = bs.clock
+			bs.builds++
+			gorgonia.Read(gr.loss, &gr.lossVal)
+			gr.vm = gorgonia.NewTapeMachine(gr.g, gorgonia.BindDualValues(used...))
+			bs.graphs[key] = gr
+			return gr, nil
+		case !errors.Is(err, errNodeMerged):
+			return nil, err
+		case attempt == maxHashRebuilds:
+			return nil, fmt.Errorf("models: bucket %v, %d builds: %w (last: %v)", key, attempt+1, ErrHashCollisions, err)
+		}
+		bs.hashRebuilds++
+		bs.builds++ // a build thrown away counts too
+		// Shift the next build's op ids by 1, 2, 3, … beyond the last one's,
+		// so that they differ in alignment too: FNV-1a ends on an xor, so
+		// ops whose hash states differ by 1 collide again at ids n, n+1
+		// for every even n.
+		kernelIDs.Add(uint64(attempt) + 1)
+	}
+}
+
+// buildGraph builds key's graph and its gradients, uncompiled, and returns
+// the parameter nodes the loss depends on.
+func (bs *Buckets[K, In]) buildGraph(key K) (*Graph[In], gorgonia.Nodes, error) {
 	g := gorgonia.NewGraph()
 	b := bs.ps.bind(g, bs.packs)
 	loss, inputs, err := bs.build(g, b, key)
 	if err != nil {
-		return nil, fmt.Errorf("models: building graph for bucket %v: %w", key, err)
+		return nil, nil, fmt.Errorf("models: building graph for bucket %v: %w", key, err)
 	}
 	used := b.Used()
 	if len(used) == 0 {
-		return nil, fmt.Errorf("models: bucket %v: the loss depends on no parameter", key)
+		return nil, nil, fmt.Errorf("models: bucket %v: the loss depends on no parameter", key)
 	}
 	if _, err := gorgonia.Grad(loss, used...); err != nil {
-		return nil, fmt.Errorf("models: differentiating bucket %v: %w", key, err)
+		return nil, nil, fmt.Errorf("models: differentiating bucket %v: %w", key, err)
 	}
-	gr := &Graph[In]{Inputs: inputs, g: g, binding: b, loss: loss, used: bs.clock}
-	bs.builds++
-	gorgonia.Read(loss, &gr.lossVal)
-	gr.vm = gorgonia.NewTapeMachine(g, gorgonia.BindDualValues(used...))
-	bs.graphs[key] = gr
-	return gr, nil
+	return &Graph[In]{Inputs: inputs, g: g, binding: b, loss: loss}, used, nil
 }
+
+// HashRebuilds returns how many graphs were built again because two of
+// their nodes shared a 32-bit hash (hash_collision.go).
+func (bs *Buckets[K, In]) HashRebuilds() int { return bs.hashRebuilds }
 
 // evict closes the least recently used graph and returns its memory.
 func (bs *Buckets[K, In]) evict() {
@@ -108,7 +143,8 @@ func (bs *Buckets[K, In]) evict() {
 	debug.FreeOSMemory()
 }
 
-// Builds returns how many graphs have been built, rebuilds included.
+// Builds returns how many graphs have been built, rebuilds included (after
+// an eviction, or for a hash collision: HashRebuilds).
 func (bs *Buckets[K, In]) Builds() int { return bs.builds }
 
 // Run executes the graph on the batch already bound to its inputs, adds the

@@ -91,4 +91,8 @@
 //     backward pass, so a graph that applies it to a parameter writes the
 //     shared Value tensor's shape: such graphs must not run concurrently
 //     (Replicas); our kernels only read their inputs.
+//   - Gorgonia's compiler numbers values by the nodes' 32-bit hashes alone,
+//     so two distinct nodes that collide become one value: a large speller
+//     graph read an attention tensor as its embedding. Buckets.Get scans
+//     each graph for collisions and builds it again (hash_collision.go).
 package models

@@ -40,7 +40,8 @@ type Kernel interface {
 }
 
 // kernelIDs makes each applied kernel's hash unique, so that gorgonia never
-// merges two fused nodes that happen to share inputs and a name.
+// merges two fused nodes that happen to share inputs and a name, and so
+// that a graph built again hashes differently (hash_collision.go).
 var kernelIDs atomic.Uint64
 
 // Apply adds k to the graph of the inputs and returns its output node. The
@@ -67,6 +68,9 @@ func Apply(k Kernel, inputs ...*gorgonia.Node) (*gorgonia.Node, error) {
 	n, err := gorgonia.ApplyOp(op, inputs...)
 	if err != nil {
 		return nil, fmt.Errorf("models: %s: %w", k.Name(), err)
+	}
+	if n.Op() != gorgonia.Op(op) {
+		return nil, fmt.Errorf("models: %s into %v: %w", op, n, errNodeMerged)
 	}
 	return n, nil
 }
@@ -195,9 +199,13 @@ func (op *fusedOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (
 		if !diff[i] {
 			continue
 		}
-		g, err := gorgonia.ApplyOp(&gradOp{fwd: op, wrt: i}, args...)
+		gop := &gradOp{fwd: op, wrt: i}
+		g, err := gorgonia.ApplyOp(gop, args...)
 		if err != nil {
 			return nil, fmt.Errorf("models: gradient of %s: %w", op, err)
+		}
+		if g.Op() != gorgonia.Op(gop) {
+			return nil, fmt.Errorf("models: %s into %v: %w", gop, g, errNodeMerged)
 		}
 		res[i] = g
 	}

@@ -409,7 +409,7 @@ func (t *trainTask) Train(_ context.Context, epoch, bi int) (trainloop.Batch, er
 	}
 	losses, err := t.replicas.Run(graphs)
 	if err != nil {
-		return trainloop.Batch{}, err
+		return trainloop.Batch{}, fmt.Errorf("epoch %d batch %d (graph keys %v): %w", epoch, bi+1, keys, err)
 	}
 	var loss, phoneLoss float64
 	tokens, phones := 0, false
