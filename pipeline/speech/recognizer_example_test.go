@@ -22,7 +22,7 @@ func ExampleRecognizer_TranscribeFile() {
 	fmt.Println(t.Text)
 	fmt.Printf("%.1f s, %d chunk, first word %q\n", t.Duration, len(t.Chunks), t.Chunks[0].Words[0].Word)
 	// Output:
-	// the place ground hard stone so that the last dad
+	// the place ground hard stamps over the last day
 	// 3.4 s, 1 chunk, first word "the"
 }
 
@@ -48,5 +48,5 @@ func ExampleRecognizer_Segments() {
 		log.Fatal(err)
 	}
 	// Output:
-	// [0.0 s – 3.4 s] the cleak round hard stomp so the the laid idead
+	// [0.0 s – 3.4 s] the clike ground hark stomps over the lasy dod
 }
