@@ -127,6 +127,29 @@ func (p *PyramidalBiLSTM) ApplyLayers(b *Binding, x, lengths *gorgonia.Node) (ys
 // OutputLength(steps) and the encoded lengths. The parameters must be
 // float32.
 func (p *PyramidalBiLSTM) Forward(ws *LSTMWorkspace, dst, x []float32, batch, steps int, lengths []int) (y []float32, outSteps int, outLengths []int, err error) {
+	return p.forward(ws, dst, x, batch, steps, lengths, -1, nil)
+}
+
+// ForwardTap is Forward that also copies layer j's output hʲ (batch, Tʲ,
+// 2H) into tap, grown when short and returned with Tʲ: what an auxiliary
+// head on layer j reads, without running the lower layers twice.
+func (p *PyramidalBiLSTM) ForwardTap(ws *LSTMWorkspace, dst, x []float32, batch, steps int, lengths []int, j int, tap []float32) (y []float32, outSteps int, outLengths []int, tapped []float32, tapSteps int, err error) {
+	if j < 0 || j >= len(p.Layers) {
+		return dst, 0, nil, tap, 0, fmt.Errorf("models: tap layer %d of a %d-layer listener", j, len(p.Layers))
+	}
+	t := &layerTap{layer: j, dst: tap}
+	y, outSteps, outLengths, err = p.forward(ws, dst, x, batch, steps, lengths, j, t)
+	return y, outSteps, outLengths, t.dst, t.steps, err
+}
+
+// layerTap receives a copy of one layer's output in forward.
+type layerTap struct {
+	layer int
+	dst   []float32
+	steps int
+}
+
+func (p *PyramidalBiLSTM) forward(ws *LSTMWorkspace, dst, x []float32, batch, steps int, lengths []int, tapLayer int, tap *layerTap) (y []float32, outSteps int, outLengths []int, err error) {
 	// cur is the current layer's input: x, or ws.inner[in]. Each step
 	// writes to the inner buffer that cur is not in.
 	cur, T, in := x, steps, -1
@@ -164,6 +187,11 @@ func (p *PyramidalBiLSTM) Forward(ws *LSTMWorkspace, dst, x []float32, batch, st
 		if flat {
 			n := batch * T * 2 * p.Hidden
 			Axpy(1, cur[:n], h[:n]) // hʲ⁻¹ + BiLSTM(hʲ⁻¹)
+		}
+		if j == tapLayer {
+			n := batch * T * 2 * p.Hidden
+			tap.dst = append(tap.dst[:0], h[:n]...)
+			tap.steps = T
 		}
 		cur = h
 	}

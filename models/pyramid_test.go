@@ -215,3 +215,45 @@ func ExamplePyramidLength() {
 	fmt.Println()
 	// Output: 0 1 1 3 200
 }
+
+// TestPyramidalBiLSTMForwardTap: the tapped layer's output is what the
+// listener of the layers up to it computes, the top output is Forward's,
+// and a layer outside the listener is an error.
+func TestPyramidalBiLSTMForwardTap(t *testing.T) {
+	ps := models.NewParams(tensor.Float32, rand.New(rand.NewPCG(1, 2)))
+	p := models.NewPyramidalBiLSTMFlat(ps, "l", 3, 4, 3, 1)
+	const B, T = 2, 7
+	lengths := []int{7, 5}
+	rng := rand.New(rand.NewPCG(3, 4))
+	x := make([]float32, B*T*3)
+	for i := range x {
+		x[i] = float32(rng.NormFloat64())
+	}
+	var ws models.LSTMWorkspace
+	top, topT, _, err := p.Forward(&ws, nil, x, B, T, lengths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top = slices.Clone(top[:B*topT*8])
+	for j := range 3 {
+		want, wantT, _, err := p.Lower(j+1).Forward(&models.LSTMWorkspace{}, nil, x, B, T, lengths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, yT, _, tap, tapT, err := p.ForwardTap(&ws, nil, x, B, T, lengths, j, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tapT != wantT || !slices.Equal(tap, want[:B*wantT*8]) {
+			t.Errorf("layer %d: tapped %d steps, differ from the lower listener's %d", j, tapT, wantT)
+		}
+		if yT != topT || !slices.Equal(y[:B*yT*8], top) {
+			t.Errorf("layer %d: tapping changed the output", j)
+		}
+	}
+	for _, j := range []int{-1, 3} {
+		if _, _, _, _, _, err := p.ForwardTap(&ws, nil, x, B, T, lengths, j, nil); err == nil {
+			t.Errorf("tap layer %d: no error", j)
+		}
+	}
+}

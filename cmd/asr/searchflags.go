@@ -26,6 +26,8 @@ func addSearchFlags(fs *flag.FlagSet) *searchFlags {
 	fs.StringVar(&l.lm.Path, "lm", "", `language model `+"`file`"+`: a word n-gram model in ARPA format (.arpa or .arpa.gz, from asr train-lm, KenLM or SRILM) or a character LM (asr train-lm -char); "none" for none (default: the embedded word LM)`)
 	fs.Float64Var(&l.lm.Weight, "lm-weight", speech.DefaultWordLMWeight, fmt.Sprintf("weight β of the language model's log-probability (%g for a character LM unless set)", speech.DefaultCharLMWeight))
 	fs.Float64Var(&l.so.CharBonus, "char-bonus", speech.DefaultCharBonus, "score added per character of a transcript in joint rescoring (with -ctc-beam): offsets the CTC and LM terms' preference for short transcripts")
+	fs.Float64Var(&l.so.PhoneWeight, "phone-weight", speech.DefaultPhoneWeight, "weight of the phone CTC head's score of each transcript's pronunciations in joint rescoring (with -ctc-beam; models with a phone head); 0 for none")
+	fs.Float64Var(&l.so.PhoneOOVPenalty, "phone-oov-penalty", speech.DefaultPhoneOOVPenalty, "phone score penalty (nats) per word without a pronunciation in the embedded CMU dictionary (with -phone-weight)")
 	fs.Float64Var(&l.lm.WordBonus, "word-bonus", speech.DefaultWordBonus, "score added per recognized word (word LMs)")
 	fs.Float64Var(&l.lm.OOVPenalty, "oov-penalty", speech.DefaultOOVPenalty, "penalty (nats) for a word outside the lexicon (word LMs)")
 	fs.StringVar(&l.lm.Lexicon, "lexicon", "", "`file` of extra words the search may spell, one or more per line (word LMs)")
@@ -47,6 +49,14 @@ func (l *searchFlags) finish(fs *flag.FlagSet) (speech.SearchOptions, speech.Lan
 	}
 	if math.IsNaN(l.so.CharBonus) || math.IsInf(l.so.CharBonus, 0) {
 		return l.so, l.lm, cli.Usagef("-char-bonus %v: want a finite number", l.so.CharBonus)
+	}
+	for _, v := range []struct {
+		name string
+		x    float64
+	}{{"phone-weight", l.so.PhoneWeight}, {"phone-oov-penalty", l.so.PhoneOOVPenalty}} {
+		if math.IsNaN(v.x) || math.IsInf(v.x, 0) || v.x < 0 {
+			return l.so, l.lm, cli.Usagef("-%s %v: want a finite number ≥ 0", v.name, v.x)
+		}
 	}
 	if l.so.CTCBeam < 0 {
 		return l.so, l.lm, cli.Usagef("-ctc-beam %d: want 0 (none) or a width", l.so.CTCBeam)

@@ -73,7 +73,8 @@ pocketsphinx-en-us, /usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict);
 utterances with a word it lacks get no phone loss (the log counts them).
 With -init, a model without the head gets one, freshly initialized from
 -seed: the way to fine-tune the shipped model. The log lines add the
-phone CTC loss per phone. Decoding does not use the head yet.
+phone CTC loss per phone. Decoding adds the head's score of each
+candidate's pronunciations to its joint rescoring (-phone-weight).
 
 Deeper listener: -listener-flat N makes the top N of the -listener-layers
 flat: they keep the frame rate (60 ms by default, what the character CTC

@@ -24,6 +24,8 @@ func TestTranscribeUsage(t *testing.T) {
 		{"nothing to transcribe", nil, "at least one audio file or directory"},
 		{"bad format", []string{"-format", "doc", hello}, `-format "doc"`},
 		{"bad beam", []string{"-beam", "0", hello}, "-beam 0"},
+		{"negative phone weight", []string{"-phone-weight", "-1", hello}, "-phone-weight -1: want a finite number ≥ 0"},
+		{"phone penalty not a number", []string{"-phone-oov-penalty", "NaN", hello}, "-phone-oov-penalty NaN"},
 		{"batch flag for files", []string{"-j", "2", hello}, "-j applies to batches"},
 		{"threads for a batch", []string{"-t", "2", dir}, "-t decodes the chunks of single files"},
 		{"negative threads", []string{"-t", "-1", hello}, "-t -1"},

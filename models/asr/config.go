@@ -53,8 +53,10 @@ type Config struct {
 	// with low-level auxiliary tasks for encoder-decoder based speech
 	// recognition". Its targets are the ARPAbet Phones of each
 	// transcript's words; an utterance without them adds no phone loss.
-	// 0 (the default) has no head. Decoding does not use the head yet;
-	// Model.PhoneLogProbs exposes its posteriors.
+	// 0 (the default) has no head. Decoding may add the head's score of
+	// each candidate's pronunciations to joint rescoring
+	// (SearchOptions.PhoneWeight); Model.PhoneLogProbs exposes its
+	// posteriors.
 	PhoneCTCWeight float64 `json:"phone_ctc_weight,omitempty"`
 	// PhoneCTCLayer is the listener layer (0-based) the phone head reads:
 	// 0, the default, is the first layer, at Stack·10 ms per frame.

@@ -9,15 +9,17 @@ import (
 // Workspace is one goroutine's working memory for eager inference, reused
 // from utterance to utterance.
 type Workspace struct {
-	lstm    models.LSTMWorkspace
-	stacked []float32
-	memory  []float32
-	ctc     []float32
-	phone   []float32 // the phone head's listener layer output
-	phoneLP []float32 // its log-probabilities
-	rep     []float32
-	dec     SpellerWorkspace
-	logp    []float32
+	lstm         models.LSTMWorkspace
+	stacked      []float32
+	memory       []float32
+	ctc          []float32
+	phone        []float32    // the phone head's listener layer output
+	phoneLP      []float32    // its log-probabilities
+	phoneLattice phoneLattice // a transcript's pronunciations in rescoring
+	phoneAlpha   []float64    // their CTC forward variables
+	rep          []float32
+	dec          SpellerWorkspace
+	logp         []float32
 }
 
 // Encoded is one utterance after the listener.
@@ -28,6 +30,12 @@ type Encoded struct {
 	// CTCLogProbs (T, V) are the CTC head's per-frame log-probabilities;
 	// nil without a CTC head. Blank is EOS.
 	CTCLogProbs []float32
+	// PhoneLogProbs (PhoneT, PhoneSetSize) are the phone CTC head's
+	// per-frame log-probabilities over PhoneBlank and Phones, on listener
+	// layer Config.PhoneCTCLayer (PhoneT ≥ T frames); nil without a
+	// phone head. Joint rescoring reads them (SearchOptions.PhoneWeight).
+	PhoneLogProbs []float32
+	PhoneT        int
 }
 
 // Encode runs the listener (and the CTC head) over one utterance's
@@ -47,11 +55,20 @@ func (m *Model) Encode(ws *Workspace, features []float32, frames int) (*Encoded,
 		T   int
 		err error
 	)
-	ws.memory, T, _, err = m.Listener.Forward(&ws.lstm, ws.memory, ws.stacked, 1, n, []int{n}) // h (T', D)
+	var phoneT int
+	if m.PhoneCTC != nil { // h (T', D) and hʲ (Tʲ, D) of the phone head's layer j
+		ws.memory, T, _, ws.phone, phoneT, err = m.Listener.ForwardTap(&ws.lstm, ws.memory, ws.stacked, 1, n, []int{n}, m.Config.PhoneCTCLayer, ws.phone)
+	} else { // h (T', D)
+		ws.memory, T, _, err = m.Listener.Forward(&ws.lstm, ws.memory, ws.stacked, 1, n, []int{n})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("asr: listener: %w", err)
 	}
 	e := &Encoded{T: T, D: 2 * m.Config.ListenerHidden, Memory: ws.memory}
+	if m.PhoneCTC != nil {
+		ws.phoneLP = m.phoneHead(ws.phoneLP, ws.phone, phoneT)
+		e.PhoneLogProbs, e.PhoneT = ws.phoneLP, phoneT
+	}
 	if m.CTC != nil {
 		V := m.Vocab.Size()
 		ws.ctc = m.CTC.Forward(ws.ctc, ws.memory, T) // h·W_c + b_c (T', V)

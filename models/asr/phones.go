@@ -44,8 +44,8 @@ func PhoneID(phone string) (int, bool) {
 // CTC head over one utterance's normalized log-mel frames (frames,
 // MelBins): logProbs (T, P) are per-frame log-posteriors over the blank
 // (PhoneBlank) and Phones, T = ⌈frames/Stack⌉ halved once per pyramidal
-// layer below the head's. Decoding does not use them yet. The slice belongs to ws
-// until its next PhoneLogProbs. A model without the head is an error.
+// layer below the head's. Encode computes them too (Encoded.PhoneLogProbs). The slice
+// belongs to ws until its next PhoneLogProbs or Encode. A model without the head is an error.
 func (m *Model) PhoneLogProbs(ws *Workspace, features []float32, frames int) (logProbs []float32, T int, err error) {
 	if m.PhoneCTC == nil {
 		return nil, 0, fmt.Errorf("asr: the model has no phone CTC head (phone_ctc_weight 0)")
@@ -64,12 +64,20 @@ func (m *Model) PhoneLogProbs(ws *Workspace, features []float32, frames int) (lo
 	if err != nil {
 		return nil, 0, fmt.Errorf("asr: listener: %w", err)
 	}
-	ws.phoneLP = m.PhoneCTC.Forward(ws.phoneLP, ws.phone, T) // hʲ·W_p + b_p (T, P)
+	ws.phoneLP = m.phoneHead(ws.phoneLP, ws.phone, T)
+	return ws.phoneLP, T, nil
+}
+
+// phoneHead applies the phone CTC head to layer output h (T, D): dst
+// (T, P) holds log p_phone(·|t) = log softmax(hʲ·W_p + b_p), grown when
+// short and returned.
+func (m *Model) phoneHead(dst, h []float32, T int) []float32 {
+	dst = m.PhoneCTC.Forward(dst, h, T) // hʲ·W_p + b_p (T, P)
 	for t := range T {
-		row := ws.phoneLP[t*PhoneSetSize : (t+1)*PhoneSetSize]
+		row := dst[t*PhoneSetSize : (t+1)*PhoneSetSize]
 		models.LogSoftmax(row, row, PhoneSetSize) // log p_phone(·|t) (P)
 	}
-	return ws.phoneLP, T, nil
+	return dst
 }
 
 // PhoneGreedy is the best-path decoding of the phone CTC head over one

@@ -81,6 +81,7 @@ type joint struct {
 	forced   *Forced
 	att, ctc float64 // log p_att(y, EOS | x), log p_ctc(y | x)
 	lm       float64 // word LM log-probability of the words, </s> included
+	phone    float64 // log p_phone(phones(y) | x) − penalty·|unknown words|
 	words    int
 	score    float64
 }
@@ -89,8 +90,10 @@ type joint struct {
 // CTC prefix beam search, duplicates removed) with the full objective
 //
 //	(1−μ)·log p_att(y|x) + μ·log p_ctc(y|x) + β_w·log p_LM(words) + bonus·|words| + γ·|y|
+//	  + λ_ph·(log p_phone(phones(y)|x) − π·|unknown words|)
 //
-// (γ: SearchOptions.CharBonus per character)
+// (γ: SearchOptions.CharBonus per character; λ_ph and π: PhoneWeight and
+// PhoneOOVPenalty, with the model's phone head)
 // and returns the best as a Result. Every term is of the whole
 // transcript, so hypotheses of the two searches compete on equal terms:
 // an attention hypothesis that loops or stops early scores badly under
@@ -115,11 +118,15 @@ func (m *Model) rescore(ws *Workspace, e *Encoded, o SearchOptions, cands [][]in
 	if e.CTCLogProbs != nil && o.CTCWeight > 0 {
 		prefix = &ctcPrefix{T: e.T, V: m.Vocab.Size(), logp: e.CTCLogProbs}
 	}
+	phones := o.PhoneWeight > 0 && e.PhoneLogProbs != nil && o.PhoneDict != nil
 	var best *joint
 	for _, f := range forced {
 		j := &joint{forced: f, att: f.LogLikelihood()}
 		if prefix != nil {
 			j.ctc = ctcSequence(prefix, f.Tokens)
+		}
+		if phones {
+			j.phone = m.phoneScore(ws, e, o, f.Tokens)
 		}
 		if o.WordLM != nil {
 			s := o.WordLM.start()
@@ -131,7 +138,7 @@ func (m *Model) rescore(ws *Workspace, e *Encoded, o SearchOptions, cands [][]in
 			}
 			j.words = int(s.words)
 		}
-		j.score = (1-o.CTCWeight)*j.att + o.CTCWeight*j.ctc + o.WordLMWeight*j.lm + o.WordBonus*float64(j.words) + o.CharBonus*float64(len(f.Tokens))
+		j.score = (1-o.CTCWeight)*j.att + o.CTCWeight*j.ctc + o.WordLMWeight*j.lm + o.WordBonus*float64(j.words) + o.CharBonus*float64(len(f.Tokens)) + o.PhoneWeight*j.phone
 		if best == nil || j.score > best.score {
 			best = j
 		}
@@ -140,3 +147,20 @@ func (m *Model) rescore(ws *Workspace, e *Encoded, o SearchOptions, cands [][]in
 	return &Result{Tokens: f.Tokens, Text: m.Vocab.Decode(f.Tokens), Score: best.score,
 		Alignment: f.Alignment, LogProbs: f.LogProbs}, nil
 }
+
+// phoneScore is a transcript's phone term in rescore: the phone head's
+// CTC log-probability of its words' pronunciations, any of each word's
+// (phoneCTCScore), less o.PhoneOOVPenalty per word o.PhoneDict lacks.
+// Pronunciations longer than the frames allow score minPhoneScore, not
+// −∞, so that the other terms still rank such transcripts.
+func (m *Model) phoneScore(ws *Workspace, e *Encoded, o SearchOptions, tokens []int) float64 {
+	words, unknown := phoneWords(o.PhoneDict, m.Vocab.Decode(tokens))
+	ws.phoneLattice.build(words)
+	var lp float64
+	lp, ws.phoneAlpha = phoneCTCScore(e.PhoneLogProbs, e.PhoneT, PhoneSetSize, &ws.phoneLattice, ws.phoneAlpha)
+	return max(lp, minPhoneScore) - o.PhoneOOVPenalty*float64(unknown)
+}
+
+// minPhoneScore floors the phone term of a transcript whose phones do not
+// fit in the frames: about 10 nats per frame of a 100 s utterance.
+const minPhoneScore = -3e4

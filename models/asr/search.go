@@ -78,6 +78,17 @@ type SearchOptions struct {
 	// transcripts that drop words. Default DefaultCharBonus, tuned on the
 	// dev speakers with the default word LM (see README).
 	CharBonus float64
+	// PhoneWeight λ_ph adds the phone CTC head's score of each
+	// transcript to joint rescoring (with CTCBeam): the transcript's
+	// words are looked up in PhoneDict and their pronunciations,
+	// concatenated, scored by CTC over Encoded.PhoneLogProbs; a word the
+	// dictionary lacks is a filler that may stand for any phones and
+	// costs PhoneOOVPenalty nats. The phone head learns sounds, which
+	// English spelling hides from the character heads (Toshniwal et al.
+	// 2017). 0 (or no phone head, or no PhoneDict) leaves it out.
+	PhoneWeight     float64
+	PhoneOOVPenalty float64
+	PhoneDict       *PhoneDict
 }
 
 // DefaultBeam and DefaultCTCBeam are the default widths of the attention
@@ -87,14 +98,21 @@ const (
 	DefaultBeam      = 12
 	DefaultCTCBeam   = 12
 	DefaultCharBonus = 0.3
+	// DefaultPhoneWeight and DefaultPhoneOOVPenalty are the defaults of
+	// SearchOptions.PhoneWeight and PhoneOOVPenalty.
+	DefaultPhoneWeight     = 0.6
+	DefaultPhoneOOVPenalty = 10
 )
 
 // DefaultSearchOptions returns the default search: beams of DefaultBeam
 // and DefaultCTCBeam, length normalization (α 1), EOS threshold 1.5,
-// length ratio 1.5, CTC weight 0.3 and DefaultCharBonus, no language
-// model.
+// length ratio 1.5, CTC weight 0.3, DefaultCharBonus and the phone
+// head's DefaultPhoneWeight and DefaultPhoneOOVPenalty, no language model
+// and no PhoneDict (pipeline/speech's LanguageModel.Apply sets both; the
+// phone term needs the dictionary).
 func DefaultSearchOptions() SearchOptions {
-	return SearchOptions{Beam: DefaultBeam, CTCBeam: DefaultCTCBeam, LengthPenalty: 1, EOSThreshold: 1.5, MaxLengthRatio: 1.5, CTCWeight: 0.3, CharBonus: DefaultCharBonus}
+	return SearchOptions{Beam: DefaultBeam, CTCBeam: DefaultCTCBeam, LengthPenalty: 1, EOSThreshold: 1.5, MaxLengthRatio: 1.5, CTCWeight: 0.3, CharBonus: DefaultCharBonus,
+		PhoneWeight: DefaultPhoneWeight, PhoneOOVPenalty: DefaultPhoneOOVPenalty}
 }
 
 func (o *SearchOptions) withDefaults(hasCTC bool) SearchOptions {
@@ -122,6 +140,9 @@ func (o *SearchOptions) withDefaults(hasCTC bool) SearchOptions {
 	}
 	if s.WordLM == nil {
 		s.WordLMWeight, s.WordBonus = 0, 0
+	}
+	if s.PhoneDict == nil || s.PhoneWeight < 0 {
+		s.PhoneWeight = 0
 	}
 	return s
 }

@@ -28,6 +28,10 @@ const (
 	DefaultBeam      = asr.DefaultBeam
 	DefaultCTCBeam   = asr.DefaultCTCBeam
 	DefaultCharBonus = asr.DefaultCharBonus
+	// DefaultPhoneWeight and DefaultPhoneOOVPenalty weigh the phone head's
+	// score in joint rescoring (asr.SearchOptions.PhoneWeight).
+	DefaultPhoneWeight     = asr.DefaultPhoneWeight
+	DefaultPhoneOOVPenalty = asr.DefaultPhoneOOVPenalty
 	// DefaultCharLMWeight is the weight of a character LM (asr train-lm -char).
 	DefaultCharLMWeight = 0.3
 )
@@ -71,6 +75,32 @@ func DefaultLanguageModel() LanguageModel {
 // Apply loads the language model (and lexicon) for model's vocabulary and
 // sets it in so. Errors name the file and the reason.
 func (l LanguageModel) Apply(model *asr.Model, so *asr.SearchOptions) error {
+	if err := l.apply(model, so); err != nil {
+		return err
+	}
+	return applyPhones(model, so)
+}
+
+// applyPhones gives the search the embedded pronouncing dictionary when
+// it weighs the phone head's score (so.PhoneWeight) and model has the
+// head; without the head the weight is dropped.
+func applyPhones(model *asr.Model, so *asr.SearchOptions) error {
+	if so.PhoneWeight <= 0 || model.PhoneCTC == nil {
+		so.PhoneWeight = 0
+		return nil
+	}
+	if so.PhoneDict != nil {
+		return nil
+	}
+	d, err := asr.DefaultPhoneDict()
+	if err != nil {
+		return err
+	}
+	so.PhoneDict = d
+	return nil
+}
+
+func (l LanguageModel) apply(model *asr.Model, so *asr.SearchOptions) error {
 	so.LM, so.WordLM = nil, nil
 	so.LMWeight, so.WordLMWeight, so.WordBonus = 0, 0, 0
 	if l.Path == NoLM {
