@@ -19,7 +19,7 @@ const NoLM = "none"
 // speakers with the shipped acoustic model (README, model card).
 const (
 	DefaultWordLMWeight = 0.3
-	DefaultWordBonus    = 0
+	DefaultWordBonus    = -0.5
 	DefaultOOVPenalty   = 0
 	DefaultHotwordBonus = 10
 	// DefaultBeam and DefaultCTCBeam are the widths of the attention beam
