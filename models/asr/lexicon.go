@@ -132,6 +132,13 @@ func (lx *Lexicon) Contains(w string) bool {
 	return ok
 }
 
+// Given reports whether w is a word the user gave the lexicon: an extra
+// word the LM lacks, or a hotword.
+func (lx *Lexicon) Given(w string) bool {
+	i, ok := slices.BinarySearch(lx.words, w)
+	return ok && (!lx.inLM[i] || lx.bonus[i] != 0)
+}
+
 // narrow returns the sub-range of [lo, hi) (words sharing a prefix of
 // depth bytes) whose words continue that prefix with c.
 func (lx *Lexicon) narrow(lo, hi int32, depth int, c string) (int32, int32) {

@@ -11,13 +11,18 @@ const phoneWild = -1
 
 // phoneWords returns the pronunciations of text's words through d (each
 // word: its alternatives, each a sequence of phone ids), a word d lacks
-// being the one-state filler {{phoneWild}}, and the number of such words.
-func phoneWords(d *PhoneDict, text string) (words [][][]int, unknown int) {
+// being the one-state filler {{phoneWild}}, and the number of such words
+// that the user did not give known (nil: none; Lexicon.Given): a hotword
+// or -lexicon word, such as a name, is a word whose sounds d does not
+// know, not a spelling the search made up.
+func phoneWords(d *PhoneDict, known *Lexicon, text string) (words [][][]int, unknown int) {
 	for _, w := range strings.Fields(text) {
 		prons := d.Pronunciations(w)
 		if len(prons) == 0 {
 			prons = [][]int{{phoneWild}}
-			unknown++
+			if known == nil || !known.Given(w) {
+				unknown++
+			}
 		}
 		words = append(words, prons)
 	}

@@ -194,10 +194,18 @@ func TestPhoneWords(t *testing.T) {
 		{"don't  thecat", [][][]int{{{id("D"), id("OW"), id("N"), id("T")}}, {{phoneWild}}}, 1},
 		{"xq the zz", [][][]int{{{phoneWild}}, the, {{phoneWild}}}, 2},
 	} {
-		got, unknown := phoneWords(d, c.text)
+		got, unknown := phoneWords(d, nil, c.text)
 		if !reflect.DeepEqual(got, c.want) || unknown != c.unknown {
 			t.Errorf("%q: got %v (%d unknown), want %v (%d)", c.text, got, unknown, c.want, c.unknown)
 		}
+	}
+	// Words the user gave the search (the hotword "layla", the -lexicon
+	// word "zed") lack pronunciations here but are not made up: fillers
+	// without the penalty; the LM's own "dog" and the made-up "zz" pay.
+	known := tinyWordLM(t, []string{"zed"}, map[string]float32{"layla": 1}).Lexicon
+	got, unknown := phoneWords(d, known, "layla the dog zed zz")
+	if want := [][][]int{{{phoneWild}}, the, {{phoneWild}}, {{phoneWild}}, {{phoneWild}}}; !reflect.DeepEqual(got, want) || unknown != 2 {
+		t.Errorf("with a lexicon: got %v (%d unknown), want %v (2)", got, unknown, want)
 	}
 }
 

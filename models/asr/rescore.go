@@ -150,11 +150,16 @@ func (m *Model) rescore(ws *Workspace, e *Encoded, o SearchOptions, cands [][]in
 
 // phoneScore is a transcript's phone term in rescore: the phone head's
 // CTC log-probability of its words' pronunciations, any of each word's
-// (phoneCTCScore), less o.PhoneOOVPenalty per word o.PhoneDict lacks.
+// (phoneCTCScore), less o.PhoneOOVPenalty per word that o.PhoneDict lacks
+// and the user did not give the word LM's lexicon (phoneWords).
 // Pronunciations longer than the frames allow score minPhoneScore, not
 // −∞, so that the other terms still rank such transcripts.
 func (m *Model) phoneScore(ws *Workspace, e *Encoded, o SearchOptions, tokens []int) float64 {
-	words, unknown := phoneWords(o.PhoneDict, m.Vocab.Decode(tokens))
+	var known *Lexicon
+	if o.WordLM != nil {
+		known = o.WordLM.Lexicon
+	}
+	words, unknown := phoneWords(o.PhoneDict, known, m.Vocab.Decode(tokens))
 	ws.phoneLattice.build(words)
 	var lp float64
 	lp, ws.phoneAlpha = phoneCTCScore(e.PhoneLogProbs, e.PhoneT, PhoneSetSize, &ws.phoneLattice, ws.phoneAlpha)

@@ -152,7 +152,7 @@ func TestRescorePhoneTerm(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			words, unknown := phoneWords(dict, text)
+			words, unknown := phoneWords(dict, nil, text)
 			l := &phoneLattice{}
 			l.build(words)
 			lp, _ := phoneCTCScore(e.PhoneLogProbs, e.PhoneT, PhoneSetSize, l, nil)

@@ -83,7 +83,8 @@ type SearchOptions struct {
 	// words are looked up in PhoneDict and their pronunciations,
 	// concatenated, scored by CTC over Encoded.PhoneLogProbs; a word the
 	// dictionary lacks is a filler that may stand for any phones and
-	// costs PhoneOOVPenalty nats. The phone head learns sounds, which
+	// costs PhoneOOVPenalty nats unless the user gave it to the WordLM's
+	// lexicon (a hotword, a -lexicon word: known, only not how it sounds). The phone head learns sounds, which
 	// English spelling hides from the character heads (Toshniwal et al.
 	// 2017). 0 (or no phone head, or no PhoneDict) leaves it out.
 	PhoneWeight     float64
