@@ -34,8 +34,10 @@ type Buckets[K comparable, In any] struct {
 	build     BuildFunc[K, In]
 	graphs    map[K]*Graph[In]
 	packs     map[*LSTM]*stepPacksRef // shared by the graphs, which run one at a time
-	clock     int
-	builds    int
+	// sharedPacks marks packs as shared with concurrent graphs (Replicas).
+	sharedPacks bool
+	clock       int
+	builds      int
 	// hashRebuilds counts graphs built again for hash collisions.
 	hashRebuilds int
 }
@@ -103,7 +105,7 @@ func (bs *Buckets[K, In]) Get(key K) (*Graph[In], error) {
 // the parameter nodes the loss depends on.
 func (bs *Buckets[K, In]) buildGraph(key K) (*Graph[In], gorgonia.Nodes, error) {
 	g := gorgonia.NewGraph()
-	b := bs.ps.bind(g, bs.packs)
+	b := bs.ps.bind(g, bs.packs, bs.sharedPacks)
 	loss, inputs, err := bs.build(g, b, key)
 	if err != nil {
 		return nil, nil, fmt.Errorf("models: building graph for bucket %v: %w", key, err)
@@ -150,6 +152,7 @@ func (bs *Buckets[K, In]) Builds() int { return bs.builds }
 // Run executes the graph on the batch already bound to its inputs, adds the
 // gradients into the Params' Grad tensors and returns the loss.
 func (gr *Graph[In]) Run() (float64, error) {
+	gr.binding.invalidatePacks()
 	if err := gr.compute(); err != nil {
 		return 0, err
 	}
@@ -189,5 +192,13 @@ func (bs *Buckets[K, In]) Close() {
 	for k, gr := range bs.graphs {
 		gr.vm.Close()
 		delete(bs.graphs, k)
+	}
+}
+
+// invalidatePacks marks the binding's shared packed weights stale, so
+// that the next run packs the current weights (see stepPacksRef).
+func (b *Binding) invalidatePacks() {
+	for _, ref := range b.packs {
+		ref.invalidate()
 	}
 }

@@ -138,9 +138,11 @@ type Binding struct {
 	stepSinks map[*LSTM]stepSinkRef // see stepSink
 	// packs holds, per LSTM, the packed weights its unrolled steps read
 	// (see stepSink). Graphs that never run at the same time may share
-	// one (a Buckets' graphs do); graphs that run concurrently (Replicas)
-	// must not, since every run repacks them.
-	packs map[*LSTM]*stepPacksRef
+	// one (a Buckets' graphs do); graphs that run concurrently
+	// (Replicas) share one whose refs are marked sharedPacks, packed
+	// once per run under a lock.
+	packs       map[*LSTM]*stepPacksRef
+	sharedPacks bool
 }
 
 // Bind adds a node for each parameter to g, holding the parameter's Value
@@ -149,12 +151,13 @@ type Binding struct {
 // graphs over one Params may run concurrently; each adds its gradients
 // into the Grad tensors with CollectGrads, one graph at a time.
 func (ps *Params) Bind(g *gorgonia.ExprGraph) *Binding {
-	return ps.bind(g, map[*LSTM]*stepPacksRef{})
+	return ps.bind(g, map[*LSTM]*stepPacksRef{}, false)
 }
 
-// bind is Bind with the packed LSTM weights kept in packs.
-func (ps *Params) bind(g *gorgonia.ExprGraph, packs map[*LSTM]*stepPacksRef) *Binding {
-	b := &Binding{byName: make(map[string]*gorgonia.Node, len(ps.list)), packs: packs}
+// bind is Bind with the packed LSTM weights kept in packs, shared by
+// concurrent graphs when shared (see stepPacksRef).
+func (ps *Params) bind(g *gorgonia.ExprGraph, packs map[*LSTM]*stepPacksRef, shared bool) *Binding {
+	b := &Binding{byName: make(map[string]*gorgonia.Node, len(ps.list)), packs: packs, sharedPacks: shared}
 	for _, p := range ps.list {
 		n := gorgonia.NodeFromAny(g, p.Value, gorgonia.WithName(p.Name))
 		b.params = append(b.params, p)

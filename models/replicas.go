@@ -17,10 +17,11 @@ package models
 // replica order once every replica is done, so the result depends neither
 // on which replica finishes first nor on GOMAXPROCS.
 //
-// Each replica owns a Buckets: its graphs, its packed LSTM weights and
-// whatever its BuildFunc captures (a dropout Rng), so nothing that a run
-// writes is shared between replicas; all of them read the same Value
-// tensors, which our kernels never write. Gorgonia's own matrix product
+// Each replica owns a Buckets: its graphs and whatever its BuildFunc
+// captures (a dropout Rng), so nothing that a run writes is shared
+// between replicas but the packed LSTM weights, which the first replica
+// to need them packs once per Run under a lock (stepPacksRef); all of
+// them read the same Value tensors, which our kernels never write. Gorgonia's own matrix product
 // (gorgonia.Mul) does: its backward pass transposes its operands in place
 // and back, so a BuildFunc for replicas must apply parameters through our
 // kernels only (Linear, LSTM, the attention mechanisms but MultiHead's
@@ -61,8 +62,11 @@ func NewReplicas[K comparable, In any](ps *Params, r int, build func(replica int
 		panic(fmt.Sprintf("models: NewReplicas: %d replicas, want 1 to %d", r, MaxReplicas))
 	}
 	rs := &Replicas[K, In]{}
+	packs := map[*LSTM]*stepPacksRef{} // packed once per Run (see stepPacksRef)
 	for i := range r {
-		rs.buckets = append(rs.buckets, NewBuckets(ps, build(i)))
+		bs := NewBuckets(ps, build(i))
+		bs.packs, bs.sharedPacks = packs, true
+		rs.buckets = append(rs.buckets, bs)
 	}
 	return rs
 }
@@ -119,6 +123,9 @@ func (rs *Replicas[K, In]) Close() {
 func (rs *Replicas[K, In]) Run(graphs []*Graph[In]) ([]float64, error) {
 	if len(graphs) == 0 || len(graphs) > len(rs.buckets) {
 		return nil, fmt.Errorf("models: Replicas.Run: %d graphs for %d replicas", len(graphs), len(rs.buckets))
+	}
+	for _, gr := range graphs {
+		gr.binding.invalidatePacks()
 	}
 	errs := make([]error, len(graphs))
 	var wg sync.WaitGroup

@@ -239,3 +239,40 @@ func TestReplicasConcurrent(t *testing.T) {
 		t.Errorf("%d graphs in memory, %d built; want one per replica and key, none rebuilt", rs.Len(), rs.Builds())
 	}
 }
+
+// TestReplicasRepackEachRun: replicas share the speller LSTM's packed
+// weights, packed once per Run. After the weights change, the next Run
+// must pack them again: its loss and gradients equal those of graphs
+// built afresh at the new weights (stale packs would give the old
+// weights' products). Each step uses the same graphs, as training does.
+func TestReplicasRepackEachRun(t *testing.T) {
+	m, err := asr.New(tinyConfig(0.3), nil, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exs := replicaExamples(m, 6, 6)
+	rs := models.NewReplicas(m.Params, 2, func(int) models.BuildFunc[asr.BatchKey, asr.Inputs] { return m.BuildFunc(nil) })
+	defer rs.Close()
+	for step := range 3 {
+		gotLoss := replicatedStep(t, m, rs, exs)
+		got := gradients(m.Params)
+		fresh := models.NewReplicas(m.Params, 2, func(int) models.BuildFunc[asr.BatchKey, asr.Inputs] { return m.BuildFunc(nil) })
+		wantLoss := replicatedStep(t, m, fresh, exs)
+		want := gradients(m.Params)
+		fresh.Close()
+		if gotLoss != wantLoss {
+			t.Errorf("step %d: loss %.9g with the reused graphs, %.9g with fresh ones", step, gotLoss, wantLoss)
+		}
+		for i, p := range m.Params.All() {
+			if !slices.Equal(got[i], want[i]) {
+				t.Errorf("step %d: %s: gradients differ from fresh graphs'", step, p.Name)
+			}
+		}
+		for _, p := range m.Params.All() { // a step of plain gradient descent
+			w, g := p.Value.Data().([]float32), p.Grad.Data().([]float32)
+			for j := range w {
+				w[j] -= 0.5 * g[j]
+			}
+		}
+	}
+}
