@@ -41,7 +41,7 @@ type phoneLattice struct {
 	label []int   // per state: PhoneBlank, a phone id or phoneWild
 	start []bool  // states a path may begin in
 	final []int32 // states a path may end in
-	pred  []int32 // predecessors of state s: pred[predOff[s]:predOff[s+1]]
+	pred  []int32 // predecessors of state s: pred[off[s]:off[s+1]]
 	off   []int32
 }
 
