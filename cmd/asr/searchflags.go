@@ -27,6 +27,7 @@ func addSearchFlags(fs *flag.FlagSet) *searchFlags {
 	fs.Float64Var(&l.lm.Weight, "lm-weight", speech.DefaultWordLMWeight, fmt.Sprintf("weight β of the language model's log-probability (%g for a character LM unless set)", speech.DefaultCharLMWeight))
 	fs.Float64Var(&l.so.CharBonus, "char-bonus", speech.DefaultCharBonus, "score added per character of a transcript in joint rescoring (with -ctc-beam): offsets the CTC and LM terms' preference for short transcripts")
 	fs.Float64Var(&l.so.PhoneWeight, "phone-weight", speech.DefaultPhoneWeight, "weight of the phone CTC head's score of each transcript's pronunciations in joint rescoring (with -ctc-beam; models with a phone head); 0 for none")
+	fs.IntVar(&l.so.PhoneBeam, "phone-beam", speech.DefaultPhoneBeam, "width of the phone beam search, over dictionary words as they sound, whose transcripts join joint rescoring (with -ctc-beam and a word LM; models with a phone head); 0 for none")
 	fs.Float64Var(&l.so.PhoneOOVPenalty, "phone-oov-penalty", speech.DefaultPhoneOOVPenalty, "phone score penalty (nats) per word without a pronunciation in the embedded CMU dictionary (with -phone-weight)")
 	fs.Float64Var(&l.lm.WordBonus, "word-bonus", speech.DefaultWordBonus, "score added per recognized word (word LMs)")
 	fs.Float64Var(&l.lm.OOVPenalty, "oov-penalty", speech.DefaultOOVPenalty, "penalty (nats) for a word outside the lexicon (word LMs)")
@@ -60,6 +61,9 @@ func (l *searchFlags) finish(fs *flag.FlagSet) (speech.SearchOptions, speech.Lan
 	}
 	if l.so.CTCBeam < 0 {
 		return l.so, l.lm, cli.Usagef("-ctc-beam %d: want 0 (none) or a width", l.so.CTCBeam)
+	}
+	if l.so.PhoneBeam < 0 {
+		return l.so, l.lm, cli.Usagef("-phone-beam %d: want 0 (none) or a width", l.so.PhoneBeam)
 	}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "lm-weight" {

@@ -26,6 +26,7 @@ func TestTranscribeUsage(t *testing.T) {
 		{"bad beam", []string{"-beam", "0", hello}, "-beam 0"},
 		{"negative phone weight", []string{"-phone-weight", "-1", hello}, "-phone-weight -1: want a finite number ≥ 0"},
 		{"phone penalty not a number", []string{"-phone-oov-penalty", "NaN", hello}, "-phone-oov-penalty NaN"},
+		{"negative phone beam", []string{"-phone-beam", "-2", hello}, "-phone-beam -2: want 0 (none) or a width"},
 		{"batch flag for files", []string{"-j", "2", hello}, "-j applies to batches"},
 		{"threads for a batch", []string{"-t", "2", dir}, "-t decodes the chunks of single files"},
 		{"negative threads", []string{"-t", "-1", hello}, "-t -1"},

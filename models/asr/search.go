@@ -90,6 +90,14 @@ type SearchOptions struct {
 	PhoneWeight     float64
 	PhoneOOVPenalty float64
 	PhoneDict       *PhoneDict
+	// PhoneBeam, when positive, adds to joint rescoring the transcripts
+	// of a phone beam search of that width: a CTC prefix search over the
+	// phone head whose prefixes are words of the WordLM's lexicon as
+	// PhoneDict pronounces them (see phoneBeam). Where the speller
+	// cannot spell what the listener heard, its words are real words
+	// that sound right. It needs a phone head, PhoneDict, WordLM and
+	// CTCBeam; 0 leaves it out. Default DefaultPhoneBeam.
+	PhoneBeam int
 }
 
 // DefaultBeam and DefaultCTCBeam are the default widths of the attention
@@ -103,6 +111,8 @@ const (
 	// SearchOptions.PhoneWeight and PhoneOOVPenalty.
 	DefaultPhoneWeight     = 0.6
 	DefaultPhoneOOVPenalty = 10
+	// DefaultPhoneBeam is the default SearchOptions.PhoneBeam.
+	DefaultPhoneBeam = 12
 )
 
 // DefaultSearchOptions returns the default search: beams of DefaultBeam
@@ -113,7 +123,7 @@ const (
 // phone term needs the dictionary).
 func DefaultSearchOptions() SearchOptions {
 	return SearchOptions{Beam: DefaultBeam, CTCBeam: DefaultCTCBeam, LengthPenalty: 1, EOSThreshold: 1.5, MaxLengthRatio: 1.5, CTCWeight: 0.3, CharBonus: DefaultCharBonus,
-		PhoneWeight: DefaultPhoneWeight, PhoneOOVPenalty: DefaultPhoneOOVPenalty}
+		PhoneWeight: DefaultPhoneWeight, PhoneOOVPenalty: DefaultPhoneOOVPenalty, PhoneBeam: DefaultPhoneBeam}
 }
 
 func (o *SearchOptions) withDefaults(hasCTC bool) SearchOptions {
@@ -340,6 +350,7 @@ func (m *Model) Decode(ws *Workspace, e *Encoded, opts *SearchOptions) (*Result,
 			cands = append(cands, h.tokens)
 		}
 		cands = append(cands, m.ctcBeam(e, o, o.CTCBeam)...)
+		cands = append(cands, m.phoneBeam(e, o, o.PhoneBeam)...)
 		r, err := m.rescore(ws, e, o, cands)
 		if err != nil {
 			return nil, err

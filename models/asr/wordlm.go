@@ -57,6 +57,9 @@ type WordLM struct {
 	// end of a word.
 	spell    []float32
 	spellEnd float32
+	// tries holds the pronunciation prefix trees of the lexicon for the
+	// phone beam search, built on first use.
+	tries phoneTries
 }
 
 // NewWordLM prepares the fusion of lm through lx for a recognizer's

@@ -32,6 +32,9 @@ const (
 	// score in joint rescoring (asr.SearchOptions.PhoneWeight).
 	DefaultPhoneWeight     = asr.DefaultPhoneWeight
 	DefaultPhoneOOVPenalty = asr.DefaultPhoneOOVPenalty
+	// DefaultPhoneBeam is the width of the phone beam search over
+	// dictionary words (asr.SearchOptions.PhoneBeam).
+	DefaultPhoneBeam = asr.DefaultPhoneBeam
 	// DefaultCharLMWeight is the weight of a character LM (asr train-lm -char).
 	DefaultCharLMWeight = 0.3
 )
@@ -82,11 +85,17 @@ func (l LanguageModel) Apply(model *asr.Model, so *asr.SearchOptions) error {
 }
 
 // applyPhones gives the search the embedded pronouncing dictionary when
-// it weighs the phone head's score (so.PhoneWeight) and model has the
-// head; without the head the weight is dropped.
+// it weighs the phone head's score (so.PhoneWeight) or runs the phone
+// beam search (so.PhoneBeam) and model has the head; without the head
+// both are dropped.
 func applyPhones(model *asr.Model, so *asr.SearchOptions) error {
-	if so.PhoneWeight <= 0 || model.PhoneCTC == nil {
+	if so.PhoneWeight < 0 || model.PhoneCTC == nil {
 		so.PhoneWeight = 0
+	}
+	if so.PhoneBeam < 0 || model.PhoneCTC == nil {
+		so.PhoneBeam = 0
+	}
+	if so.PhoneWeight == 0 && so.PhoneBeam == 0 {
 		return nil
 	}
 	if so.PhoneDict != nil {

@@ -22,7 +22,7 @@ func ExampleRecognizer_TranscribeFile() {
 	fmt.Println(t.Text)
 	fmt.Printf("%.1f s, %d chunk, first word %q\n", t.Duration, len(t.Chunks), t.Chunks[0].Words[0].Word)
 	// Output:
-	// the place ground hard stamps over the last day
+	// the quake run fox jumps over the lazy dad
 	// 3.4 s, 1 chunk, first word "the"
 }
 

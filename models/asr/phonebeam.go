@@ -1,0 +1,175 @@
+package asr
+
+import (
+	"cmp"
+	"encoding/binary"
+	"slices"
+	"strings"
+
+	"github.com/attend-go/attend/models/ngram"
+)
+
+// phoneHyp is a prefix of the phone beam search: the words completed so
+// far, the trie node of the word being heard, the last phone emitted
+// (PhoneBlank: none yet), and the CTC probabilities of the frames so far
+// ending in a blank (pb) or in that phone (pnb).
+type phoneHyp struct {
+	words   string // lexicon indices of the completed words, 4 bytes each
+	ctx     ngram.State
+	node    int32
+	last    int32
+	pb, pnb float64
+	lm      float64 // completed words' n-gram scores + the node's look-ahead
+	n       int32   // completed words
+}
+
+func (h *phoneHyp) total() float64 { return logAdd(h.pb, h.pnb) }
+
+type phoneKey struct {
+	words      string
+	node, last int32
+}
+
+func (h *phoneHyp) key() phoneKey { return phoneKey{h.words, h.node, h.last} }
+
+// phoneBeam runs a CTC prefix beam search (Hannun et al. 2014) over the
+// phone head's posteriors in which every prefix is a sequence of words of
+// the word LM's lexicon, as the pronouncing dictionary says they sound,
+// and a partial word on the way down their pronunciation trie
+// (phoneTrie): the lexicon-constrained decoding of phone CTC systems
+// (Miao et al. 2015, "EESEN"), with the word n-gram at each word's end and
+// a unigram look-ahead inside it. A prefix is ranked by
+//
+//	log p_ctc_phone(prefix) + β_w·LM(prefix) + bonus·words(prefix)
+//
+// and width prefixes survive each frame. A word may end wherever its
+// pronunciation does (each homophone is a prefix of its own). It returns
+// the transcripts of the complete prefixes, best first, spelled in the
+// model's characters: real words that sound like the audio, which the
+// character searches miss when the speller cannot spell what it heard.
+// It needs the phone head, o.PhoneDict and o.WordLM; without them it
+// returns nothing.
+func (m *Model) phoneBeam(e *Encoded, o SearchOptions, width int) [][]int {
+	var cands [][]int
+	for _, r := range phoneBeamSearch(e, o, width) {
+		if tokens, err := m.Vocab.Encode(strings.Join(r.words, " ")); err == nil { // lexicon words are spellable
+			cands = append(cands, tokens)
+		}
+	}
+	return cands
+}
+
+// phoneBeamSearch is phoneBeam's search, best first.
+func phoneBeamSearch(e *Encoded, o SearchOptions, width int) []phoneResult {
+	if width <= 0 || e.PhoneLogProbs == nil || o.PhoneDict == nil || o.WordLM == nil {
+		return nil
+	}
+	w := o.WordLM
+	tr := w.phoneTrie(o.PhoneDict)
+	T, P := e.PhoneT, PhoneSetSize
+	rank := func(h *phoneHyp) float64 {
+		return h.total() + o.WordLMWeight*h.lm + o.WordBonus*float64(h.n)
+	}
+	beam := []*phoneHyp{{ctx: w.Model.Begin(), pb: 0, pnb: negInf, lm: float64(tr.la[0])}}
+	next := map[phoneKey]*phoneHyp{}
+	get := func(from *phoneHyp, node, last int32) *phoneHyp {
+		k := phoneKey{from.words, node, last}
+		if h, ok := next[k]; ok {
+			return h
+		}
+		h := &phoneHyp{words: from.words, ctx: from.ctx, node: node, last: last, pb: negInf, pnb: negInf, n: from.n,
+			lm: from.lm - float64(tr.la[from.node]) + float64(tr.la[node])}
+		next[k] = h
+		return h
+	}
+	for t := range T {
+		y := e.PhoneLogProbs[t*P : (t+1)*P]
+		floor := slices.Max(y) - ctcBeamPrune
+		clear(next)
+		for _, h := range beam {
+			tot := h.total()
+			if y[PhoneBlank] >= floor { // a blank: the prefix stays
+				s := get(h, h.node, h.last)
+				s.pb = logAdd(s.pb, tot+float64(y[PhoneBlank]))
+			}
+			if h.last != PhoneBlank && y[h.last] >= floor { // the last phone goes on
+				s := get(h, h.node, h.last)
+				s.pnb = logAdd(s.pnb, h.pnb+float64(y[h.last]))
+			}
+			for i := tr.off[h.node]; i < tr.off[h.node+1]; i++ { // the word's next phone
+				ph := tr.phone[i]
+				if y[ph] < floor {
+					continue
+				}
+				from := tot
+				if ph == h.last { // a repeated phone needs a blank between
+					from = h.pb
+				}
+				s := get(h, tr.child[i], ph)
+				s.pnb = logAdd(s.pnb, from+float64(y[ph]))
+			}
+		}
+		// A word may end where its pronunciation ends: the prefix goes on
+		// from the root with the word's n-gram score. The ended prefix
+		// may already be here (it ended on an earlier frame and stayed):
+		// the same phones, so the larger probabilities are the fuller.
+		var ended []*phoneHyp
+		for _, h := range next {
+			for _, word := range tr.ends[tr.endOff[h.node]:tr.endOff[h.node+1]] {
+				lp, ctx := w.wordEnd(h.ctx, word)
+				words := binary.LittleEndian.AppendUint32([]byte(h.words), uint32(word))
+				ended = append(ended, &phoneHyp{words: string(words), ctx: ctx, node: 0, last: h.last, pb: h.pb, pnb: h.pnb,
+					lm: h.lm - float64(tr.la[h.node]) + float64(lp) + float64(tr.la[0]), n: h.n + 1})
+			}
+		}
+		for _, h := range ended {
+			if s, ok := next[h.key()]; ok {
+				s.pb, s.pnb = max(s.pb, h.pb), max(s.pnb, h.pnb)
+				continue
+			}
+			next[h.key()] = h
+		}
+		beam = beam[:0]
+		for _, h := range next {
+			if h.total() > negInf {
+				beam = append(beam, h)
+			}
+		}
+		slices.SortFunc(beam, func(a, b *phoneHyp) int {
+			if c := -cmp.Compare(rank(a), rank(b)); c != 0 {
+				return c
+			}
+			return strings.Compare(a.words, b.words) // deterministic order
+		})
+		if len(beam) > width {
+			beam = slices.Clone(beam[:width])
+		} else {
+			beam = slices.Clone(beam)
+		}
+	}
+	// Complete prefixes: those between words, with the end of sentence.
+	var out []phoneResult
+	seen := map[string]bool{}
+	for _, h := range beam {
+		if h.node != 0 || h.n == 0 || seen[h.words] {
+			continue
+		}
+		seen[h.words] = true
+		r := phoneResult{ctc: h.total(), lm: h.lm - float64(tr.la[0]) + float64(w.Model.End(h.ctx))}
+		for i := 0; i+4 <= len(h.words); i += 4 {
+			r.words = append(r.words, w.Lexicon.words[binary.LittleEndian.Uint32([]byte(h.words[i:i+4]))])
+		}
+		r.score = r.ctc + o.WordLMWeight*r.lm + o.WordBonus*float64(len(r.words))
+		out = append(out, r)
+	}
+	slices.SortStableFunc(out, func(a, b phoneResult) int { return -cmp.Compare(a.score, b.score) })
+	return out
+}
+
+// phoneResult is a complete transcript of the phone beam search: its
+// words, log p_ctc_phone of its phones (summed over the paths the beam
+// kept), its word LM score (</s> included) and its rank.
+type phoneResult struct {
+	words          []string
+	ctc, lm, score float64
+}
