@@ -176,8 +176,8 @@ type Result struct {
 	// says why the CTC head's best path replaced it.
 	Fallback string
 	// FromCTC says, with joint rescoring (SearchOptions.CTCBeam), that
-	// the transcript came from the CTC prefix beam search alone: the
-	// attention beam did not finish it. It is the rescoring's CTC
+	// the transcript came from the CTC prefix beam search or the phone
+	// beam search alone: the attention beam did not finish it. It is the rescoring's CTC
 	// fallback (Alignment and LogProbs are still the speller's, forced).
 	FromCTC bool
 }

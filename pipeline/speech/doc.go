@@ -46,7 +46,7 @@
 // The Transcript holds the text and, per chunk, its span, text and Words;
 // Fallback says why the CTC best path replaced the attention output of a
 // chunk, if it did, and FromCTC that joint rescoring preferred a
-// transcript only the CTC prefix beam found. WriteTranscript prints it as
+// transcript only the CTC prefix or phone beam found. WriteTranscript prints it as
 // txt, json (the Transcript itself: see Transcript, Chunk and Word for
 // the fields), srt or vtt (Cues: ≤ 10 words and ≤ 6 s per subtitle).
 // BatchFactory runs transcription over many files with package batch.

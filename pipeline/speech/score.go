@@ -35,7 +35,7 @@ type Scores struct {
 	DecodeSeconds float64 // summed over utterances (CPU time of one worker each)
 	// Fallbacks counts the utterances whose transcript came from CTC: the
 	// fallback of attention search alone, or under joint rescoring the CTC
-	// beam's transcript (asr.Result.FromCTC).
+	// or phone beam's transcript (asr.Result.FromCTC).
 	Fallbacks int
 }
 

@@ -46,10 +46,11 @@ type Chunk struct {
 	Text     string  `json:"text"`
 	Words    []Word  `json:"words"`
 	Fallback string  `json:"fallback,omitempty"` // why CTC replaced attention output, if it did
-	// FromCTC says the text came from the CTC prefix beam search alone,
-	// which joint rescoring preferred to every transcript the attention
-	// beam finished (asr.Result.FromCTC): the default decoding's CTC
-	// fallback. Its words are still timed by attention.
+	// FromCTC says the text came from the CTC prefix beam search or the
+	// phone beam search alone, which joint rescoring preferred to every
+	// transcript the attention beam finished (asr.Result.FromCTC): the
+	// default decoding's CTC fallback. Its words are still timed by
+	// attention.
 	FromCTC bool `json:"from_ctc,omitempty"`
 	// NoSpeech says the chunk holds no speech: the voice activity
 	// detector found none (the chunk was not decoded), or the CTC head's
