@@ -22,7 +22,7 @@ func ExampleRecognizer_TranscribeFile() {
 	fmt.Println(t.Text)
 	fmt.Printf("%.1f s, %d chunk, first word %q\n", t.Duration, len(t.Chunks), t.Chunks[0].Words[0].Word)
 	// Output:
-	// the quake run fox jumps over the lazy dad
+	// the quake run fox jumps over the lazy dead
 	// 3.4 s, 1 chunk, first word "the"
 }
 
