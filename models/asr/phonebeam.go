@@ -139,7 +139,10 @@ func phoneBeamSearch(e *Encoded, o SearchOptions, width int) []phoneResult {
 			if c := -cmp.Compare(rank(a), rank(b)); c != 0 {
 				return c
 			}
-			return strings.Compare(a.words, b.words) // deterministic order
+			if c := strings.Compare(a.words, b.words); c != 0 { // a deterministic order
+				return c
+			}
+			return cmp.Or(cmp.Compare(a.node, b.node), cmp.Compare(a.last, b.last))
 		})
 		if len(beam) > width {
 			beam = slices.Clone(beam[:width])

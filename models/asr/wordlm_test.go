@@ -42,14 +42,21 @@ func tinyWordLM(t *testing.T, extra []string, hot map[string]float32) *WordLM {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return testWordLM(t, lm, extra, hot)
+}
+
+// testWordLM fuses lm for the default vocabulary with lexicon extras,
+// hotwords and an OOV penalty of 2.
+func testWordLM(tb testing.TB, lm *ngram.Model, extra []string, hot map[string]float32) *WordLM {
+	tb.Helper()
 	v := DefaultVocab()
 	lx, err := NewLexicon(lm, v, extra, hot)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	w, err := NewWordLM(lm, lx, v, 2)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return w
 }
