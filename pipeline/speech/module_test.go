@@ -128,7 +128,7 @@ func TestPublicAPIFromAnotherModule(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the program failed: %v\n%s", err, out)
 	}
-	want := "chunk 0.0-3.4 s: the quake run fox jumps over the lazy dead\ntext: the quake run fox jumps over the lazy dead\n"
+	want := "chunk 0.0-3.4 s: the quick brown fox jumps over the lazy god\ntext: the quick brown fox jumps over the lazy god\n"
 	if !strings.HasPrefix(string(out), want) {
 		t.Errorf("the program printed\n%s\nwant it to start with\n%s", out, want)
 	}

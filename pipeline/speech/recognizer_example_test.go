@@ -22,7 +22,7 @@ func ExampleRecognizer_TranscribeFile() {
 	fmt.Println(t.Text)
 	fmt.Printf("%.1f s, %d chunk, first word %q\n", t.Duration, len(t.Chunks), t.Chunks[0].Words[0].Word)
 	// Output:
-	// the quake run fox jumps over the lazy dead
+	// the quick brown fox jumps over the lazy god
 	// 3.4 s, 1 chunk, first word "the"
 }
 
@@ -48,5 +48,5 @@ func ExampleRecognizer_Segments() {
 		log.Fatal(err)
 	}
 	// Output:
-	// [0.0 s – 3.4 s] the clike ground hark stamps over the lasy dod
+	// [0.0 s – 3.4 s] the quick brown harks jumps over the lasy god
 }
