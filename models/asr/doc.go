@@ -73,7 +73,8 @@
 //
 // with N_phone the phones of the utterances that have them (one without,
 // with more phones than the batch's S steps or too short for them weighs
-// 0). Decoding ignores the head; PhoneLogProbs returns its posteriors.
+// 0). Decoding uses the head in joint rescoring and the phone beam
+// (below); PhoneLogProbs returns its posteriors.
 //
 // # Inference
 //
@@ -96,10 +97,14 @@
 //
 // With SearchOptions.CTCBeam > 0, a CTC prefix beam search (Hannun et
 // al. 2014; ctcbeam.go) fused with the same word LM runs beside it, and
-// the complete transcripts of both searches are rescored with the full
-// objective (rescore.go)
+// with a phone head, a PhoneDict and a word LM, a phone beam search
+// (PhoneBeam; phonebeam.go): a CTC prefix search over the phone head
+// whose prefixes are lexicon words as the dictionary pronounces them
+// (a pronunciation prefix tree, phonetrie.go). The complete transcripts
+// of all the searches are rescored with the full objective (rescore.go)
 //
 //	(1−μ)·log p_att(y, EOS | x) + μ·log p_ctc(y | x) + β_w·log p_LM(words) + bonus·|words|
+//	  + γ·|y| + λ_ph·(log p_phone(phones(y) | x) − π·|unknown words|)
 //
 // where p_att comes from forcing each transcript through the speller
 // (all at once, one decoder row each) and p_ctc sums over all CTC
