@@ -65,11 +65,23 @@ func (l *searchFlags) finish(fs *flag.FlagSet) (speech.SearchOptions, speech.Lan
 	if l.so.PhoneBeam < 0 {
 		return l.so, l.lm, cli.Usagef("-phone-beam %d: want 0 (none) or a width", l.so.PhoneBeam)
 	}
+	phoneBeamSet := false
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "lm-weight" {
+		switch f.Name {
+		case "lm-weight":
 			l.lm.WeightSet = true
+		case "phone-beam":
+			phoneBeamSet = true
 		}
 	})
+	if phoneBeamSet && l.so.PhoneBeam > 0 { // the default width is dropped quietly where it cannot run
+		switch {
+		case l.lm.Path == speech.NoLM:
+			return l.so, l.lm, cli.Usagef("-phone-beam %d searches the word LM's words, and the language model is off (-lm %s)", l.so.PhoneBeam, speech.NoLM)
+		case l.so.CTCBeam == 0:
+			return l.so, l.lm, cli.Usagef("-phone-beam %d joins joint rescoring, which -ctc-beam 0 turns off", l.so.PhoneBeam)
+		}
+	}
 	for _, v := range []struct {
 		name string
 		x    float64

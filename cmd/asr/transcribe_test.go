@@ -27,6 +27,8 @@ func TestTranscribeUsage(t *testing.T) {
 		{"negative phone weight", []string{"-phone-weight", "-1", hello}, "-phone-weight -1: want a finite number ≥ 0"},
 		{"phone penalty not a number", []string{"-phone-oov-penalty", "NaN", hello}, "-phone-oov-penalty NaN"},
 		{"negative phone beam", []string{"-phone-beam", "-2", hello}, "-phone-beam -2: want 0 (none) or a width"},
+		{"phone beam without a word LM", []string{"-phone-beam", "8", "-lm", "none", hello}, "-phone-beam 8 searches the word LM's words"},
+		{"phone beam without rescoring", []string{"-phone-beam", "8", "-ctc-beam", "0", hello}, "which -ctc-beam 0 turns off"},
 		{"batch flag for files", []string{"-j", "2", hello}, "-j applies to batches"},
 		{"threads for a batch", []string{"-t", "2", dir}, "-t decodes the chunks of single files"},
 		{"negative threads", []string{"-t", "-1", hello}, "-t -1"},
