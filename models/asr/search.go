@@ -106,7 +106,7 @@ type SearchOptions struct {
 const (
 	DefaultBeam      = 12
 	DefaultCTCBeam   = 12
-	DefaultCharBonus = 0.5
+	DefaultCharBonus = 0.3
 	// DefaultPhoneWeight and DefaultPhoneOOVPenalty are the defaults of
 	// SearchOptions.PhoneWeight and PhoneOOVPenalty.
 	DefaultPhoneWeight     = 0.6
