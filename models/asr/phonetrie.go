@@ -90,7 +90,8 @@ func newPhoneTrie(d *PhoneDict, w *WordLM) *phoneTrie {
 		t.la[i] = negInf32
 		for _, word := range endsAt[i] {
 			t.ends = append(t.ends, word)
-			t.la[i] = max(t.la[i], w.wordScore(null, word)+lx.bonus[word])
+			lp, _ := w.wordEnd(null, word)
+			t.la[i] = max(t.la[i], lp)
 		}
 		t.endOff[i+1] = int32(len(t.ends))
 	}

@@ -184,13 +184,8 @@ func (w *WordLM) closeWord(s wordState) (next ngram.State, delta float32, ok boo
 	lx := w.Lexicon
 	if !s.oov {
 		if i := lx.complete(s.lo, s.hi, int(s.depth)); i >= 0 {
-			var lp float32
-			if lx.inLM[i] {
-				lp, next = w.Model.Score(s.ctx, lx.ids[i])
-			} else {
-				lp, next = w.unknown(s.ctx)
-			}
-			return next, lp + lx.bonus[i] - s.la, true
+			lp, next := w.wordEnd(s.ctx, i)
+			return next, lp - s.la, true
 		}
 	}
 	// An unknown word, or a lexicon prefix that is no word: spelled.
