@@ -35,6 +35,16 @@ order, words, ngrams, train_sentences and dev).
 n-grams of order 2 and above seen once (adjusted counts ≤ 1; the last
 threshold repeats for the higher orders); unigrams are never pruned.
 
+-mix FILE interpolates the trained model linearly with another word
+model, ARPA or a CMU Sphinx binary model (.lm.bin, such as the general
+English model of Debian's pocketsphinx-en-us,
+/usr/share/pocketsphinx/model/en-us/en-us.lm.bin): every probability is
+-mix-weight times the trained model's plus the rest times the other's,
+over both vocabularies, with the back-off weights recomputed (SRILM's
+-mix-lm). -mix-prune leaves out the other model's n-grams that change
+the mixture least (Stolcke's relative-entropy criterion), to keep the
+file small. The held-out perplexity is the mixture's.
+
 With -char it trains the character-level LSTM language model instead,
 which "asr transcribe -lm OUT" and "asr eval -lm OUT" add to beam search
 with weight -lm-weight (shallow fusion). It keeps the model with the
@@ -50,11 +60,13 @@ Examples:
 
 	asr train-lm -o /tmp/tiny.arpa.gz -order 3 testdata/sentences.txt
 	asr train-lm -char -o /tmp/tiny-lm.safetensors -hidden 16 -max-steps 20 -batch 2 testdata/sentences.txt
+	asr train-lm -o /tmp/mixed.arpa.gz -order 3 -mix models/ngram/testdata/turtle.lm.bin.gz -mix-weight 0.7 testdata/sentences.txt
 
 Recipes:
 
 	asr train-lm -o runs/words.arpa.gz -order 4 -prune 0,0,1 ../shared/data/text/*.txt
 	asr train-lm -char -o runs/lm.safetensors ../shared/data/text/*.txt
+	asr train-lm -o runs/mixed.arpa.gz -order 3 -mix /usr/share/pocketsphinx/model/en-us/en-us.lm.bin -mix-prune 1e-7 ../shared/data/text/*.txt
 `
 
 // charOnlyFlags are the flags of the character model.
@@ -71,6 +83,9 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	var dev stringList
 	fs.Var(&dev, "dev", "held-out text `file` for perplexity (repeatable; default: -dev-fraction of the text)")
 	devFraction := fs.Float64("dev-fraction", w.DevFraction, "share of the text held out when there is no -dev (0: none)")
+	mix := fs.String("mix", "", "interpolate the trained model with this word model `file` (ARPA, or a CMU Sphinx .lm.bin such as pocketsphinx's en-us.lm.bin)")
+	mixWeight := fs.Float64("mix-weight", 0.5, "the trained model's share of each probability in the interpolation (-mix), between 0 and 1")
+	mixPrune := fs.Float64("mix-prune", 0, "leave out the -mix model's n-grams whose relative-entropy gain is below this `threshold` (0: keep all; 1e-7 keeps about half of en-us.lm.bin)")
 	var o speech.LMOptions
 	fs.IntVar(&o.Config.Hidden, "hidden", 256, "LSTM units (-char)")
 	fs.IntVar(&o.BatchSize, "batch", 32, "sentences per batch (-char)")
@@ -86,6 +101,15 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return cli.Usagef("train-lm needs -o OUT and at least one text file")
 	}
 	if *char {
+		var word []string
+		fs.Visit(func(f *flag.Flag) {
+			if strings.HasPrefix(f.Name, "mix") {
+				word = append(word, "-"+f.Name)
+			}
+		})
+		if len(word) > 0 {
+			return cli.Usagef("%s only apply to word n-gram models, not with -char", strings.Join(word, ", "))
+		}
 		o.Out, o.Text, o.Log = *out, fs.Args(), stderr
 		return trainCharLM(o, *asJSON, stdout)
 	}
@@ -114,7 +138,25 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if *devFraction < 0 || *devFraction >= 1 {
 		return cli.Usagef("-dev-fraction %g: want 0 to below 1", *devFraction)
 	}
+	if *mix == "" {
+		var set []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "mix-weight" || f.Name == "mix-prune" {
+				set = append(set, "-"+f.Name)
+			}
+		})
+		if len(set) > 0 {
+			return cli.Usagef("%s only apply with -mix", strings.Join(set, ", "))
+		}
+	}
+	if !(*mixWeight > 0 && *mixWeight < 1) {
+		return cli.Usagef("-mix-weight %g: want a share between 0 and 1 (both excluded)", *mixWeight)
+	}
+	if !(*mixPrune >= 0) {
+		return cli.Usagef("-mix-prune %g: want 0 (keep all) or more", *mixPrune)
+	}
 	w.Text, w.Out, w.Order, w.Prune, w.MaxVocab = fs.Args(), *out, *order, thresholds, *maxVocab
+	w.Mix, w.MixWeight, w.MixPrune = *mix, *mixWeight, *mixPrune
 	w.Dev, w.DevFraction, w.Seed, w.Log = dev, *devFraction, o.Seed, stderr
 	r, err := speech.TrainWordLM(w)
 	if err != nil {

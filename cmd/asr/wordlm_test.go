@@ -17,6 +17,7 @@ func TestWordLMCommands(t *testing.T) {
 	tmp := t.TempDir()
 	sentences := filepath.Join("..", "..", "testdata", "sentences.txt")
 	turtle := filepath.Join("..", "..", "models", "ngram", "testdata", "turtle.arpa")
+	turtleBin := filepath.Join("..", "..", "models", "ngram", "testdata", "turtle.lm.bin.gz")
 	empty := filepath.Join(tmp, "empty.txt")
 	os.WriteFile(empty, []byte("\n  \n!!!\n"), 0o666)
 	manifest := filepath.Join(tmp, "m.tsv")
@@ -33,6 +34,15 @@ func TestWordLMCommands(t *testing.T) {
 		{"train json", []string{"train-lm", "-json", "-o", out, "-order", "2", sentences}, 0, `"order":2,"words":32,"ngrams":[32,`, ""},
 		{"perplexity", []string{"perplexity", "-lm", turtle, manifest}, 0, "2 sentences, 6 words, 0 OOVs (0.00%)", ""},
 		{"perplexity json", []string{"perplexity", "-json", "-lm", out, sentences}, 0, `{"sentences":5,"words":42,"oovs":7,`, ""},
+		{"mix", []string{"train-lm", "-o", filepath.Join(tmp, "mix.arpa"), "-order", "3", "-dev-fraction", "0", "-mix", turtleBin, "-mix-weight", "0.7", sentences}, 0, "order 3, 124 words, n-grams 124/259/219", ""},
+		{"mix pruned", []string{"train-lm", "-o", filepath.Join(tmp, "mixp.arpa"), "-order", "3", "-dev-fraction", "0", "-mix", turtleBin, "-mix-prune", "1e-3", sentences}, 0, "order 3, 124 words, n-grams 124/241/62", ""},
+		{"perplexity of a Sphinx model", []string{"perplexity", "-lm", turtleBin, manifest}, 0, "2 sentences, 6 words, 0 OOVs (0.00%)", ""},
+		{"mix weight 1", []string{"train-lm", "-o", out, "-mix", turtleBin, "-mix-weight", "1", sentences}, 2, "", "-mix-weight 1: want a share between 0 and 1"},
+		{"mix prune negative", []string{"train-lm", "-o", out, "-mix", turtleBin, "-mix-prune", "-1", sentences}, 2, "", "-mix-prune -1: want 0 (keep all) or more"},
+		{"mix weight without -mix", []string{"train-lm", "-o", out, "-mix-weight", "0.3", sentences}, 2, "", "-mix-weight only apply with -mix"},
+		{"mix with -char", []string{"train-lm", "-char", "-o", out, "-mix", turtleBin, sentences}, 2, "", "-mix only apply to word n-gram models"},
+		{"mix missing model", []string{"train-lm", "-o", out, "-mix", filepath.Join(tmp, "no.lm.bin"), sentences}, 1, "", "-mix: language model"},
+		{"mix bad model", []string{"train-lm", "-o", out, "-mix", sentences, sentences}, 1, "", `-mix: language model`},
 		{"order too high", []string{"train-lm", "-o", out, "-order", "6", sentences}, 2, "", "-order 6: want 2 to 5"},
 		{"order too low", []string{"train-lm", "-o", out, "-order", "1", sentences}, 2, "", "-order 1: want 2 to 5"},
 		{"prune not numbers", []string{"train-lm", "-o", out, "-prune", "0,x", sentences}, 2, "", `-prune "0,x": "x" is not a whole number`},

@@ -25,8 +25,8 @@ type LoadOptions struct {
 const maxOrder = 16
 
 // Read reads a model in the ARPA format (see the package documentation
-// for what it accepts) from r, plain or gzip-compressed (recognized by its
-// magic bytes).
+// for what it accepts) or a CMU Sphinx binary trie model (".lm.bin") from
+// r, plain or gzip-compressed, each recognized by its magic bytes.
 func Read(r io.Reader, opts *LoadOptions) (*Model, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
@@ -36,11 +36,20 @@ func Read(r io.Reader, opts *LoadOptions) (*Model, error) {
 		}
 		br = bufio.NewReaderSize(zr, 1<<16)
 	}
-	p := &parser{lines: lineReader{r: br}}
-	if opts != nil {
-		p.mapWord = opts.MapWord
+	if magic, _ := br.Peek(len(sphinxMagic)); string(magic) == sphinxMagic {
+		br.Discard(len(sphinxMagic))
+		return readSphinx(br, opts)
 	}
+	p := &parser{lines: lineReader{r: br}, mapWord: opts.mapper()}
 	return p.parse()
+}
+
+// mapper returns o.MapWord, nil for a nil o.
+func (o *LoadOptions) mapper() func(string) string {
+	if o == nil {
+		return nil
+	}
+	return o.MapWord
 }
 
 // parser reads an ARPA file section by section.
@@ -198,8 +207,15 @@ func (p *parser) unigrams() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return line, p.unigramLevel(words, probs, bows, lines)
+}
+
+// unigramLevel makes the vocabulary of the unigrams' words (see
+// vocabulary) and appends the unigram level, in id order, with the
+// special words a model lacks given their conventional probabilities.
+func (p *parser) unigramLevel(words []string, probs, bows []float32, lines []int32) error {
 	if err := p.vocabulary(words, lines); err != nil {
-		return nil, err
+		return err
 	}
 	g := &grams{n: 1, words: make([]int32, len(p.vocab)), prob: make([]float32, len(p.vocab)),
 		bow: make([]float32, len(p.vocab)), line: make([]int32, len(p.vocab))}
@@ -217,7 +233,7 @@ func (p *parser) unigrams() ([]byte, error) {
 		}
 	}
 	p.levels = append(p.levels, g)
-	return line, nil
+	return nil
 }
 
 // vocabulary maps the unigrams' words, adds the missing special words,

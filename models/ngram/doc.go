@@ -1,8 +1,9 @@
 // Package ngram is a word n-gram language model in the ARPA back-off
-// format: it reads and writes ARPA files (plain or gzip), answers the
-// queries of a word-level beam search without allocating, and trains
-// models by interpolated modified Kneser-Ney. It needs nothing but the
-// standard library.
+// format: it reads and writes ARPA files (plain or gzip), reads CMU
+// Sphinx's binary trie models (.lm.bin), answers the queries of a
+// word-level beam search without allocating, trains models by
+// interpolated modified Kneser-Ney and interpolates two models (Mix). It
+// needs nothing but the standard library.
 //
 // # The model
 //
@@ -63,6 +64,13 @@
 // WriteARPA writes sections in word-id order with each number in the
 // shortest form that reads back as the same float32, and leaves out
 // back-off weights of 0; Read(WriteARPA(m)) scores exactly as m.
+//
+// Read also takes the binary trie models of sphinxbase 5prealpha and
+// PocketSphinx 5 (recognized by their "Trie Language Model" magic): a
+// port of KenLM's reversed trie with 16-bit quantized probabilities and
+// back-off weights, in logmath units of base 1.0001, which it converts
+// to log10. It reads the n-grams the trie holds, whatever the header
+// says (see readSphinx).
 //
 // # Queries
 //

@@ -34,8 +34,17 @@ type WordLMOptions struct {
 	Dev []string
 	// DevFraction (DefaultWordLMOptions: 0.02; 0 holds out nothing).
 	DevFraction float64
-	Seed        uint64
-	Log         io.Writer
+	// Mix, when set, is a second model (ARPA, plain or gzip, or a CMU
+	// Sphinx binary trie model such as pocketsphinx's en-us.lm.bin) that
+	// the trained model is linearly interpolated with (ngram.Mix):
+	// MixWeight is the trained model's share, in (0, 1), and MixPrune the
+	// relative-entropy threshold below which Mix's n-grams are left out
+	// (0 keeps all).
+	Mix       string
+	MixWeight float64
+	MixPrune  float64
+	Seed      uint64
+	Log       io.Writer
 }
 
 // DefaultWordLMOptions returns the default options: order 4, 2% of the
@@ -125,11 +134,13 @@ func TrainWordLM(o WordLMOptions) (*WordLMResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("asr train-lm: %w", err)
 	}
-	r := &WordLMResult{Model: o.Out, Order: m.Order(), Words: len(m.Words()), TrainSentences: len(train)}
-	for k := 1; k <= m.Order(); k++ {
-		r.NGrams = append(r.NGrams, m.NGrams(k))
+	logf("trained in %v: %d words, n-grams %v", time.Since(start).Round(time.Millisecond), len(m.Words()), nGrams(m))
+	if o.Mix != "" {
+		if m, err = mixWordLM(m, o, logf); err != nil {
+			return nil, err
+		}
 	}
-	logf("trained in %v: %d words, n-grams %v", time.Since(start).Round(time.Millisecond), r.Words, r.NGrams)
+	r := &WordLMResult{Model: o.Out, Order: m.Order(), Words: len(m.Words()), TrainSentences: len(train), NGrams: nGrams(m)}
 	if err := m.Save(o.Out); err != nil {
 		return nil, err
 	}
@@ -137,6 +148,32 @@ func TrainWordLM(o WordLMOptions) (*WordLMResult, error) {
 		r.Dev = newLMScore(m.Perplexity(dev))
 	}
 	return r, nil
+}
+
+// mixWordLM interpolates the trained model m with the model o.Mix.
+func mixWordLM(m *ngram.Model, o WordLMOptions, logf func(string, ...any)) (*ngram.Model, error) {
+	start := time.Now()
+	other, err := LoadWordLM(o.Mix)
+	if err != nil {
+		return nil, fmt.Errorf("asr train-lm: -mix: %w", err)
+	}
+	logf("read %s in %v: %d words, n-grams %v", o.Mix, time.Since(start).Round(time.Millisecond), len(other.Words()), nGrams(other))
+	mixed, err := ngram.Mix(m, other, ngram.MixOptions{Weight: o.MixWeight, Prune: o.MixPrune})
+	if err != nil {
+		return nil, fmt.Errorf("asr train-lm: %w", err)
+	}
+	logf("interpolated (weight %g of the trained model, pruning %g) in %v: %d words, n-grams %v",
+		o.MixWeight, o.MixPrune, time.Since(start).Round(time.Millisecond), len(mixed.Words()), nGrams(mixed))
+	return mixed, nil
+}
+
+// nGrams lists m's number of n-grams per order.
+func nGrams(m *ngram.Model) []int {
+	n := make([]int, m.Order())
+	for k := range n {
+		n[k] = m.NGrams(k + 1)
+	}
+	return n
 }
 
 // LMPerplexity loads the ARPA model at lmPath (lower-casing its words if
