@@ -126,16 +126,21 @@ func TestTranscribeHelp(t *testing.T) {
 func TestTranscribeWrongModel(t *testing.T) {
 	hello := filepath.Join("..", "..", "testdata", "hello.wav")
 	captionModel := filepath.Join("..", "..", "models", "caption", "default.safetensors")
+	sphinxLM := filepath.Join(t.TempDir(), "en-us.lm.bin") // the head of a Sphinx binary LM
+	if err := os.WriteFile(sphinxLM, []byte("Trie Language Model\x03\x01\x00\x00\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct{ model, want string }{
 		{captionModel, captionModel + " is an image captioning model (for caption), not a speech recognition model (for asr)"},
 		{"main.go", "main.go is not an attend model file: it is not a safetensors file"},
 		{hello, hello + " is not an attend model file"},
-		{filepath.Join("..", "..", "models", "asr", "default-lm.arpa.gz"), "(it is a language model (ARPA text or gzip)); attend models are"},
+		{filepath.Join("..", "..", "models", "asr", "default-lm.arpa.gz"), "(it is a language model (ARPA text, gzip or a Sphinx .lm.bin)); attend models are"},
+		{sphinxLM, "(it is a language model (ARPA text, gzip or a Sphinx .lm.bin)); attend models are"},
 	}
 	for _, tc := range tests {
 		code, _, stderr := asrRun(t, "", "transcribe", "-model", tc.model, hello)
 		if code != 1 || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "header length") ||
-			strings.HasSuffix(tc.model, ".arpa.gz") != strings.Contains(stderr, "a language model goes to -lm") {
+			(strings.HasSuffix(tc.model, ".arpa.gz") || tc.model == sphinxLM) != strings.Contains(stderr, "a language model goes to -lm") {
 			t.Errorf("-model %s: exit %d, stderr %q; want 1 and %q", tc.model, code, stderr, tc.want)
 		}
 	}

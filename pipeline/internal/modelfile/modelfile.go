@@ -26,7 +26,7 @@ var kindNames = map[string]string{
 // mistake; the commands add which flag takes them.
 var (
 	ErrEncoderFile       = errors.New("a TensorFlow Lite model, such as the image encoder")
-	ErrLanguageModelFile = errors.New("a language model (ARPA text or gzip)")
+	ErrLanguageModelFile = errors.New("a language model (ARPA text, gzip or a Sphinx .lm.bin)")
 )
 
 // Read reads the attend model file at path (a -model flag) that
@@ -100,7 +100,7 @@ func sniffKind(head []byte) error {
 		return ErrEncoderFile
 	case bytes.HasPrefix(head, []byte("PK")):
 		return errZip
-	case bytes.HasPrefix(head, []byte("\\data")), bytes.HasPrefix(head, []byte("\x1f\x8b")):
+	case bytes.HasPrefix(head, []byte("\\data")), bytes.HasPrefix(head, []byte("\x1f\x8b")), bytes.HasPrefix(head, []byte("Trie Lang")):
 		return ErrLanguageModelFile
 	}
 	return nil
