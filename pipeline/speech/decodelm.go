@@ -18,7 +18,7 @@ const NoLM = "none"
 // Default word-level decoding weights, tuned on the speechocean762 dev
 // speakers with the shipped acoustic model (README, model card).
 const (
-	DefaultWordLMWeight = 0.3
+	DefaultWordLMWeight = 0.4
 	DefaultWordBonus    = -0.5
 	DefaultOOVPenalty   = 0
 	DefaultHotwordBonus = 10
