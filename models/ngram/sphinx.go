@@ -60,14 +60,22 @@ func readSphinx(r *bufio.Reader, opts *LoadOptions) (*Model, error) {
 		if err := binary.Read(r, binary.LittleEndian, &unused); err != nil {
 			return nil, sphinxErr("quantization", err)
 		}
-		tables = make([]float32, (2*(int(order)-2)+1)<<sphinxQuantBits)
-		if err := binary.Read(r, binary.LittleEndian, tables); err != nil {
+		b, err := readN(r, 4*(2*(int(order)-2)+1)<<sphinxQuantBits)
+		if err != nil {
 			return nil, sphinxErr("quantization tables", err)
 		}
+		tables = make([]float32, len(b)/4)
+		for i := range tables {
+			tables[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		}
 	}
-	uni := make([]uint32, 3*(int(counts[0])+1)) // prob, backoff (float32 bits), next
-	if err := binary.Read(r, binary.LittleEndian, uni); err != nil {
+	b, err := readN(r, 12*(int(counts[0])+1))
+	if err != nil {
 		return nil, sphinxErr("unigrams", err)
+	}
+	uni := make([]uint32, len(b)/4) // prob, backoff (float32 bits), next
+	for i := range uni {
+		uni[i] = binary.LittleEndian.Uint32(b[4*i:])
 	}
 	// The bit-packed orders 2..order, each sized by the header counts.
 	wordBits := requiredBits(counts[0])
@@ -83,10 +91,11 @@ func readSphinx(r *bufio.Reader, opts *LoadOptions) (*Model, error) {
 			l.total += sphinxQuantBits + l.nextBits
 		}
 		size := (uint64(counts[k-1]+1)*uint64(l.total)+7)/8 + 8
-		l.mem = make([]byte, size+8) // slack for 64-bit reads at the end
-		if _, err := io.ReadFull(r, l.mem[:size]); err != nil {
+		mem, err := readN(r, int(size))
+		if err != nil {
 			return nil, sphinxErr(fmt.Sprintf("%d-grams", k), err)
 		}
+		l.mem = append(mem, make([]byte, 8)...) // slack for 64-bit reads at the end
 		levels[k-1] = l
 	}
 	var n int32
@@ -96,8 +105,8 @@ func readSphinx(r *bufio.Reader, opts *LoadOptions) (*Model, error) {
 	if n < 0 || n > 1<<28 {
 		return nil, fmt.Errorf("%w: Sphinx word list of %d bytes", ErrFormat, n)
 	}
-	raw := make([]byte, n)
-	if _, err := io.ReadFull(r, raw); err != nil {
+	raw, err := readN(r, int(n))
+	if err != nil {
 		return nil, sphinxErr("word list", err)
 	}
 	words := make([]string, 0, counts[0])
@@ -192,6 +201,17 @@ func sphinxValue(v float32) float32 {
 func readBits(mem []byte, off uint64, n uint) uint64 {
 	v := binary.LittleEndian.Uint64(mem[off>>3:])
 	return (v >> (off & 7)) & (uint64(1)<<n - 1)
+}
+
+// readN reads exactly n bytes, allocating as they arrive (so that a
+// header that declares huge counts in a short file fails fast).
+func readN(r io.Reader, n int) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(min(n, 1<<20))
+	if _, err := io.CopyN(&buf, r, int64(n)); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // requiredBits is the number of bits that hold values up to max.
