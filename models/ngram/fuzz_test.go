@@ -8,8 +8,8 @@ import (
 
 // FuzzRead feeds Read arbitrary bytes: it must return a model or an
 // error, never panic, and a model it returns must answer queries and
-// survive WriteARPA → Read. Seeds: the test models here and the files of
-// testdata/fuzz/FuzzRead.
+// survive WriteARPA → Read. Seeds: the test models here (tidigits also
+// as a Sphinx binary model) and the files of testdata/fuzz/FuzzRead.
 func FuzzRead(f *testing.F) {
 	for _, name := range []string{"tiny", "tidigits"} {
 		b, err := os.ReadFile("testdata/" + name + ".arpa")
@@ -18,6 +18,7 @@ func FuzzRead(f *testing.F) {
 		}
 		f.Add(b)
 	}
+	f.Add(gunzip(f, "testdata/tidigits.lm.bin.gz"))
 	f.Add([]byte(arpa("ngram 1=4\nngram 2=2", uni2, big2)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Read(bytes.NewReader(data), nil)

@@ -92,7 +92,7 @@ func TestReadSphinxCorrupt(t *testing.T) {
 	}
 }
 
-func gunzip(t *testing.T, path string) []byte {
+func gunzip(t testing.TB, path string) []byte {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
