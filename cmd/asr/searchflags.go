@@ -23,7 +23,7 @@ func addSearchFlags(fs *flag.FlagSet) *searchFlags {
 	fs.IntVar(&l.so.Beam, "beam", speech.DefaultBeam, "beam width; 1 is greedy search")
 	fs.Float64Var(&l.so.CTCWeight, "ctc-weight", 0.3, "weight μ of the CTC score in joint decoding; 0 for attention alone")
 	fs.IntVar(&l.so.CTCBeam, "ctc-beam", speech.DefaultCTCBeam, "width of the CTC prefix beam search whose transcripts join the attention beam's for joint rescoring; 0 for none (attention alone, with the CTC best path as fallback)")
-	fs.StringVar(&l.lm.Path, "lm", "", `language model `+"`file`"+`: a word n-gram model in ARPA format (.arpa or .arpa.gz, from asr train-lm, KenLM or SRILM) or a character LM (asr train-lm -char); "none" for none (default: the embedded word LM)`)
+	fs.StringVar(&l.lm.Path, "lm", "", `language model `+"`file`"+`: a word n-gram model in ARPA format (.arpa or .arpa.gz, from asr train-lm, KenLM or SRILM) or CMU Sphinx's binary format (.lm.bin), or a character LM (asr train-lm -char); "none" for none (default: the embedded word LM)`)
 	fs.Float64Var(&l.lm.Weight, "lm-weight", speech.DefaultWordLMWeight, fmt.Sprintf("weight β of the language model's log-probability (%g for a character LM unless set)", speech.DefaultCharLMWeight))
 	fs.Float64Var(&l.so.CharBonus, "char-bonus", speech.DefaultCharBonus, "score added per character of a transcript in joint rescoring (with -ctc-beam): offsets the CTC and LM terms' preference for short transcripts")
 	fs.Float64Var(&l.so.PhoneWeight, "phone-weight", speech.DefaultPhoneWeight, "weight of the phone CTC head's score of each transcript's pronunciations in joint rescoring (with -ctc-beam; models with a phone head); 0 for none")
