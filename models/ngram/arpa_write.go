@@ -18,24 +18,13 @@ func (m *Model) WriteARPA(w io.Writer) error {
 	for k := 1; k <= m.order; k++ {
 		fmt.Fprintf(bw, "ngram %d=%d\n", k, m.NGrams(k))
 	}
-	words := make([]int32, 0, m.order)
 	var buf []byte
 	for k := 1; k <= m.order; k++ {
 		fmt.Fprintf(bw, "\n\\%d-grams:\n", k)
-		var walk func(x int32)
-		walk = func(x int32) {
-			for c := m.child[x]; c < m.child[x+1]; c++ {
-				words = append(words, m.word[c])
-				if len(words) == k {
-					buf = m.appendEntry(buf[:0], c, words)
-					bw.Write(buf)
-				} else {
-					walk(c)
-				}
-				words = words[:len(words)-1]
-			}
-		}
-		walk(0)
+		m.eachNGram(k, k, func(x int32, words []int32) {
+			buf = m.appendEntry(buf[:0], x, words)
+			bw.Write(buf)
+		})
 	}
 	bw.WriteString("\n\\end\\\n")
 	return bw.Flush()

@@ -68,7 +68,7 @@ func Mix(a, b *Model, o MixOptions) (*Model, error) {
 			id, _ := slices.BinarySearch(vocab, w)
 			ids[i] = int32(id)
 		}
-		m.eachNGram(2, func(x int32, words []int32) {
+		m.eachNGram(2, m.order, func(x int32, words []int32) {
 			if src.prune > 0 && m.pruneGain(x, words) < src.prune {
 				return
 			}
@@ -130,9 +130,9 @@ func (m *Model) renormalize() {
 	}
 }
 
-// eachNGram calls f with every node of order ≥ from and its n-gram, in
-// trie order; words is reused between calls.
-func (m *Model) eachNGram(from int, f func(x int32, words []int32)) {
+// eachNGram calls f with every node of order from … to and its n-gram,
+// in trie order; words is reused between calls.
+func (m *Model) eachNGram(from, to int, f func(x int32, words []int32)) {
 	words := make([]int32, 0, m.order)
 	var walk func(x int32)
 	walk = func(x int32) {
@@ -141,7 +141,9 @@ func (m *Model) eachNGram(from int, f func(x int32, words []int32)) {
 			if len(words) >= from {
 				f(c, words)
 			}
-			walk(c)
+			if len(words) < to {
+				walk(c)
+			}
 			words = words[:len(words)-1]
 		}
 	}

@@ -69,7 +69,7 @@ func TestMix(t *testing.T) {
 			}
 		}
 		for _, src := range []*Model{a, b} {
-			src.eachNGram(1, func(x int32, words []int32) {
+			src.eachNGram(1, src.order, func(x int32, words []int32) {
 				ws := make([]string, len(words))
 				for i, w := range words {
 					ws[i] = src.vocab[w]
@@ -106,7 +106,7 @@ func TestMixPrune(t *testing.T) {
 	if pruned.NGrams(2) >= full.NGrams(2) {
 		t.Errorf("pruned: %d bigrams, unpruned %d", pruned.NGrams(2), full.NGrams(2))
 	}
-	a.eachNGram(2, func(x int32, words []int32) {
+	a.eachNGram(2, a.order, func(x int32, words []int32) {
 		s := int32(0)
 		for _, w := range words {
 			id, _ := pruned.ID(a.vocab[w])

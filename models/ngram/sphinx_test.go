@@ -35,7 +35,7 @@ func TestReadSphinx(t *testing.T) {
 				}
 			}
 			n := 0
-			arpa.eachNGram(1, func(x int32, words []int32) {
+			arpa.eachNGram(1, arpa.order, func(x int32, words []int32) {
 				s := int32(0)
 				for _, w := range words[:len(words)-1] {
 					s = bin.findChild(s, w)
