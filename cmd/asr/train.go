@@ -38,7 +38,8 @@ is transcribed (greedy) and scored: DIR/best.safetensors keeps the model
 with the lowest dev CER; training stops after -patience epochs without
 improvement. -snapshots N keeps the weights of the N latest dev
 evaluations as DIR/snapshot-STEP.safetensors, for "asr average" to make
-one better model of them. DIR/last.safetensors is a checkpoint written
+one better model of them; -snapshot-every S adds one every S optimizer
+steps between evaluations (a long epoch then leaves several to average). DIR/last.safetensors is a checkpoint written
 every few minutes and on Ctrl-C; -resume continues from it. The log
 goes to stderr and DIR/train.log; the summary, to stdout (-json: one
 object with best_model, best_cer, best_wer, best_epoch, epochs, steps,
@@ -137,6 +138,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 0, "interval between checkpoints (default 5m)")
 	fs.IntVar(&o.LogEvery, "log-every", 25, "steps between log lines")
 	fs.IntVar(&o.Snapshots, "snapshots", 0, "keep the weights of the `N` latest dev evaluations as DIR/snapshot-STEP.safetensors, for \"asr average\" (0: none)")
+	fs.IntVar(&o.SnapshotEvery, "snapshot-every", 0, "with -snapshots, also keep a snapshot every `N` optimizer steps between dev evaluations (0: only after them)")
 	fs.IntVar(&o.Workers, "j", 2, "goroutines for loading data and scoring dev")
 	fs.IntVar(&o.Replicas, "replicas", 1, fmt.Sprintf("split each batch into `R` sub-batches trained concurrently, one graph and goroutine each (1 to %d, at most -batch; 1: one graph per batch); more than 1 pays only with as many idle cores", speech.MaxReplicas))
 	fs.BoolVar(&o.BF16, "bf16", false, "run the matrix products in bfloat16 with float32 sums: steps 1.6× faster on one core, 1.4× on two (2.1× with -replicas 2 on idle cores) on CPUs with AVX512_BF16 (Zen 4, Sapphire Rapids), an error elsewhere; weights stay float32")
@@ -164,8 +166,8 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if hi := min(speech.MaxReplicas, o.BatchSize); o.Replicas < 1 || o.Replicas > hi {
 		return cli.Usagef("-replicas %d: want 1 to %d (at most -batch %d)", o.Replicas, hi, o.BatchSize)
 	}
-	if o.Snapshots < 0 {
-		return cli.Usagef("-snapshots %d: want 0 (none) or more", o.Snapshots)
+	if err := cli.CheckSnapshots(o.Snapshots, o.SnapshotEvery); err != nil {
+		return err
 	}
 	if !(o.Telephone >= 0 && o.Telephone <= 1) {
 		return cli.Usagef("-telephone %g: want a fraction in [0, 1]", o.Telephone)

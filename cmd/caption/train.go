@@ -33,7 +33,8 @@ model with the best dev BLEU-4 (-select cider: CIDEr-D); the learning
 rate halves after -decay-patience evaluations without improvement and
 training stops after -patience. -snapshots N keeps the weights of the N
 latest evaluations as DIR/snapshot-STEP.safetensors, for "caption
-average" to make one better model of them. DIR/last.safetensors is a
+average" to make one better model of them; -snapshot-every S adds one
+every S optimizer steps between evaluations. DIR/last.safetensors is a
 checkpoint written every few minutes and on Ctrl-C; -resume continues
 from it. The log (loss, tokens/s, ETA, dev scores) goes to stderr and
 DIR/train.log; the summary, to stdout (-json: one object with
@@ -105,6 +106,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 0, "interval between checkpoints (default 5m)")
 	fs.IntVar(&o.LogEvery, "log-every", 50, "steps between log lines")
 	fs.IntVar(&o.Snapshots, "snapshots", 0, "keep the weights of the `N` latest dev evaluations as DIR/snapshot-STEP.safetensors, for \"caption average\" (0: none)")
+	fs.IntVar(&o.SnapshotEvery, "snapshot-every", 0, "with -snapshots, also keep a snapshot every `N` optimizer steps between dev evaluations (0: only after them)")
 	fs.IntVar(&o.MaxGraphs, "max-graphs", 8, "compiled training graphs kept in memory (one per batch shape; each holds hundreds of MB)")
 	fs.IntVar(&o.StepRound, "step-round", 4, "round each batch's decoder steps up to a multiple of this (fewer graphs)")
 	fs.IntVar(&o.Workers, "j", 1, "goroutines decoding dev")
@@ -125,6 +127,9 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
+	if err := cli.CheckSnapshots(o.Snapshots, o.SnapshotEvery); err != nil {
+		return err
+	}
 	switch {
 	case o.OutDir == "":
 		return cli.Usagef("train needs -o DIR")
@@ -132,8 +137,6 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cli.Usagef("train needs one dataset, got %d arguments", fs.NArg())
 	case o.Select != captioning.SelectBLEU4 && o.Select != captioning.SelectCIDErD:
 		return cli.Usagef("-select %q: want bleu4 or cider", o.Select)
-	case o.Snapshots < 0:
-		return cli.Usagef("-snapshots %d: want 0 (none) or more", o.Snapshots)
 	case o.SCST && o.Init == "" && !o.Resume:
 		return cli.Usagef("-scst fine-tunes a trained model: give -init MODEL (or -resume)")
 	case o.SCST && o.SCSTSamples < 2:

@@ -106,6 +106,10 @@ type TrainOptions struct {
 	// snapshots of the run it replaces; without it, their presence is an
 	// error.
 	Snapshots int
+	// SnapshotEvery (with Snapshots) also keeps a snapshot every that
+	// many optimizer steps, between evaluations (0 means only after
+	// them; trainloop.Snapshots.Every).
+	SnapshotEvery int
 	// MaxGraphs is the most compiled graphs kept in memory (0 means 8;
 	// at B = 32, H = 512 on a 7×7×1280 grid each holds about 0.5 GB).
 	MaxGraphs int
@@ -256,7 +260,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		return nil, fmt.Errorf("captioning: train: %w", err)
 	}
 	defer closeLog()
-	snapshots := trainloop.Snapshots{Dir: o.OutDir, Keep: o.Snapshots}
+	snapshots := trainloop.Snapshots{Dir: o.OutDir, Keep: o.Snapshots, Every: o.SnapshotEvery}
 	removed, err := snapshots.Prepare(o.Resume, o.Overwrite)
 	if err != nil {
 		return nil, fmt.Errorf("captioning: train: %w", err)

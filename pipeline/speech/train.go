@@ -111,6 +111,10 @@ type TrainOptions struct {
 	// fresh run with Overwrite removes the snapshots of the run it
 	// replaces; without it, their presence is an error.
 	Snapshots int
+	// SnapshotEvery (with Snapshots) also keeps a snapshot every that
+	// many optimizer steps, between evaluations (0 means only after
+	// them; trainloop.Snapshots.Every).
+	SnapshotEvery int
 	// MaxGraphs is the most compiled graphs kept in memory per replica
 	// (0 means 12; each holds hundreds of MB for a batch of 16, about
 	// half that for a replica's half batch).
@@ -287,7 +291,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	if opt == nil {
 		opt = models.NewAdam(model.Params, adamOpts)
 	}
-	snapshots := trainloop.Snapshots{Dir: o.OutDir, Keep: o.Snapshots}
+	snapshots := trainloop.Snapshots{Dir: o.OutDir, Keep: o.Snapshots, Every: o.SnapshotEvery}
 	removed, err := snapshots.Prepare(o.Resume, o.Overwrite)
 	if err != nil {
 		return nil, fmt.Errorf("asr train: %w", err)

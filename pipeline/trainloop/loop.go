@@ -124,8 +124,9 @@ type Options struct {
 	// steps between progress lines.
 	CheckpointEvery time.Duration
 	LogEvery        int
-	// Snapshots keeps the weights after each evaluation (Snapshots.Keep
-	// 0: none). Prepare it before the run.
+	// Snapshots keeps the weights after each evaluation and every
+	// Snapshots.Every steps (Snapshots.Keep 0: none). Prepare it before
+	// the run.
 	Snapshots Snapshots
 	// Graphs are the task's compiled graphs (its models.Buckets), counted
 	// in progress lines.
@@ -152,8 +153,8 @@ func AdamOptions(lr float64, warmup int, st *State) *models.AdamOptions {
 // OutDir/last.safetensors every CheckpointEvery, after each epoch and
 // when ctx is cancelled, so a killed or interrupted run loses at most
 // CheckpointEvery of work; best.safetensors after each improvement; a
-// snapshot after each evaluation. It returns why it stopped
-// ("interrupted" with ctx's error).
+// snapshot after each evaluation and every Snapshots.Every steps. It
+// returns why it stopped ("interrupted" with ctx's error).
 func Run(ctx context.Context, o Options, st *State, opt *models.Adam, task Task) (stopped string, err error) {
 	r := &run{o: o, st: st, opt: opt, task: task, last: filepath.Join(o.OutDir, LastName),
 		lastSave: time.Now(), runStart: time.Now(), secondsBefore: st.Seconds}
@@ -193,6 +194,8 @@ type run struct {
 	lastSave      time.Time
 	runStart      time.Time
 	secondsBefore float64
+	snapshotted   bool // a snapshot was written in this call, at snapshotStep
+	snapshotStep  int
 }
 
 // epoch trains the rest of the current epoch and evaluates where due. It
@@ -248,6 +251,11 @@ func (r *run) epoch(ctx context.Context) (stop string, err error) {
 				st.Epoch, bi+1, batches, st.Step, what, r.opt.LR(),
 				float64(tokens)/p.Elapsed.Seconds(), rate, o.Graphs.Len(), o.Graphs.Builds(), eta.Round(time.Second))
 			lossSum, reward, lossN = 0, 0, 0
+		}
+		if o.Snapshots.Due(st.Step) {
+			if err := r.snapshot(); err != nil {
+				return "", err
+			}
 		}
 		if o.EvalEvery > 0 && st.Step%o.EvalEvery == 0 {
 			done, err := r.evaluate(ctx)
@@ -308,11 +316,24 @@ func (r *run) evaluate(ctx context.Context) (bool, error) {
 			st.LRScale /= 2
 		}
 	}
-	if err := o.Snapshots.Save(st.Step, r.task.File); err != nil {
-		return false, fmt.Errorf("%s: snapshot: %w", o.Name, err)
+	if err := r.snapshot(); err != nil {
+		return false, err
 	}
 	r.task.Evaluated(st, improved)
 	return st.BadEvals >= o.Patience, nil
+}
+
+// snapshot writes the snapshot of the current step, once: a step that
+// is both due (Snapshots.Every) and evaluated writes one file.
+func (r *run) snapshot() error {
+	if r.snapshotted && r.snapshotStep == r.st.Step {
+		return nil
+	}
+	if err := r.o.Snapshots.Save(r.st.Step, r.task.File); err != nil {
+		return fmt.Errorf("%s: snapshot: %w", r.o.Name, err)
+	}
+	r.snapshotted, r.snapshotStep = true, r.st.Step
+	return nil
 }
 
 // save writes the checkpoint: the model, the optimizer's moments and the

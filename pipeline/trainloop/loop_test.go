@@ -134,3 +134,52 @@ func TestRunInterrupt(t *testing.T) {
 		t.Errorf("resumed: %q, %v, state %+v; want 3 epochs, 6 steps, best 1", stop, err, saved)
 	}
 }
+
+// TestRunSnapshotEvery: with Snapshots.Every a run keeps a snapshot every
+// that many steps besides those of its evaluations (one file where both
+// fall on a step), and an interrupted run resumed keeps the same ones.
+func TestRunSnapshotEvery(t *testing.T) {
+	tests := []struct {
+		name     string
+		every    int
+		keep     int
+		cancelAt int // step whose batch interrupts the run (0: none)
+		want     []int
+	}{
+		{name: "after evaluations only", every: 0, keep: 10, want: []int{2, 4, 6}},
+		{name: "every third step", every: 3, keep: 10, want: []int{2, 3, 4, 6}},
+		{name: "every step, three kept", every: 1, keep: 3, want: []int{4, 5, 6}},
+		{name: "every third step, resumed", every: 3, keep: 10, cancelAt: 4, want: []int{2, 3, 4, 6}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			o := fakeOptions(dir)
+			o.Epochs = 3 // 2 steps an epoch: 6 steps
+			o.Snapshots = Snapshots{Dir: dir, Keep: tc.keep, Every: tc.every}
+			task := newFake(3, 2, 1)
+			st := NewState(1e9)
+			opt := models.NewAdam(task.params, AdamOptions(1e-3, 1, &st))
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tc.cancelAt > 0 {
+				task.cancel, task.cancelAt = cancel, tc.cancelAt
+				if _, err := Run(ctx, o, &st, opt, task); !errors.Is(err, context.Canceled) {
+					t.Fatalf("Run: %v, want interrupted", err)
+				}
+				st, ctx = readState(t, dir), context.Background()
+				task.cancel = nil
+			}
+			if stop, err := Run(ctx, o, &st, opt, task); err != nil || stop != "reached 3 epochs" {
+				t.Fatalf("Run: %q, %v", stop, err)
+			}
+			got, err := o.Snapshots.steps()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("snapshots at steps %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -13,7 +13,7 @@ import (
 )
 
 // Snapshots keeps the weights of a training run after each dev
-// evaluation, the Keep most recent of them, as
+// evaluation (and every Every optimizer steps), the Keep most recent of them, as
 // Dir/snapshot-STEP.safetensors (STEP the optimizer steps so far): the
 // model alone, float32. Averaging them ("asr average", "caption
 // average"; safetensors.Averager) often gives a better model than any one of
@@ -25,6 +25,16 @@ type Snapshots struct {
 	// Keep is how many snapshots to keep; 0 means none are written and
 	// the directory is left alone.
 	Keep int
+	// Every, when positive, also writes a snapshot after every that
+	// many optimizer steps (steps that are multiples of it), between dev
+	// evaluations and without one: the late part of a long epoch gives
+	// several models to average, not one. They count toward Keep.
+	Every int
+}
+
+// Due reports whether the run writes a step snapshot after step.
+func (s Snapshots) Due(step int) bool {
+	return s.Keep > 0 && s.Every > 0 && step%s.Every == 0
 }
 
 const (
