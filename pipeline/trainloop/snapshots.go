@@ -13,8 +13,8 @@ import (
 )
 
 // Snapshots keeps the weights of a training run after each dev
-// evaluation (and every Every optimizer steps), the Keep most recent of them, as
-// Dir/snapshot-STEP.safetensors (STEP the optimizer steps so far): the
+// evaluation (and every Every optimizer steps), the Keep most recent of
+// them, as Dir/snapshot-STEP.safetensors (STEP the optimizer steps so far): the
 // model alone, float32. Averaging them ("asr average", "caption
 // average"; safetensors.Averager) often gives a better model than any one of
 // them (Vaswani et al. 2017; Izmailov et al. 2018, stochastic weight
