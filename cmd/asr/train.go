@@ -39,8 +39,9 @@ with the lowest dev CER; training stops after -patience epochs without
 improvement. -snapshots N keeps the weights of the N latest dev
 evaluations as DIR/snapshot-STEP.safetensors, for "asr average" to make
 one better model of them; -snapshot-every S adds one every S optimizer
-steps between evaluations (a long epoch then leaves several to average). DIR/last.safetensors is a checkpoint written
-every few minutes and on Ctrl-C; -resume continues from it. The log
+steps between evaluations (a long epoch then leaves several to
+average). DIR/last.safetensors is a checkpoint written every few
+minutes and on Ctrl-C; -resume continues from it. The log
 goes to stderr and DIR/train.log; the summary, to stdout (-json: one
 object with best_model, best_cer, best_wer, best_epoch, epochs, steps,
 train_utts, dev_utts, train_hours and stopped).

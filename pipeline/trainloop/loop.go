@@ -157,7 +157,7 @@ func AdamOptions(lr float64, warmup int, st *State) *models.AdamOptions {
 // returns why it stopped ("interrupted" with ctx's error).
 func Run(ctx context.Context, o Options, st *State, opt *models.Adam, task Task) (stopped string, err error) {
 	r := &run{o: o, st: st, opt: opt, task: task, last: filepath.Join(o.OutDir, LastName),
-		lastSave: time.Now(), runStart: time.Now(), secondsBefore: st.Seconds}
+		lastSave: time.Now(), runStart: time.Now(), secondsBefore: st.Seconds, snapshotStep: -1}
 	if o.EvalFirst && st.Step == 0 {
 		if _, err := r.evaluate(ctx); err != nil {
 			return "", err
@@ -194,8 +194,7 @@ type run struct {
 	lastSave      time.Time
 	runStart      time.Time
 	secondsBefore float64
-	snapshotted   bool // a snapshot was written in this call, at snapshotStep
-	snapshotStep  int
+	snapshotStep  int // step of the last snapshot this call wrote (-1: none)
 }
 
 // epoch trains the rest of the current epoch and evaluates where due. It
@@ -326,13 +325,13 @@ func (r *run) evaluate(ctx context.Context) (bool, error) {
 // snapshot writes the snapshot of the current step, once: a step that
 // is both due (Snapshots.Every) and evaluated writes one file.
 func (r *run) snapshot() error {
-	if r.snapshotted && r.snapshotStep == r.st.Step {
+	if r.snapshotStep == r.st.Step {
 		return nil
 	}
 	if err := r.o.Snapshots.Save(r.st.Step, r.task.File); err != nil {
 		return fmt.Errorf("%s: snapshot: %w", r.o.Name, err)
 	}
-	r.snapshotted, r.snapshotStep = true, r.st.Step
+	r.snapshotStep = r.st.Step
 	return nil
 }
 
