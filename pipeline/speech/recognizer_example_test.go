@@ -48,5 +48,5 @@ func ExampleRecognizer_Segments() {
 		log.Fatal(err)
 	}
 	// Output:
-	// [0.0 s – 3.4 s] the quick brown harks jumps over the lasy god
+	// [0.0 s – 3.4 s] the quick brown facts jumps over the lasy dog
 }
