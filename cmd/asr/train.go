@@ -56,6 +56,12 @@ by -synthetic (already augmented TTS) are trained on once, without copies;
 the log's "data:" line gives the hours of real speech, its copies and
 synthetic speech.
 
+Learning rate: Adam's rate rises over -warmup steps to -lr, and halves
+after 3 epochs without a better dev CER. -anneal N instead lowers it
+after the warm-up along a half cosine to zero over N steps and stops
+the run there (Loshchilov & Hutter 2017): the way to end a fine-tune,
+whose last snapshot is then the model.
+
 Speed: a step runs on GOMAXPROCS threads inside its fused ops. With the
 flag -replicas R each batch is split into R sub-batches, each run in its
 own graph on its own goroutine, and their gradients are added in a fixed
@@ -96,7 +102,7 @@ Examples:
 
 	asr train -overwrite -o /tmp/asr-tiny -tiny -batch 4 -max-steps 4 -dev-speakers 1 -snapshots 2 -speed 0.9,1.1 -replicas 2 testdata/speech/manifest.tsv
 	asr train -overwrite -o /tmp/asr-tiny-phone -tiny -batch 4 -max-steps 2 -dev-speakers 1 -phone-ctc-weight 0.2 -pronunciations testdata/speech/cmudict-tiny.dict testdata/speech/manifest.tsv
-	asr train -overwrite -o /tmp/asr-tiny-aug -tiny -batch 4 -max-steps 2 -dev-speakers 1 -augment 1 -vtlp 0.9,1.1 -synthetic testdata/speech/synthetic.tsv testdata/speech/manifest.tsv testdata/speech/synthetic.tsv
+	asr train -overwrite -o /tmp/asr-tiny-aug -tiny -batch 4 -warmup 1 -anneal 1 -dev-speakers 1 -augment 1 -vtlp 0.9,1.1 -synthetic testdata/speech/synthetic.tsv testdata/speech/manifest.tsv testdata/speech/synthetic.tsv
 
 Recipes:
 
@@ -129,6 +135,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.MaxSteps, "max-steps", 0, "stop after this many optimizer steps (0: no limit)")
 	fs.Float64Var(&o.LR, "lr", 1e-3, "peak learning rate (Adam)")
 	fs.IntVar(&o.Warmup, "warmup", 500, "learning-rate warm-up steps")
+	fs.IntVar(&o.Anneal, "anneal", 0, "after the warm-up, lower the learning rate along a half cosine to zero over `N` steps and stop there (0: constant rate)")
 	fs.BoolVar(&o.NoSpecAugment, "no-specaugment", false, "turn SpecAugment off")
 	fs.Float64Var(&o.Telephone, "telephone", 0, "fraction of training audio passed through a telephone line (4 kHz band, G.711 µ-law or A-law)")
 	speeds := fs.String("speed", "", "comma-separated speed-perturbation `factors`, e.g. 0.9,1.1: each adds a copy of the training audio played that much faster")
@@ -168,6 +175,9 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cli.Usagef("-replicas %d: want 1 to %d (at most -batch %d)", o.Replicas, hi, o.BatchSize)
 	}
 	if err := cli.CheckSnapshots(o.Snapshots, o.SnapshotEvery); err != nil {
+		return err
+	}
+	if err := cli.CheckAnneal(o.Anneal); err != nil {
 		return err
 	}
 	if !(o.Telephone >= 0 && o.Telephone <= 1) {

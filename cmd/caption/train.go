@@ -102,6 +102,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Beam, "beam", 1, "beam width of the dev search (1: greedy)")
 	fs.Float64Var(&o.LR, "lr", 4e-4, "peak learning rate (Adam)")
 	fs.IntVar(&o.Warmup, "warmup", 200, "learning-rate warm-up steps")
+	fs.IntVar(&o.Anneal, "anneal", 0, "after the warm-up, lower the learning rate along a half cosine to zero over `N` steps and stop there (0: constant rate)")
 	fs.IntVar(&o.DecayPatience, "decay-patience", 2, "halve the learning rate after this many evaluations without improvement")
 	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 0, "interval between checkpoints (default 5m)")
 	fs.IntVar(&o.LogEvery, "log-every", 50, "steps between log lines")
@@ -128,6 +129,9 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if err := cli.CheckSnapshots(o.Snapshots, o.SnapshotEvery); err != nil {
+		return err
+	}
+	if err := cli.CheckAnneal(o.Anneal); err != nil {
 		return err
 	}
 	switch {

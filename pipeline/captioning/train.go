@@ -91,6 +91,10 @@ type TrainOptions struct {
 	LR            float64
 	Warmup        int
 	DecayPatience int
+	// Anneal > 0 lowers the rate after the warm-up along a half cosine
+	// to zero over Anneal steps and ends the run there
+	// (trainloop.AdamOptions).
+	Anneal int
 	// StepRound rounds each batch's decoder steps up to a multiple of it
 	// (0 means 4), so that fewer graphs serve every batch: Flickr8k's
 	// captions then need 7 graphs.
@@ -275,7 +279,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		opt   *models.Adam
 		st    = trainState{State: trainloop.NewState(-1)}
 	)
-	adamOpts := trainloop.AdamOptions(o.LR, o.Warmup, &st.State)
+	adamOpts := trainloop.AdamOptions(o.LR, o.Warmup, o.Anneal, &st.State)
 	switch {
 	case o.Resume:
 		if model, opt, st, err = loadCheckpoint(last, adamOpts); err != nil {
@@ -349,7 +353,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	}
 	sum.Stopped, err = trainloop.Run(ctx, trainloop.Options{
 		Name: "captioning: train", OutDir: o.OutDir,
-		Epochs: o.Epochs, MaxSteps: o.MaxSteps, Patience: o.Patience, DecayPatience: o.DecayPatience,
+		Epochs: o.Epochs, MaxSteps: trainloop.StopStep(o.MaxSteps, o.Warmup, o.Anneal), Patience: o.Patience, DecayPatience: o.DecayPatience,
 		PatienceStop: "no dev improvement in %d evaluations",
 		EvalEvery:    o.EvalEvery, EvalFirst: o.Init != "" && !o.Resume,
 		CheckpointEvery: o.CheckpointEvery, LogEvery: o.LogEvery,

@@ -74,6 +74,10 @@ type TrainOptions struct {
 	LR            float64
 	Warmup        int
 	DecayPatience int
+	// Anneal > 0 lowers the rate after the warm-up along a half cosine
+	// to zero over Anneal steps and ends the run there
+	// (trainloop.AdamOptions).
+	Anneal int
 	// NoSpecAugment turns SpecAugment off (default on: 2 frequency masks
 	// of ≤ 27 bins and 2 time masks of ≤ 40 frames per utterance).
 	NoSpecAugment bool
@@ -242,7 +246,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		opt   *models.Adam
 		st    = newTrainState()
 	)
-	adamOpts := trainloop.AdamOptions(o.LR, o.Warmup, &st.State)
+	adamOpts := trainloop.AdamOptions(o.LR, o.Warmup, o.Anneal, &st.State)
 	last := filepath.Join(o.OutDir, lastName)
 	switch {
 	case o.Resume && o.Overwrite:
@@ -345,7 +349,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	}
 	sum.Stopped, err = trainloop.Run(ctx, trainloop.Options{
 		Name: "asr train", OutDir: o.OutDir,
-		Epochs: o.Epochs, MaxSteps: o.MaxSteps, Patience: o.Patience, DecayPatience: o.DecayPatience,
+		Epochs: o.Epochs, MaxSteps: trainloop.StopStep(o.MaxSteps, o.Warmup, o.Anneal), Patience: o.Patience, DecayPatience: o.DecayPatience,
 		PatienceStop: "no dev improvement for %d epochs", LowerIsBetter: true,
 		CheckpointEvery: o.CheckpointEvery, LogEvery: o.LogEvery,
 		Snapshots: snapshots, Graphs: replicas, Logf: logf,

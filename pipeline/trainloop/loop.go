@@ -141,11 +141,28 @@ type Options struct {
 // AdamOptions returns Adam's options for a run: the peak learning rate
 // lr, reached linearly over warmup steps, times st's plateau decay
 // factor as it is when the optimizer steps (st may be replaced by a
-// resumed state meanwhile).
-func AdamOptions(lr float64, warmup int, st *State) *models.AdamOptions {
+// resumed state meanwhile). With anneal > 0 the rate then falls along a
+// half cosine to zero over anneal steps (models.WarmupCosine; Loshchilov
+// & Hutter 2017): the run ends at a low-noise point of its own instead of
+// leaving snapshots to average, and StopStep ends it there.
+func AdamOptions(lr float64, warmup, anneal int, st *State) *models.AdamOptions {
+	shape := func(step int) float64 { return math.Min(1, float64(step)/float64(warmup)) }
+	if anneal > 0 {
+		shape = models.WarmupCosine(warmup, warmup+anneal, 0)
+	}
 	return &models.AdamOptions{LR: lr, Schedule: func(step int) float64 {
-		return math.Min(1, float64(step)/float64(warmup)) * st.LRScale
+		return shape(step) * st.LRScale
 	}}
+}
+
+// StopStep is the step a run with these options stops at (0: none):
+// maxSteps, or the end of the anneal (warmup + anneal) if that comes
+// first.
+func StopStep(maxSteps, warmup, anneal int) int {
+	if anneal > 0 && (maxSteps == 0 || warmup+anneal < maxSteps) {
+		return warmup + anneal
+	}
+	return maxSteps
 }
 
 // Run trains until Epochs, MaxSteps or Patience stops it, or ctx is

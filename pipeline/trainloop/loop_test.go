@@ -90,7 +90,7 @@ func TestRunPatience(t *testing.T) {
 	dir := t.TempDir()
 	task := newFake(3, 2, 2.5, 2, 2.1)
 	st := NewState(1e9)
-	opt := models.NewAdam(task.params, AdamOptions(1e-3, 1, &st))
+	opt := models.NewAdam(task.params, AdamOptions(1e-3, 1, 0, &st))
 	stop, err := Run(context.Background(), fakeOptions(dir), &st, opt, task)
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +117,7 @@ func TestRunInterrupt(t *testing.T) {
 	task := newFake(3, 2, 1)
 	task.cancel, task.cancelAt = cancel, 3 // in epoch 2
 	st := NewState(1e9)
-	opt := models.NewAdam(task.params, AdamOptions(1e-3, 1, &st))
+	opt := models.NewAdam(task.params, AdamOptions(1e-3, 1, 0, &st))
 	o := fakeOptions(dir)
 	o.Epochs = 3
 	stop, err := Run(ctx, o, &st, opt, task)
@@ -159,7 +159,7 @@ func TestRunSnapshotEvery(t *testing.T) {
 			o.Snapshots = Snapshots{Dir: dir, Keep: tc.keep, Every: tc.every}
 			task := newFake(3, 2, 1)
 			st := NewState(1e9)
-			opt := models.NewAdam(task.params, AdamOptions(1e-3, 1, &st))
+			opt := models.NewAdam(task.params, AdamOptions(1e-3, 1, 0, &st))
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			if tc.cancelAt > 0 {
