@@ -227,6 +227,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	if err := o.checkSCST(); err != nil {
 		return nil, err
 	}
+	if err := trainloop.CheckAnneal("captioning: train", o.Anneal); err != nil {
+		return nil, err
+	}
 	last := filepath.Join(o.OutDir, lastName)
 	switch {
 	case o.Resume && !fileExists(o.OutDir, lastName):

@@ -229,6 +229,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	if err := o.checkReplicas(); err != nil {
 		return nil, err
 	}
+	if err := trainloop.CheckAnneal("asr train", o.Anneal); err != nil {
+		return nil, err
+	}
 	restoreBF16, err := trainloop.UseBF16("asr train", o.BF16)
 	if err != nil {
 		return nil, err

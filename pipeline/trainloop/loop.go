@@ -155,6 +155,16 @@ func AdamOptions(lr float64, warmup, anneal int, st *State) *models.AdamOptions 
 	}}
 }
 
+// CheckAnneal returns an error, prefixed with the task's name, when the
+// anneal's step count is negative: AdamOptions and StopStep would take it
+// for no anneal at all.
+func CheckAnneal(name string, anneal int) error {
+	if anneal < 0 {
+		return fmt.Errorf("%s: anneal over %d steps: want 0 (none) or more", name, anneal)
+	}
+	return nil
+}
+
 // StopStep is the step a run with these options stops at (0: none):
 // maxSteps, or the end of the anneal (warmup + anneal) if that comes
 // first.

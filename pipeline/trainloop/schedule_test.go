@@ -2,6 +2,7 @@ package trainloop
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -53,6 +54,24 @@ func TestStopStep(t *testing.T) {
 	} {
 		if got := StopStep(tc.maxSteps, tc.warmup, tc.anneal); got != tc.want {
 			t.Errorf("StopStep(%d, %d, %d) = %d, want %d", tc.maxSteps, tc.warmup, tc.anneal, got, tc.want)
+		}
+	}
+}
+
+// TestCheckAnneal: a negative anneal is an error naming the task and the
+// count, not a silent "no anneal"; zero and more pass.
+func TestCheckAnneal(t *testing.T) {
+	for _, tc := range []struct {
+		anneal int
+		want   string // "" for valid
+	}{
+		{0, ""},
+		{4827, ""},
+		{-3, "asr train: anneal over -3 steps"},
+	} {
+		err := CheckAnneal("asr train", tc.anneal)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("CheckAnneal(%d) = %v, want %q", tc.anneal, err, tc.want)
 		}
 	}
 }
