@@ -1,0 +1,46 @@
+package whisper
+
+// Network is what decoding needs from a Whisper network (Model implements
+// it; tests may use a fake). Encoding and decoding are separate so that
+// one window's audio features serve every temperature, beam and the
+// timing pass.
+type Network interface {
+	// Dims returns the model's hyper-parameters.
+	Dims() Dims
+	// Encode runs the audio encoder on one window of log-mel frames,
+	// mel (NMels × 2·NAudioCtx, row-major: NMels rows of 3000 frames),
+	// and returns its features (NAudioCtx × NAudioState).
+	Encode(mel []float32) (*AudioFeatures, error)
+	// NewDecoder starts a text decoder attending to audio, with an empty
+	// key/value cache. With recordCrossQK it keeps, for every position
+	// it processes, the raw cross-attention scores of every layer and
+	// head (for word timestamps, timing.py's QKs).
+	NewDecoder(audio *AudioFeatures, recordCrossQK bool) TextDecoder
+}
+
+// AudioFeatures is the encoder's output for one 30-second window:
+// Frames × Width, row-major (Frames = NAudioCtx = 1500).
+type AudioFeatures struct {
+	Data          []float32
+	Frames, Width int
+}
+
+// TextDecoder is the text decoder over a growing token sequence, with a
+// key/value cache (openai/whisper's kv_cache hooks). It is not safe for
+// concurrent use; Clone it for each beam.
+type TextDecoder interface {
+	// Forward appends tokens at positions Len()…Len()+len(tokens)−1 and
+	// returns their logits, one row of NVocab per appended token. The
+	// rows are valid until the next call to Forward.
+	Forward(tokens []int) ([][]float32, error)
+	// Len returns the number of tokens in the cache.
+	Len() int
+	// Clone returns an independent copy (cache included), as beam search's
+	// rearrange_kv_cache needs.
+	Clone() TextDecoder
+	// CrossQK returns, when recording, the raw (pre-softmax, scaled)
+	// cross-attention scores of decoder layer l, head h for every
+	// position processed so far: Len() rows of Frames. Nil when not
+	// recording.
+	CrossQK(l, h int) [][]float32
+}
