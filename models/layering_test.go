@@ -36,6 +36,8 @@ var layers = map[string][]string{
 	"vision":             {"vision", "internal"},
 	"internal":           {"internal"},
 	"testdata":           {},
+	// docs holds the Markdown pages and their tests (links, length); no code.
+	"docs": {},
 	// bench holds comparison harnesses (bench/pytorch); like a test, it may
 	// use any library layer, and nothing imports it.
 	"bench": {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/caption", "models/ngram"},
