@@ -132,3 +132,21 @@ func dataSize(typ Type, ne []int, limit int64) (int64, error) {
 	}
 	return size, nil
 }
+
+// NewTensor returns a tensor called name of type typ and shape (ggml's ne
+// order, fastest first) holding values (ggml order, len = the product of
+// shape), encoded with Quantize.
+func NewTensor(name string, typ Type, shape []int, values []float32) (Tensor, error) {
+	t := Tensor{Name: name, Type: typ, Shape: append([]int(nil), shape...)}
+	if len(values) != t.Len() {
+		return Tensor{}, fmt.Errorf("ggml: tensor %q of shape %v needs %d values, has %d", name, shape, t.Len(), len(values))
+	}
+	var err error
+	if t.Data, err = Quantize(typ, values); err != nil {
+		return Tensor{}, fmt.Errorf("%w (tensor %q)", err, name)
+	}
+	if _, err := t.check(); err != nil {
+		return Tensor{}, err
+	}
+	return t, nil
+}
