@@ -61,7 +61,7 @@ func Read(r io.ReaderAt, size int64) (*File, error) {
 }
 
 func readMagic(c *cursor) error {
-	head, err := c.next(int(min(c.left(), sniffLen)), "the magic")
+	head, err := c.next(int(min(c.left(), SniffLen)), "the magic")
 	if err != nil {
 		return err
 	}
