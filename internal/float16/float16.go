@@ -112,13 +112,3 @@ func Frombits(h uint16) float32 {
 		return math.Float32frombits(sign | (b + (127-15)<<23))
 	}
 }
-
-// Decode stores in dst the float32 values of the first len(dst)
-// little-endian halves in src, as Frombits would one by one; src must
-// hold at least 2*len(dst) bytes.
-func Decode(dst []float32, src []byte) {
-	src = src[:2*len(dst)]
-	for i := range dst {
-		dst[i] = Frombits(binary.LittleEndian.Uint16(src[2*i:]))
-	}
-}

@@ -26,7 +26,7 @@ func (c *cursor) left() int64 { return c.size - c.off }
 // need fails with ErrTruncated unless n more bytes are left for what.
 func (c *cursor) need(n int64, what string) error {
 	if n < 0 || n > c.left() {
-		return formatErr(c.off, ErrTruncated, "%s needs %d bytes, the file has %d left (size %d)", what, n, c.left(), c.size)
+		return formatErr(c.off, ErrTruncated, "%s: %d bytes needed, the file has %d left (size %d)", what, n, c.left(), c.size)
 	}
 	return nil
 }

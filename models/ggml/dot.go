@@ -4,6 +4,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sync"
+
+	"github.com/attend-go/attend/internal/float16"
 )
 
 // DotRow returns the dot product of the row encoded in row as type typ
@@ -67,17 +70,31 @@ func dotF32(row []byte, x []float32) float32 {
 	return (s0 + s1) + (s2 + s3)
 }
 
+// halfTable holds the float32 value of every half, so that the f16 dot
+// product is a table lookup per element (256 KiB, built on first use).
+var halfTable = sync.OnceValue(func() *[1 << 16]float32 {
+	var t [1 << 16]float32
+	for h := range t {
+		t[h] = float16.Frombits(uint16(h))
+	}
+	return &t
+})
+
 func dotF16(row []byte, x []float32) float32 {
-	var s0, s1 float32
+	tab := halfTable()
+	var s0, s1, s2, s3 float32
 	i := 0
-	for ; i+2 <= len(x); i += 2 {
-		s0 += half(row[2*i:]) * x[i]
-		s1 += half(row[2*i+2:]) * x[i+1]
+	for ; i+4 <= len(x); i += 4 {
+		b := row[2*i:][:8]
+		s0 += tab[binary.LittleEndian.Uint16(b)] * x[i]
+		s1 += tab[binary.LittleEndian.Uint16(b[2:])] * x[i+1]
+		s2 += tab[binary.LittleEndian.Uint16(b[4:])] * x[i+2]
+		s3 += tab[binary.LittleEndian.Uint16(b[6:])] * x[i+3]
 	}
-	if i < len(x) {
-		s0 += half(row[2*i:]) * x[i]
+	for ; i < len(x); i++ {
+		s0 += tab[binary.LittleEndian.Uint16(row[2*i:])] * x[i]
 	}
-	return s0 + s1
+	return (s0 + s1) + (s2 + s3)
 }
 
 // dotBlock returns the dot product of the block b of type typ with x.

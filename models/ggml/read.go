@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 )
 
 // ReadFile reads the ggml model file at path (Read).
@@ -60,7 +61,7 @@ func Read(r io.ReaderAt, size int64) (*File, error) {
 }
 
 func readMagic(c *cursor) error {
-	head, err := c.next(int(min(c.left(), sniffLen)), "the magic")
+	head, err := c.next(int(min(c.left(), SniffLen)), "the magic")
 	if err != nil {
 		return err
 	}
@@ -143,7 +144,10 @@ func readVocab(c *cursor, f *File) error {
 	var text []byte
 	for i := range ends {
 		lenOff := c.off
-		b, err := c.next(4, fmt.Sprintf("token %d's length", i))
+		if c.left() < 4 {
+			return formatErr(lenOff, ErrTruncated, "token %d of %d: its length needs 4 bytes, the file has %d left", i, n, c.left())
+		}
+		b, err := c.next(4, "a token's length")
 		if err != nil {
 			return err
 		}
@@ -152,8 +156,8 @@ func readVocab(c *cursor, f *File) error {
 			return formatErr(lenOff, ErrTruncated, "token %d of %d is %d bytes long, the file has %d left", i, n, l, c.left())
 		}
 		start := len(text)
-		text = append(text, make([]byte, l)...)
-		if err := c.copyTo(text[start:], fmt.Sprintf("token %d", i)); err != nil {
+		text = slices.Grow(text, int(l))[:start+int(l)]
+		if err := c.copyTo(text[start:], "a token"); err != nil {
 			return err
 		}
 		ends[i] = len(text)

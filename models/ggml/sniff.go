@@ -32,9 +32,7 @@ func (f Format) String() string {
 
 // SniffLen is how many bytes of a file's head Sniff needs to tell every
 // format it knows apart; fewer are fine for a short file.
-const SniffLen = sniffLen
-
-const sniffLen = 64
+const SniffLen = 64
 
 // supported says what to use instead, for the errors.
 const supported = "supported are whisper.cpp's ggml .bin models (f32, f16, q4_0, q4_1, q5_0, q5_1, q8_0) and Hugging Face's model.safetensors"
@@ -90,7 +88,7 @@ func SniffFile(path string) (Format, error) {
 		return FormatUnknown, fmt.Errorf("ggml: %w", err)
 	}
 	defer fh.Close()
-	head := make([]byte, sniffLen)
+	head := make([]byte, SniffLen)
 	n, err := io.ReadFull(fh, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return FormatUnknown, fmt.Errorf("ggml: reading %s: %w", path, err)

@@ -119,7 +119,7 @@ func dataSize(typ Type, ne []int, limit int64) (int64, error) {
 	if rowLen%typ.BlockLen() != 0 {
 		return 0, &FormatError{Msg: fmt.Sprintf("%v rows of %d elements (ne[0]) are not whole %d-element blocks", typ, rowLen, typ.BlockLen()), Err: ErrFormat}
 	}
-	tooBig := &FormatError{Msg: fmt.Sprintf("%v data of shape %v needs more than the %d bytes left", typ, ne, limit), Err: ErrTruncated}
+	tooBig := &FormatError{Msg: fmt.Sprintf("%v data of shape %v needs more than the %d bytes left in the file", typ, ne, limit), Err: ErrTruncated}
 	size := int64(rowLen / typ.BlockLen() * typ.BlockBytes())
 	if size > limit {
 		return 0, tooBig
