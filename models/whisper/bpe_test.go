@@ -18,7 +18,7 @@ func TestBytePairMergeHeapMatchesScan(t *testing.T) {
 		var pieces []string
 		for range 400 {
 			var b strings.Builder
-			for b.Len() < 1+r.IntN(scanMergeLimit) {
+			for b.Len() < 1+r.IntN(5*scanMergeLimit) {
 				b.WriteString(alphabet[r.IntN(len(alphabet))])
 			}
 			pieces = append(pieces, b.String())
