@@ -156,6 +156,17 @@
 // there to the Nyquist frequency, so a formant at f lands in the filter
 // of α·f. α = 1 gives exactly the unwarped features.
 //
+// Whisper models read a different front end, openai/whisper's
+// log_mel_spectrogram (whisper/audio.py), which WhisperMel reproduces:
+// 400-sample periodic-Hann frames every 160 samples, centered (200
+// samples reflected at each end, the last frame dropped), power spectrum,
+// the model's mel filters (slaney-normalized, WhisperMelFilters; 80 or
+// 128 bins), log10 clamped at 1e-10 and at the maximum − 8, (x+4)/4. Its
+// WhisperSpectrogram is mel-major (Mels × Frames), as Whisper's encoder
+// reads it, and Window cuts the 3000-frame windows transcribe() feeds the
+// encoder, zero-padded as pad_or_trim pads them. On the reference clips
+// it stays within 5e-5 of openai/whisper's own values.
+//
 // # Noise and reverberation
 //
 // For augmentation, MakeNoise draws white, pink or brown Gaussian noise
@@ -302,4 +313,9 @@
 //     improves speech recognition, ICML Workshop on Deep Learning for
 //     Audio, Speech and Language, 2013: the frequency warp of FbankOptions.Warp.
 //   - ID3 tag version 2.4.0, Main structure, id3.org, 2000.
+//   - A. Radford, J. W. Kim et al., Robust Speech Recognition via
+//     Large-Scale Weak Supervision, 2022 (Whisper); its front end is
+//     openai/whisper's whisper/audio.py, its filters librosa's
+//     filters.mel (M. Slaney, Auditory Toolbox, 1998: the mel scale and
+//     the unit-area triangles).
 package audio
