@@ -9,11 +9,11 @@ import (
 // accents, the size of a prompt or a decoded window.
 var benchText = strings.Repeat("And so, my fellow Americans: ask not what your country can do for you — ask what you can do for your country. It's 1961; café naïve. ", 8)
 
-func BenchmarkEncode(b *testing.B) { benchmarkEncode(b, englishDims) }
+func BenchmarkTokenizerEncode(b *testing.B) { benchmarkTokenizerEncode(b, englishDims) }
 
-func BenchmarkEncodeMultilingual(b *testing.B) { benchmarkEncode(b, multilingualDims) }
+func BenchmarkTokenizerEncodeMultilingual(b *testing.B) { benchmarkTokenizerEncode(b, multilingualDims) }
 
-func benchmarkEncode(b *testing.B, d Dims) {
+func benchmarkTokenizerEncode(b *testing.B, d Dims) {
 	tok := newTestTokenizer(b, d)
 	b.SetBytes(int64(len(benchText)))
 	b.ReportAllocs()
