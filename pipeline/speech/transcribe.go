@@ -401,13 +401,10 @@ func (t *Transcriber) segment(s audio.Segment) (*timedChunk, error) {
 // of the JSON transcript.
 func roundMs(sec float64) float64 { return math.Round(sec*1000) / 1000 }
 
+// timedChunk is a decoded chunk and the seconds its decoding took.
 type timedChunk struct {
 	Chunk
 	decode float64
-	// In forced alignment: the sum of the log-probabilities of the
-	// script's characters (spaces excepted), and their number.
-	scriptLogP  float64
-	scriptChars int
 }
 
 // Samples transcribes one chunk of mono audio at rate (SampleRate, the
