@@ -109,7 +109,8 @@ func runAlign(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	default:
 		text = strings.Join(words, " ")
 	}
-	model, err := speech.OpenModel(*modelPath)
+	// Forced alignment runs no search: no language model to load.
+	model, err := speech.Open(*modelPath, &speech.Decoding{LM: speech.LanguageModel{Path: speech.NoLM}})
 	if err != nil {
 		return err
 	}
@@ -136,7 +137,7 @@ func runAlign(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "asr: warning: %s: the file is cut short: aligned the script to the %.1f s it holds\n", name, t.Duration)
 	}
 	if *plot != "" {
-		files, err := speech.AlignmentPlots(t, *plot, model.Config.Reduction())
+		files, err := speech.AlignmentPlots(t, *plot, model.Info().EncoderFrameSeconds)
 		for _, f := range files {
 			fmt.Fprintln(stderr, "asr: wrote", f)
 		}

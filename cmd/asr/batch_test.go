@@ -447,7 +447,7 @@ func TestBatchFactory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	proc, err := speech.BatchFactory(model, &speech.TranscribeOptions{Search: speech.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 1}})(0)
+	proc, err := speech.BatchFactory(speech.NewLAS(model, &speech.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 1}), nil)(0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,8 +19,10 @@ func init() {
 const evalUsage = `Usage: asr eval [flags] MANIFEST
 
 Transcribes every utterance of MANIFEST (a TSV path<TAB>text file with an
-optional header and speaker column) and compares the normalized
-transcripts with the references: word and character error rates with
+optional header and speaker column) exactly as "asr transcribe" does, with
+the same model, decoding and -vad flags, and compares each transcript as
+transcribe prints it with the normalized reference: word and character
+error rates with
 their substitution, deletion and insertion counts, and the real-time
 factor (decoding time per second of audio, model load excluded; with
 -j 1 and GOMAXPROCS=1 a single-core figure). -dev-speakers N scores only
@@ -43,6 +45,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var o speech.EvalOptions
 	sf := addSearchFlags(fs)
 	noFallback := fs.Bool("no-fallback", false, "keep the attention output even where it looks broken (no CTC fallback)")
+	vad := fs.Bool("vad", true, "skip non-speech (voice activity detection) and cut chunks in pauses, as asr transcribe; false decodes all audio")
 	fs.IntVar(&o.Workers, "j", 1, "utterances decoded in parallel")
 	fs.IntVar(&o.Speakers, "dev-speakers", 0, "score only the dev split of this many held-out speakers (as asr train -dev-speakers)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the dev split (as asr train -seed)")
@@ -58,15 +61,13 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o.Search = search
-	o.Search.NoFallback = *noFallback
-	model, err := speech.OpenModel(*modelPath)
+	search.NoFallback = *noFallback
+	o.Transcribe.NoVAD = !*vad
+	model, err := speech.Open(*modelPath, &speech.Decoding{Search: search, LM: lm})
 	if err != nil {
 		return err
 	}
-	if err := lm.Apply(model, &o.Search); err != nil {
-		return err
-	}
+	speech.SetFFTWorkers(o.Workers)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if *cpuProfile != "" {

@@ -21,6 +21,8 @@ type searchFlags struct {
 func addSearchFlags(fs *flag.FlagSet) *searchFlags {
 	l := &searchFlags{so: speech.DefaultSearchOptions(), lm: speech.DefaultLanguageModel()}
 	fs.IntVar(&l.so.Beam, "beam", speech.DefaultBeam, "beam width; 1 is greedy search")
+	fs.Float64Var(&l.so.LengthPenalty, "length-penalty", l.so.LengthPenalty, "rank hypotheses by score / length^α; 0 for none")
+	fs.Float64Var(&l.so.EOSThreshold, "eos-threshold", l.so.EOSThreshold, "end of sentence only when log p(end) ≥ γ · log p(best character); 0 for none")
 	fs.Float64Var(&l.so.CTCWeight, "ctc-weight", 0.3, "weight μ of the CTC score in joint decoding; 0 for attention alone")
 	fs.IntVar(&l.so.CTCBeam, "ctc-beam", speech.DefaultCTCBeam, "width of the CTC prefix beam search whose transcripts join the attention beam's for joint rescoring; 0 for none (attention alone, with the CTC best path as fallback)")
 	fs.StringVar(&l.lm.Path, "lm", "", `language model `+"`file`"+`: a word n-gram model in ARPA format (.arpa or .arpa.gz, from asr train-lm, KenLM or SRILM) or CMU Sphinx's binary format (.lm.bin), or a character LM (asr train-lm -char); "none" for none (default: the embedded word LM)`)

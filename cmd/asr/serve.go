@@ -80,14 +80,11 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	model, err := speech.OpenModel(*modelPath)
+	model, err := speech.Open(*modelPath, &speech.Decoding{Search: so, LM: lm})
 	if err != nil {
 		return err
 	}
-	if err := lm.Apply(model, &so); err != nil {
-		return err
-	}
-	srv, err := server.NewASR(server.ASRConfig{Model: model, ModelID: speech.ModelID(*modelPath), Search: so, MaxDuration: *maxDuration}, opts)
+	srv, err := server.NewASR(server.ASRConfig{Model: model, ModelID: speech.ModelID(*modelPath), MaxDuration: *maxDuration}, opts)
 	if err != nil {
 		return err
 	}

@@ -90,9 +90,9 @@ func runTiming(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	search := speech.DefaultSearchOptions()
 	search.Beam, search.CTCBeam = *beam, 0
-	opts := &speech.TranscribeOptions{Search: search}
+	opts := &speech.TranscribeOptions{}
 	opts.Segment.MaxLength = *chunk
-	tr, err := speech.NewTranscriber(model, opts)
+	tr, err := speech.NewTranscriber(speech.NewLAS(model, &search), opts)
 	if err != nil {
 		return err
 	}

@@ -95,9 +95,6 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	format := fs.String("format", "txt", "output format: "+strings.Join(speech.Formats, ", ")+"; for a batch, the format of a file per input")
 	asJSON := fs.Bool("json", false, "shorthand for -format json")
 	sf := addSearchFlags(fs)
-	so := &sf.so
-	fs.Float64Var(&so.LengthPenalty, "length-penalty", 1, "rank hypotheses by score / length^α; 0 for none")
-	fs.Float64Var(&so.EOSThreshold, "eos-threshold", 1.5, "end of sentence only when log p(end) ≥ γ · log p(best character); 0 for none")
 	align := fs.String("align", "", "draw the spectrogram and attention alignment of each chunk into this PNG `path` (a directory when there are several files); a chunk decoded by the CTC fallback shows the CTC posteriors instead, and says so")
 	vad := fs.Bool("vad", true, "skip non-speech (voice activity detection) and cut chunks in pauses; false decodes all audio")
 	noFallback := fs.Bool("no-fallback", false, "keep the attention output even where it looks broken (no CTC fallback)")
@@ -119,7 +116,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	if fs.NArg() == 0 && bf.List == "" {
 		return cli.Usagef("transcribe needs at least one audio file or directory")
 	}
-	so.NoFallback = *noFallback
+	sf.so.NoFallback = *noFallback
 	search, lm, err := sf.finish(fs)
 	if err != nil {
 		return err
@@ -198,7 +195,7 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 		out      *progressWriter
 		progress *cli.AudioProgress
 	)
-	opts := &speech.TranscribeOptions{Search: tj.search, NoVAD: tj.noVAD, KeepAlignment: align != "", Threads: tj.threads,
+	opts := &speech.TranscribeOptions{NoVAD: tj.noVAD, KeepAlignment: align != "", Threads: tj.threads,
 		OnStart: func(length time.Duration) {
 			progress.Start(length)
 			progress.Draw()
@@ -251,7 +248,7 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 				}
 				dst = filepath.Join(align, strings.TrimSuffix(name, filepath.Ext(name))+".png")
 			}
-			files, err := speech.AlignmentPlots(t, dst, model.Config.Reduction())
+			files, err := speech.AlignmentPlots(t, dst, model.Info().EncoderFrameSeconds)
 			if err != nil {
 				fmt.Fprintln(tj.stderr, "asr:", err)
 				failed++
@@ -310,18 +307,10 @@ func (tj *transcription) batch(b *cli.Batch, opts *batch.Options) error {
 	}
 	speech.SetFFTWorkers(min(opts.Jobs, len(inputs)))
 	opts.Model, opts.Stdout, opts.Stderr = speech.ModelID(tj.modelPath), tj.stdout, tj.stderr
-	return b.Run(inputs, speech.BatchFactory(model, &speech.TranscribeOptions{Search: tj.search, NoVAD: tj.noVAD}), opts)
+	return b.Run(inputs, speech.BatchFactory(model, &speech.TranscribeOptions{NoVAD: tj.noVAD}), opts)
 }
 
-// openModel opens the acoustic model and sets up the language model for
-// it in tj.search.
-func (tj *transcription) openModel() (*speech.Model, error) {
-	model, err := speech.OpenModel(tj.modelPath)
-	if err != nil {
-		return nil, err
-	}
-	if err := tj.lm.Apply(model, &tj.search); err != nil {
-		return nil, err
-	}
-	return model, nil
+// openModel opens the speech model with its search and language model.
+func (tj *transcription) openModel() (speech.Model, error) {
+	return speech.Open(tj.modelPath, &speech.Decoding{Search: tj.search, LM: tj.lm})
 }

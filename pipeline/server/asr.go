@@ -24,13 +24,11 @@ var ResponseFormats = []string{"json", "text", "srt", "vtt", "verbose_json"}
 
 // ASRConfig configures NewASR.
 type ASRConfig struct {
-	// Model is the speech model, shared by every worker.
-	Model *speech.Model
+	// Model is the speech model with its decoding options (speech.Open,
+	// speech.NewLAS), shared by every worker.
+	Model speech.Model
 	// ModelID names it in /v1/models and the answers.
 	ModelID string
-	// Search tunes the decoding (a language model already applied); start
-	// from speech.DefaultSearchOptions: zero weights are real zeros.
-	Search speech.SearchOptions
 	// MaxDuration bounds the audio of one request (0: DefaultMaxDuration);
 	// longer audio gets 413.
 	MaxDuration time.Duration
@@ -56,7 +54,7 @@ func NewASR(cfg ASRConfig, o Options) (*Server, error) {
 	s := newServer("asr", []modelInfo{{ID: cfg.ModelID, Object: "model", OwnedBy: "attend"}}, o)
 	a := &asrService{s: s, cfg: cfg, transcriber: make(chan *speech.Transcriber, s.o.Jobs)}
 	for range s.o.Jobs {
-		tr, err := speech.NewTranscriber(cfg.Model, &speech.TranscribeOptions{Search: cfg.Search, KeepAlignment: true})
+		tr, err := speech.NewTranscriber(cfg.Model, &speech.TranscribeOptions{KeepAlignment: true})
 		if err != nil {
 			return nil, err
 		}
@@ -193,7 +191,7 @@ func (a *asrService) write(w http.ResponseWriter, req *asrRequest, t *speech.Tra
 	case "json":
 		writeJSON(w, http.StatusOK, map[string]string{"text": t.Text})
 	case "verbose_json":
-		writeJSON(w, http.StatusOK, verbose(t, req, a.cfg.ModelID, a.cfg.Model.Config.Reduction()))
+		writeJSON(w, http.StatusOK, verbose(t, req, a.cfg.ModelID, a.cfg.Model.Info().EncoderFrameSeconds))
 	default:
 		var b bytes.Buffer
 		format := req.format

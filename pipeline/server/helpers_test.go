@@ -18,7 +18,7 @@ var repoRoot = filepath.Join("..", "..")
 
 var (
 	asrOnce  sync.Once
-	asrModel *speech.Model
+	asrModel *speech.LASModel
 	asrErr   error
 )
 
@@ -33,7 +33,7 @@ func newASRServer(t testing.TB, o Options) *Server {
 	// speller's own alignment (with the LM, the default model falls back
 	// to CTC on hello.wav, whose alignment is one-hot).
 	so := speech.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 2}
-	s, err := NewASR(ASRConfig{Model: asrModel, ModelID: speech.ModelID(""), Search: so}, o)
+	s, err := NewASR(ASRConfig{Model: speech.NewLAS(asrModel, &so), ModelID: speech.ModelID("")}, o)
 	if err != nil {
 		t.Fatal(err)
 	}

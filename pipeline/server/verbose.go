@@ -50,7 +50,8 @@ type VerboseAttend struct {
 	Model string `json:"model"`
 	// MelFrameSeconds is the hop of the spectrogram frames (10 ms),
 	// EncoderFrameSeconds that of the encoder frames the speller attends
-	// over (the listener's reduction × 10 ms).
+	// over (speech.ModelInfo.EncoderFrameSeconds: for LAS the listener's
+	// reduction × 10 ms).
 	MelFrameSeconds     float64 `json:"mel_frame_seconds"`
 	EncoderFrameSeconds float64 `json:"encoder_frame_seconds"`
 	DecodeSeconds       float64 `json:"decode_seconds"`
@@ -111,7 +112,7 @@ type VerboseChunk struct {
 const quantization = "alignment and mel are base64 bytes, row-major (alignment: chars × encoder_frames; mel: mel_frames × mel_bins); byte q means lo + q/255·(hi−lo), with [0, alignment_max] and [mel_lo, mel_hi]"
 
 // verbose lays out a transcript as the verbose_json answer.
-func verbose(t *speech.Transcript, req *asrRequest, model string, reduction int) *Verbose {
+func verbose(t *speech.Transcript, req *asrRequest, model string, encoderFrameSeconds float64) *Verbose {
 	v := &Verbose{Task: "transcribe", Language: "english", Duration: t.Duration, Text: t.Text}
 	var words []speech.Word
 	for _, c := range t.Chunks {
@@ -133,7 +134,7 @@ func verbose(t *speech.Transcript, req *asrRequest, model string, reduction int)
 		return v
 	}
 	v.Attend = &VerboseAttend{Model: model, MelFrameSeconds: speech.FrameSeconds,
-		EncoderFrameSeconds: speech.FrameSeconds * float64(reduction), DecodeSeconds: t.Decode,
+		EncoderFrameSeconds: encoderFrameSeconds, DecodeSeconds: t.Decode,
 		Quantization: quantization, Chunks: []VerboseChunk{}}
 	first := 0
 	for _, c := range t.Chunks {

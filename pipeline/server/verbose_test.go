@@ -28,7 +28,7 @@ func noSpeechTranscript() *speech.Transcript {
 }
 
 func TestVerboseNoSpeech(t *testing.T) {
-	v := verbose(noSpeechTranscript(), &asrRequest{words: true, segments: true, attention: true}, "test", 4)
+	v := verbose(noSpeechTranscript(), &asrRequest{words: true, segments: true, attention: true}, "test", 0.04)
 	data, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +78,7 @@ func TestVerboseNoSpeech(t *testing.T) {
 	// Without the posteriors, the one-hot path is labelled as such.
 	tr := noSpeechTranscript()
 	tr.Chunks[2].CTC = nil
-	v = verbose(tr, &asrRequest{attention: true}, "test", 4)
+	v = verbose(tr, &asrRequest{attention: true}, "test", 0.04)
 	if c := v.Attend.Chunks[2]; c.AlignmentSource != "ctc_path" || c.EncoderFrames != 4 {
 		t.Errorf("fallback without posteriors: %+v", c)
 	}

@@ -9,8 +9,9 @@ type (
 	ModelConfig = asr.Config
 	// SearchOptions tunes beam search (see asr.SearchOptions).
 	SearchOptions = asr.SearchOptions
-	// Model is a speech recognizer (see asr.Model).
-	Model = asr.Model
+	// LASModel is the Listen-Attend-Spell network (see asr.Model);
+	// NewLAS makes it a Model.
+	LASModel = asr.Model
 )
 
 // DefaultModelConfig returns the default model (asr.DefaultConfig).

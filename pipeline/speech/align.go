@@ -18,14 +18,16 @@ import (
 // KeepAlignment, the log-mel spectrogram above the attention alignment
 // (characters × encoder frames) with the word starts marked, and writes
 // them as PNG: to path for a one-chunk transcript, else to path with
-// "-001", "-002", … before its extension. It returns the files written.
+// "-001", "-002", … before its extension. encoderFrameSeconds is the
+// time step of the alignment's columns (ModelInfo.EncoderFrameSeconds).
+// It returns the files written.
 //
 // A chunk whose text came from the CTC fallback (Chunk.Fallback) has no
 // attention to show: its figure says so, with the reason, and draws what
 // the text came from instead, the CTC head's posterior of each character
 // at each frame (0 to 1, Chunk.CTC), a box on the frame where the best
 // path emitted it.
-func AlignmentPlots(t *Transcript, path string, reduction int) ([]string, error) {
+func AlignmentPlots(t *Transcript, path string, encoderFrameSeconds float64) ([]string, error) {
 	ext := filepath.Ext(path)
 	base := strings.TrimSuffix(path, ext)
 	if ext == "" {
@@ -42,7 +44,7 @@ func AlignmentPlots(t *Transcript, path string, reduction int) ([]string, error)
 		}
 		T := len(c.Alignment[0])
 		al := vision.Alignment{Outputs: len(c.Alignment), Frames: T, Labels: c.Chars,
-			FrameDuration: time.Duration(float64(reduction) * FrameSeconds * float64(time.Second))}
+			FrameDuration: time.Duration(encoderFrameSeconds * float64(time.Second))}
 		for _, row := range c.Alignment {
 			al.Weights = append(al.Weights, row...)
 		}

@@ -17,7 +17,7 @@ func ExampleTranscriber_Align() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	tr, err := speech.NewTranscriber(model, nil)
+	tr, err := speech.NewTranscriber(speech.NewLAS(model, nil), nil)
 	if err != nil {
 		log.Fatal(err)
 	}

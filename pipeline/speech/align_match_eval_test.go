@@ -35,7 +35,7 @@ func TestAlignMatchScores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := speech.NewTranscriber(model, nil)
+	tr, err := speech.NewTranscriber(speech.NewLAS(model, nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/attend-go/attend/models/asr"
 )
@@ -20,15 +19,13 @@ const shareRadius = 2
 // b where cut[b] is true (cut has len(words)+1 entries, nil means
 // anywhere): a word as written, "1999", may be several normalized words
 // that one chunk must hold.
-func (t *Transcriber) shareWords(chunks []*encodedChunk, words []string, cut []bool) ([]int, error) {
+func (t *lasTranscriber) shareWords(chunks []*encodedChunk, words []string, cut []bool) ([]int, error) {
 	if len(chunks) == 1 {
 		return []int{len(words)}, nil
 	}
 	if t.Model.CTC == nil {
 		return nil, fmt.Errorf("the audio is longer than one chunk, and sharing the text out among chunks needs a model with a CTC head: %w", asr.ErrNoCTC)
 	}
-	start := time.Now()
-	defer func() { chunks[0].decode += time.Since(start).Seconds() }()
 	counts, err := t.ctcShare(chunks, words)
 	if err != nil {
 		return nil, err
@@ -66,7 +63,7 @@ func snapShare(counts []int, cut []bool) []int {
 // ctcShare shares words out by the most likely CTC alignment of the
 // whole text to the whole recording (asr.CTCSplit): a word goes to the
 // chunk that holds its middle character.
-func (t *Transcriber) ctcShare(chunks []*encodedChunk, words []string) ([]int, error) {
+func (t *lasTranscriber) ctcShare(chunks []*encodedChunk, words []string) ([]int, error) {
 	V := t.Model.Vocab.Size()
 	var (
 		logp []float32
@@ -117,7 +114,7 @@ func (t *Transcriber) ctcShare(chunks []*encodedChunk, words []string) ([]int, e
 // whole, with its end: a chunk that ends on a word it never heard, or
 // starts past one it did, is unlikely. Every term has the same tokens in
 // all, so sharings compare fairly.
-func (t *Transcriber) settleShare(chunks []*encodedChunk, words []string, counts []int, cut []bool) ([]int, error) {
+func (t *lasTranscriber) settleShare(chunks []*encodedChunk, words []string, counts []int, cut []bool) ([]int, error) {
 	n, W := len(chunks), len(words)
 	// bounds[j] lists the candidate word indices of the boundary before
 	// chunk j; the first and the last are fixed.
@@ -168,7 +165,7 @@ func (t *Transcriber) settleShare(chunks []*encodedChunk, words []string, counts
 }
 
 // forcedLikelihood is log p(words, EOS | chunk) under the speller.
-func (t *Transcriber) forcedLikelihood(c *encodedChunk, words []string) (float64, error) {
+func (t *lasTranscriber) forcedLikelihood(c *encodedChunk, words []string) (float64, error) {
 	tokens, err := t.Model.Vocab.Encode(strings.Join(words, " "))
 	if err != nil {
 		return 0, err

@@ -25,7 +25,7 @@ func TestSettleShareMovesBoundariesToSentences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := NewTranscriber(m, nil)
+	tr, err := NewTranscriber(NewLAS(m, nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,11 @@ func TestSettleShareMovesBoundariesToSentences(t *testing.T) {
 				proposal[i] += d
 				proposal[i+1] -= d
 			}
-			got, err := tr.settleShare(chunks, words, proposal, nil)
+			encs := make([]*encodedChunk, len(chunks))
+			for i, c := range chunks {
+				encs[i] = c.enc.(*encodedChunk)
+			}
+			got, err := tr.dec.(*lasTranscriber).settleShare(encs, words, proposal, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +90,7 @@ func TestSettleShareMovesBoundariesToSentences(t *testing.T) {
 	}
 }
 
-func chunkSpans(chunks []*encodedChunk) []string {
+func chunkSpans(chunks []*alignedChunk) []string {
 	var s []string
 	for _, c := range chunks {
 		s = append(s, fmt.Sprintf("%.2f–%.2f s", c.start, c.end))

@@ -4,13 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/internal/input"
-	"github.com/attend-go/attend/models/asr"
 )
 
 // ErrNoText marks a text to align that holds no word once normalized.
@@ -75,33 +73,40 @@ func (t *Transcriber) AlignStream(path string, stream audio.Stream, text string)
 	}
 	var words, shown []string
 	for _, w := range script {
-		words = append(words, w.norm...)
+		words = append(words, strings.Join(w.norm, " "))
 		shown = append(shown, w.text)
-	}
-	if _, err := t.Model.Vocab.Encode(strings.Join(words, " ")); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	chunks, err := t.encodeChunks(name, stream)
 	if err != nil {
 		return nil, err
 	}
-	counts, err := t.shareWords(chunks, words, scriptBoundaries(script))
+	start := time.Now()
+	encs := make([]Encoding, len(chunks))
+	for i, c := range chunks {
+		encs[i] = c.enc
+	}
+	hyps, err := t.dec.Align(encs, words, &DecodeOptions{KeepAlignment: t.opts.KeepAlignment})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	tr := &Transcript{Path: path, Text: strings.Join(shown, " "), Chunks: []Chunk{}}
+	tr := &Transcript{Path: path, Text: strings.Join(shown, " "), Chunks: []Chunk{}, Decode: time.Since(start).Seconds()}
 	var logP float64
 	var chars int
 	for i, ec := range chunks {
-		c, err := t.alignChunk(ec, words[:counts[i]])
-		if err != nil {
-			return nil, fmt.Errorf("%s at %.3f s: %w", name, ec.start, err)
+		c := &timedChunk{Chunk: Chunk{Start: ec.start, End: ec.end}}
+		c.fromHypothesis(hyps[i], ec.offset, t.opts.KeepAlignment)
+		for j := range c.Words {
+			c.Words[j].Start += ec.start
+			c.Words[j].End += ec.start
 		}
-		words = words[counts[i]:]
+		for _, tok := range hyps[i].Tokens {
+			if strings.TrimSpace(tok.Text) != "" {
+				logP, chars = logP+float64(tok.LogProb), chars+1
+			}
+		}
 		scriptChunk(&c.Chunk, &script)
 		c.Start, c.End = roundMs(c.Start), roundMs(c.End)
-		logP, chars = logP+c.scriptLogP, chars+c.scriptChars
-		tr.Decode += c.decode
+		tr.Decode += ec.decode
 		tr.Duration = c.End
 		tr.Chunks = append(tr.Chunks, c.Chunk)
 	}
@@ -113,40 +118,37 @@ func (t *Transcriber) AlignStream(path string, stream audio.Stream, text string)
 	return tr, nil
 }
 
-// encodedChunk is one chunk of a recording after the listener, kept
-// until the text is shared out.
-type encodedChunk struct {
+// alignedChunk is one chunk of a recording encoded for forced alignment,
+// kept until the text is shared out.
+type alignedChunk struct {
 	start, end float64 // seconds in the recording
 	offset     float64 // of the audio encoded, in the chunk (see audible)
-	enc        asr.Encoded
-	features   []float32 // (frames, 80), kept with KeepAlignment
-	frames     int
-	decode     float64 // seconds spent on it so far
+	enc        Encoding
+	decode     float64 // seconds spent encoding it
 }
 
-// encodeChunks cuts a recording into chunks as Stream does and runs the
-// listener over each, keeping a copy of its output.
-func (t *Transcriber) encodeChunks(name string, stream audio.Stream) ([]*encodedChunk, error) {
-	so := t.opts.Segment
-	if so.MaxLength == 0 {
-		so.MaxLength = AlignChunkLength
-	}
-	so.VAD = nil // the text says what is spoken: every chunk is aligned
-	seg, err := audio.NewSegmenter(stream, &so)
+// encodeChunks cuts a recording into chunks as Stream does, but without
+// voice activity detection (the text says what is spoken: every chunk
+// is aligned) and of at most AlignChunkLength by default, and encodes
+// each.
+func (t *Transcriber) encodeChunks(name string, stream audio.Stream) ([]*alignedChunk, error) {
+	seg, err := t.segmenter(stream, t.opts.Segment, false, AlignChunkLength)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	var (
-		chunks  []*encodedChunk
+		chunks  []*alignedChunk
 		pending *audio.Segment // encoded once the next segment is seen
 	)
 	encode := func() error {
-		c, err := t.encodeChunk(pending.Samples, pending.Rate)
+		start := time.Now()
+		samples, offset, _ := audible(pending.Samples, pending.Rate)
+		e, err := t.dec.Encode(samples)
 		if err != nil {
 			return fmt.Errorf("%s at %v: %w", name, pending.StartTime().Round(time.Millisecond), err)
 		}
-		c.start, c.end = pending.StartTime().Seconds(), pending.EndTime().Seconds()
-		chunks = append(chunks, c)
+		chunks = append(chunks, &alignedChunk{start: pending.StartTime().Seconds(), end: pending.EndTime().Seconds(),
+			offset: offset, enc: e, decode: time.Since(start).Seconds()})
 		return nil
 	}
 	for {
@@ -177,68 +179,4 @@ func (t *Transcriber) encodeChunks(name string, stream audio.Stream) ([]*encoded
 		return nil, err
 	}
 	return chunks, nil
-}
-
-// encodeChunk featurizes and encodes one chunk of audio.
-func (t *Transcriber) encodeChunk(samples []float32, rate int) (*encodedChunk, error) {
-	start := time.Now()
-	samples, offset, _ := audible(samples, rate)
-	f, err := t.fe.Compute(samples, rate)
-	if err != nil {
-		return nil, err
-	}
-	e, err := t.Model.Encode(&t.ws, f.Data, f.Frames)
-	if err != nil {
-		return nil, err
-	}
-	c := &encodedChunk{enc: *e, offset: offset}
-	c.enc.Memory = slices.Clone(e.Memory[:e.T*e.D])
-	if e.CTCLogProbs != nil {
-		c.enc.CTCLogProbs = slices.Clone(e.CTCLogProbs[:e.T*t.Model.Vocab.Size()])
-	}
-	if t.opts.KeepAlignment {
-		c.features, c.frames = slices.Clone(f.Data), f.Frames
-	}
-	c.decode = time.Since(start).Seconds()
-	return c, nil
-}
-
-// alignChunk forces words through the speller over one encoded chunk and
-// times them.
-func (t *Transcriber) alignChunk(ec *encodedChunk, words []string) (*timedChunk, error) {
-	start := time.Now()
-	c := &timedChunk{Chunk: Chunk{Start: ec.start, End: ec.end, Words: []Word{}, Offset: ec.offset}}
-	if len(words) > 0 {
-		c.Text = strings.Join(words, " ")
-		tokens, err := t.Model.Vocab.Encode(c.Text)
-		if err != nil {
-			return nil, err
-		}
-		fa, err := t.Model.Align(&t.ws, &ec.enc, tokens)
-		if err != nil {
-			return nil, err
-		}
-		if c.Words, err = t.timeWords(&ec.enc, tokens, fa.Alignment, fa.LogProbs); err != nil {
-			return nil, err
-		}
-		for i, tok := range tokens {
-			if t.Model.Vocab.Decode([]int{tok}) != " " {
-				c.scriptLogP += float64(fa.LogProbs[i])
-				c.scriptChars++
-			}
-		}
-		for i := range c.Words {
-			c.Words[i].Start += ec.start + ec.offset
-			c.Words[i].End += ec.start + ec.offset
-		}
-		if t.opts.KeepAlignment {
-			c.Alignment = fa.Alignment
-			for _, ch := range c.Text {
-				c.Chars = append(c.Chars, string(ch))
-			}
-			c.Features, c.Frames = ec.features, ec.frames
-		}
-	}
-	c.decode = ec.decode + time.Since(start).Seconds()
-	return c, nil
 }

@@ -62,14 +62,21 @@ func loadHello(tb testing.TB) *audio.Signal {
 	return hello
 }
 
-// defaultTranscriber is a transcriber over the embedded model.
+// defaultTranscriber is a transcriber over the embedded model with the
+// default search, without a language model.
 func defaultTranscriber(tb testing.TB, opts *speech.TranscribeOptions) *speech.Transcriber {
+	tb.Helper()
+	return searchTranscriber(tb, asr.DefaultSearchOptions(), opts)
+}
+
+// searchTranscriber is a transcriber over the embedded model with search.
+func searchTranscriber(tb testing.TB, search asr.SearchOptions, opts *speech.TranscribeOptions) *speech.Transcriber {
 	tb.Helper()
 	model, err := asr.Default()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tr, err := speech.NewTranscriber(model, opts)
+	tr, err := speech.NewTranscriber(speech.NewLAS(model, &search), opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -168,7 +175,7 @@ func TestAlignErrors(t *testing.T) {
 		{"one chunk without a CTC head", noCTC, hello.Samples, helloText, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tr, err := speech.NewTranscriber(tc.model, nil)
+			tr, err := speech.NewTranscriber(speech.NewLAS(tc.model, nil), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -26,13 +26,13 @@ func ModelID(path string) string {
 }
 
 // BatchFactory returns the batch.Factory of a transcription batch: each
-// worker gets its own Transcriber over model with opts, and turns an
-// input into BatchResult of its transcript.
+// worker gets its own Transcriber over the shared model with opts, and
+// turns an input into BatchResult of its transcript.
 //
 // A worker stops reading its recording when its context is cancelled
 // (batch.Options.Abort), so abandoning a long recording costs at most
 // the chunk being decoded.
-func BatchFactory(model *asr.Model, opts *TranscribeOptions) batch.Factory {
+func BatchFactory(model Model, opts *TranscribeOptions) batch.Factory {
 	return func(int) (batch.Processor, error) {
 		tr, err := NewTranscriber(model, opts)
 		if err != nil {

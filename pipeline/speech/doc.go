@@ -25,10 +25,24 @@
 // file's path. The Transcriber below is the lower-level API the commands
 // use (decoded streams, forced alignment, options per call).
 //
+// # Speech models
+//
+// Everything here talks to a Model (model.go): a family's network with
+// its decoding options, which hands each goroutine a Decoder that
+// encodes the 16 kHz samples of one chunk, decodes it into a Hypothesis
+// (text, timed words, scored tokens, the attention to draw) and forces a
+// known text through a recording's chunks. VAD, chunking, formats,
+// batches, the server, its page and eval never ask which family they
+// hold. NewLAS makes the Listen-Attend-Spell network of package asr a
+// Model (model_las.go); Open opens a model file, choosing its family.
+// A family that cuts recordings itself (Whisper's 30-s windows) says so
+// in its ModelInfo and gets each recording whole.
+//
 // # Transcription
 //
 // A Transcriber (one per goroutine; the model may be shared) decodes a
-// recording chunk by chunk, so memory stays bounded whatever its length:
+// recording chunk by chunk, so memory stays bounded whatever its length.
+// For the LAS model (the Frontend and the asr calls are its Decoder's):
 //
 //	File / Stream     any rate and channel count → 16 kHz mono; the voice
 //	                  activity detector (audio.VAD) marks non-speech, which
@@ -49,7 +63,9 @@
 // transcript only the CTC prefix or phone beam found. WriteTranscript prints it as
 // txt, json (the Transcript itself: see Transcript, Chunk and Word for
 // the fields), srt or vtt (Cues: ≤ 10 words and ≤ 6 s per subtitle).
-// BatchFactory runs transcription over many files with package batch.
+// BatchFactory runs transcription over many files with package batch;
+// Evaluate scores a manifest with the same Transcriber, so that its
+// figures are those of the text "asr transcribe" prints.
 //
 // # Voice activity
 //
@@ -181,5 +197,8 @@
 // TrainWordLM fits a word n-gram model (package ngram, ARPA) on normalized
 // text or transcripts and LMPerplexity scores text with one; TrainLM fits
 // the character language model for shallow fusion; Evaluate scores a
-// manifest (WER, CER, real-time factor).
+// manifest (WER, CER, real-time factor) by transcribing each utterance
+// as "asr transcribe" does. The dev figure Train logs is quicker and
+// not the same: greedy search over each utterance's features whole,
+// without VAD, chunking or the trimming of digital silence.
 package speech

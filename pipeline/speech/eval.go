@@ -3,16 +3,18 @@ package speech
 import (
 	"context"
 	"fmt"
-	"github.com/attend-go/attend/pipeline/speechdata"
+	"sync"
 
-	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/pipeline/metrics"
+	"github.com/attend-go/attend/pipeline/speechdata"
 )
 
 // EvalOptions configures Evaluate.
 type EvalOptions struct {
-	// Search tunes the decoding; start from asr.DefaultSearchOptions
-	// (zero weights are real zeros).
-	Search asr.SearchOptions
+	// Transcribe is how each utterance is transcribed: the options of
+	// "asr transcribe" (NoVAD, Segment). Threads, KeepAlignment, OnChunk
+	// and OnStart do not apply.
+	Transcribe TranscribeOptions
 	// Workers transcribe in parallel (0 means 1, which makes the decode
 	// times single-core real-time factors).
 	Workers int
@@ -31,10 +33,16 @@ type EvalReport struct {
 	Skipped    []string
 }
 
-// Evaluate transcribes every utterance of a manifest and scores the
-// normalized transcripts: WER and CER with substitution, deletion and
-// insertion counts, and the real-time factor.
-func Evaluate(ctx context.Context, model *asr.Model, manifest string, o EvalOptions) (*EvalReport, error) {
+// Evaluate transcribes every utterance of a manifest exactly as "asr
+// transcribe" does, through the same Transcriber (decoding, resampling,
+// voice activity detection, chunking, digital-silence trimming, search
+// and language model all the model's and opts'), and scores each
+// transcript's text, as printed, against the normalized reference: WER
+// and CER with substitution, deletion and insertion counts, and the
+// real-time factor. An utterance whose reference normalizes to nothing,
+// or whose audio does not transcribe (no audio, a broken file), is
+// skipped with the reason.
+func Evaluate(ctx context.Context, model Model, manifest string, o EvalOptions) (*EvalReport, error) {
 	utts, err := speechdata.Read(manifest)
 	if err != nil {
 		return nil, err
@@ -47,16 +55,76 @@ func Evaluate(ctx context.Context, model *asr.Model, manifest string, o EvalOpti
 	if o.Limit > 0 && len(utts) > o.Limit {
 		utts = utts[:o.Limit]
 	}
-	loaded, skipped, err := loadUtterances(ctx, utts, model.Vocab, LoadOptions{Workers: max(1, o.Workers), MaxSeconds: 3600, MaxChars: 1 << 20})
-	if err != nil {
+	topts := o.Transcribe
+	topts.Threads, topts.KeepAlignment, topts.OnChunk, topts.OnStart = 0, false, nil, nil
+	out := make([]*Scored, len(utts))
+	reasons := make([]string, len(utts))
+	errs := make([]error, len(utts))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, o.Workers) {
+		tr, err := NewTranscriber(model, &topts)
+		if err != nil {
+			return nil, err
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				out[i], reasons[i], errs[i] = evalOne(ctx, tr, utts[i])
+			}
+		}()
+	}
+	for i := range utts {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if len(loaded) == 0 {
-		return nil, fmt.Errorf("%s: no utterance could be loaded (%d skipped)", manifest, len(skipped))
+	rep := &EvalReport{}
+	for i, s := range out {
+		switch {
+		case errs[i] != nil:
+			return nil, errs[i]
+		case s == nil:
+			rep.Skipped = append(rep.Skipped, reasons[i])
+		default:
+			rep.Utterances = append(rep.Utterances, *s)
+			rep.add(*s)
+		}
 	}
-	per, sum, err := score(ctx, model, loaded, max(1, o.Workers), &o.Search)
+	if len(rep.Utterances) == 0 {
+		return nil, fmt.Errorf("%s: no utterance could be transcribed (%d skipped)", manifest, len(rep.Skipped))
+	}
+	return rep, nil
+}
+
+// evalOne transcribes and scores one utterance, or says why it is
+// skipped; an error (the context's) ends the evaluation.
+func evalOne(ctx context.Context, tr *Transcriber, u speechdata.Utterance) (*Scored, string, error) {
+	ref := speechdata.Normalize(u.Text)
+	if ref == "" {
+		return nil, fmt.Sprintf("%s: empty text after normalization", u.Path), nil
+	}
+	t, err := tr.fileContext(ctx, u.Path)
+	if err != nil && ctx.Err() != nil {
+		return nil, "", context.Cause(ctx)
+	}
 	if err != nil {
-		return nil, err
+		return nil, err.Error(), nil
 	}
-	return &EvalReport{Scores: sum, Utterances: per, Skipped: skipped}, nil
+	s := &Scored{Path: u.Path, Reference: ref, Hypothesis: t.Text, Seconds: t.Duration, Decode: t.Decode,
+		WER: metrics.WordErrors(ref, t.Text), CER: metrics.CharErrors(ref, t.Text)}
+	for _, c := range t.Chunks {
+		if s.Fallback == "" {
+			s.Fallback = c.Fallback
+		}
+		s.FromCTC = s.FromCTC || c.FromCTC
+	}
+	return s, "", nil
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 
 	"github.com/attend-go/attend/audio"
-	"github.com/attend-go/attend/models/asr"
 )
 
 // Options configures New. A nil *Options, like the zero value, means the
@@ -36,38 +35,33 @@ type Options struct {
 // options, ready to transcribe. It is safe for concurrent use: each call
 // decodes with its own Transcriber over the shared, read-only model.
 type Recognizer struct {
-	model *asr.Model
+	model Model
 	opts  TranscribeOptions
 }
 
-// New loads the model and language model of opts (nil: the defaults).
+// New opens the model of opts (nil: the defaults) with its search and
+// language model (Open).
 func New(opts *Options) (*Recognizer, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
-	model, err := OpenModel(o.Model)
+	d := DefaultDecoding()
+	if o.Search != nil {
+		d.Search = *o.Search
+	}
+	if o.LM != nil {
+		d.LM = *o.LM
+	}
+	model, err := Open(o.Model, &d)
 	if err != nil {
 		return nil, fmt.Errorf("speech: %w", err)
 	}
-	r := &Recognizer{model: model, opts: TranscribeOptions{
-		Search: DefaultSearchOptions(), Threads: o.Threads, NoVAD: o.NoVAD,
-	}}
-	if o.Search != nil {
-		r.opts.Search = *o.Search
-	}
-	lm := DefaultLanguageModel()
-	if o.LM != nil {
-		lm = *o.LM
-	}
-	if err := lm.Apply(model, &r.opts.Search); err != nil {
-		return nil, fmt.Errorf("speech: %w", err)
-	}
-	return r, nil
+	return &Recognizer{model: model, opts: TranscribeOptions{Threads: o.Threads, NoVAD: o.NoVAD}}, nil
 }
 
 // Model returns the recognizer's model.
-func (r *Recognizer) Model() *Model { return r.model }
+func (r *Recognizer) Model() Model { return r.model }
 
 // Transcribe transcribes an audio file's bytes (WAV, FLAC, MP3 or Ogg
 // Vorbis, any rate and channel count, sniffed from the bytes). An

@@ -47,9 +47,11 @@ func (s Scores) RTF() float64 {
 	return s.DecodeSeconds / s.AudioSeconds
 }
 
-// score decodes every utterance with workers goroutines sharing model,
-// each with its own workspace, and returns the per-utterance results in
-// input order and their sum.
+// score decodes every utterance's features, loaded for training, with
+// workers goroutines sharing model, each with its own workspace, and
+// returns the per-utterance results in input order and their sum: the
+// quick dev figure of a training run. It is not what "asr transcribe"
+// prints (no VAD, chunking or trimming of digital silence): Evaluate is.
 func score(ctx context.Context, model *asr.Model, utts []*utterance, workers int, opts *asr.SearchOptions) ([]Scored, Scores, error) {
 	out := make([]Scored, len(utts))
 	errs := make([]error, len(utts))
@@ -105,15 +107,20 @@ func score(ctx context.Context, model *asr.Model, utts []*utterance, workers int
 		if errs[i] != nil {
 			return nil, sum, errs[i]
 		}
-		sum.Utterances++
-		sum.WER.Add(s.WER)
-		sum.CER.Add(s.CER)
-		sum.PER.Add(s.PER)
-		sum.AudioSeconds += s.Seconds
-		sum.DecodeSeconds += s.Decode
-		if s.Fallback != "" || s.FromCTC {
-			sum.Fallbacks++
-		}
+		sum.add(s)
 	}
 	return out, sum, nil
+}
+
+// add counts one scored utterance into s.
+func (s *Scores) add(u Scored) {
+	s.Utterances++
+	s.WER.Add(u.WER)
+	s.CER.Add(u.CER)
+	s.PER.Add(u.PER)
+	s.AudioSeconds += u.Seconds
+	s.DecodeSeconds += u.Decode
+	if u.Fallback != "" || u.FromCTC {
+		s.Fallbacks++
+	}
 }

@@ -33,7 +33,7 @@ func TestTranscribeSkipsDigitalSilence(t *testing.T) {
 		noVAD bool
 	}{{"VAD", false}, {"no VAD", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			tr, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Search: search, NoVAD: tc.noVAD})
+			tr, err := speech.NewTranscriber(speech.NewLAS(model, &search), &speech.TranscribeOptions{NoVAD: tc.noVAD})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -56,7 +56,7 @@ func TestTimingAccuracyRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := NewTranscriber(m, &TranscribeOptions{Search: SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 1}})
+	tr, err := NewTranscriber(NewLAS(m, &SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 1}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

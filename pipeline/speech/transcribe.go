@@ -102,13 +102,12 @@ type Transcript struct {
 
 // TranscribeOptions configures a Transcriber; nil means defaults.
 type TranscribeOptions struct {
-	// Search tunes the decoding; start from asr.DefaultSearchOptions,
-	// which a nil *TranscribeOptions uses (zero weights are real zeros).
-	Search asr.SearchOptions
 	// Segment configures the cutting of long audio. By default, chunks
 	// are cut at pauses found by the voice activity detector, at most
-	// DefaultChunkLength long, and non-speech is skipped; with NoVAD
-	// they are cut at the quietest point before 15 s.
+	// DefaultChunkLength long (or the model's ModelInfo.ChunkLength),
+	// and non-speech is skipped; with NoVAD they are cut at the quietest
+	// point before 15 s (or ChunkLength). A model that cuts recordings
+	// itself (ModelInfo.OwnChunking) gets each recording whole.
 	Segment audio.SegmentOptions
 	// NoVAD turns voice activity detection off: every chunk is decoded,
 	// as before the detector existed.
@@ -149,23 +148,22 @@ const DefaultChunkLength = 12 * time.Second
 // Transcriber transcribes files with one model; one per goroutine (the
 // model itself may be shared).
 type Transcriber struct {
-	Model *asr.Model
+	Model Model
 	opts  TranscribeOptions
-	fe    *Frontend
-	ws    asr.Workspace
+	dec   Decoder
 }
 
-// NewTranscriber returns a transcriber over model.
-func NewTranscriber(model *asr.Model, opts *TranscribeOptions) (*Transcriber, error) {
-	fe, err := NewFrontend()
+// NewTranscriber returns a transcriber over model (its decoding options
+// are the model's: NewLAS takes the LAS search). A nil opts means the
+// zero TranscribeOptions.
+func NewTranscriber(model Model, opts *TranscribeOptions) (*Transcriber, error) {
+	dec, err := model.NewDecoder()
 	if err != nil {
 		return nil, err
 	}
-	t := &Transcriber{Model: model, fe: fe}
+	t := &Transcriber{Model: model, dec: dec}
 	if opts != nil {
 		t.opts = *opts
-	} else {
-		t.opts.Search = asr.DefaultSearchOptions()
 	}
 	return t, nil
 }
@@ -212,15 +210,6 @@ func (t *Transcriber) StreamContext(ctx context.Context, path string, stream aud
 	if path == "" {
 		name = "speech"
 	}
-	so := t.opts.Segment
-	if !t.opts.NoVAD {
-		if so.VAD == nil {
-			so.VAD = &audio.VADOptions{}
-		}
-		if so.MaxLength == 0 {
-			so.MaxLength = DefaultChunkLength
-		}
-	}
 	if t.opts.OnStart != nil {
 		length := time.Duration(0)
 		if l, ok := stream.(interface{ Length() (time.Duration, bool) }); ok {
@@ -228,7 +217,11 @@ func (t *Transcriber) StreamContext(ctx context.Context, path string, stream aud
 		}
 		t.opts.OnStart(length)
 	}
-	seg, err := audio.NewSegmenter(stream, &so)
+	fallback := time.Duration(0) // audio's 15 s
+	if !t.opts.NoVAD {
+		fallback = DefaultChunkLength
+	}
+	seg, err := t.segmenter(stream, t.opts.Segment, !t.opts.NoVAD, fallback)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -291,7 +284,7 @@ func canceled(ctx context.Context) error {
 
 // serial cuts and decodes the chunks one after the other. Errors start
 // with what follows the file's name.
-func (t *Transcriber) serial(ctx context.Context, seg *audio.Segmenter, emit func(audio.Segment, *timedChunk)) error {
+func (t *Transcriber) serial(ctx context.Context, seg segmenter, emit func(audio.Segment, *timedChunk)) error {
 	for {
 		if err := canceled(ctx); err != nil {
 			return err
@@ -313,7 +306,7 @@ func (t *Transcriber) serial(ctx context.Context, seg *audio.Segmenter, emit fun
 
 // parallel cuts the chunks in this goroutine and decodes them on
 // Threads workers, emitting them in order.
-func (t *Transcriber) parallel(ctx context.Context, seg *audio.Segmenter, emit func(audio.Segment, *timedChunk)) error {
+func (t *Transcriber) parallel(ctx context.Context, seg segmenter, emit func(audio.Segment, *timedChunk)) error {
 	workers := []*Transcriber{t}
 	for len(workers) < t.opts.Threads {
 		w, err := NewTranscriber(t.Model, &t.opts)
@@ -408,17 +401,15 @@ func (t *Transcriber) segment(s audio.Segment) (*timedChunk, error) {
 // of the JSON transcript.
 func roundMs(sec float64) float64 { return math.Round(sec*1000) / 1000 }
 
+// timedChunk is a decoded chunk and the seconds its decoding took.
 type timedChunk struct {
 	Chunk
 	decode float64
-	// In forced alignment: the sum of the log-probabilities of the
-	// script's characters (spaces excepted), and their number.
-	scriptLogP  float64
-	scriptChars int
 }
 
-// Samples transcribes one chunk of 16 kHz mono audio; word times are
-// relative to its start.
+// Samples transcribes one chunk of mono audio at rate (SampleRate, the
+// rate of every segment the Transcriber cuts); word times are relative
+// to its start.
 func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) {
 	start := time.Now()
 	c := &timedChunk{}
@@ -426,51 +417,50 @@ func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) 
 	if len(samples) < rate/40 { // shorter than one 25 ms frame
 		return c, nil
 	}
+	if rate != SampleRate {
+		return nil, fmt.Errorf("speech: %d Hz samples: the models take %d Hz", rate, SampleRate)
+	}
 	samples, offset, silent := audible(samples, rate)
 	if silent { // nothing to hear
 		c.NoSpeech, c.Words = !t.opts.NoVAD, []Word{}
 		c.decode = time.Since(start).Seconds()
 		return c, nil
 	}
-	f, err := t.fe.Compute(samples, rate)
+	e, err := t.dec.Encode(samples)
 	if err != nil {
 		return nil, err
 	}
-	e, err := t.Model.Encode(&t.ws, f.Data, f.Frames)
+	h, err := t.dec.Decode(e, &DecodeOptions{KeepAlignment: t.opts.KeepAlignment, DetectNoSpeech: !t.opts.NoVAD})
 	if err != nil {
 		return nil, err
 	}
-	if !t.opts.NoVAD && e.CTCLogProbs != nil && len(t.Model.CTCGreedy(e)) == 0 {
-		// The model's own evidence: its CTC head hears nothing but blank.
-		c.NoSpeech, c.Words = true, []Word{}
-		c.decode = time.Since(start).Seconds()
-		return c, nil
+	c.fromHypothesis(h, offset, t.opts.KeepAlignment)
+	c.decode = time.Since(start).Seconds()
+	return c, nil
+}
+
+// fromHypothesis fills c from a Decoder's hypothesis of the audio that
+// starts offset seconds into the chunk, and with keep its drawing.
+func (c *timedChunk) fromHypothesis(h *Hypothesis, offset float64, keep bool) {
+	c.Text, c.Fallback, c.FromCTC, c.NoSpeech = h.Text, h.Fallback, h.FromCTC, h.NoSpeech
+	c.Words = h.Words
+	if c.Words == nil {
+		c.Words = []Word{}
 	}
-	r, err := t.Model.Decode(&t.ws, e, &t.opts.Search)
-	if err != nil {
-		return nil, err
-	}
-	c.Text, c.Fallback, c.FromCTC = strings.Join(strings.Fields(r.Text), " "), r.Fallback, r.FromCTC
-	if c.Words, err = t.timeWords(e, r.Tokens, r.Alignment, r.LogProbs); err != nil {
-		return nil, err
+	if h.NoSpeech {
+		return
 	}
 	c.Offset = offset
 	for i := range c.Words {
 		c.Words[i].Start += offset
 		c.Words[i].End += offset
 	}
-	if t.opts.KeepAlignment {
-		c.Alignment = r.Alignment
-		for _, tok := range r.Tokens {
-			c.Chars = append(c.Chars, t.Model.Vocab.Decode([]int{tok}))
-		}
-		c.Features, c.Frames = append([]float32(nil), f.Data...), f.Frames
-		if r.Fallback != "" && e.CTCLogProbs != nil {
-			c.CTC = ctcPosteriors(e, r.Tokens, t.Model.Vocab.Size())
+	if keep {
+		c.Alignment, c.CTC, c.Features, c.Frames = h.Alignment, h.CTC, h.Features, h.Frames
+		for _, tok := range h.Tokens {
+			c.Chars = append(c.Chars, tok.Text)
 		}
 	}
-	c.decode = time.Since(start).Seconds()
-	return c, nil
 }
 
 // ctcPosteriors returns, per token, its CTC posterior at each frame of e.
@@ -495,7 +485,7 @@ func ctcPosteriors(e *asr.Encoded, tokens []int, V int) [][]float32 {
 // emitted each token, and the path keeps exactly those frames: leaving
 // one costs log ε ≈ −18.4 of attention, more than any CTC posterior can
 // win back over the emitting frame's (its argmax, so ≥ log 1/V).
-func (t *Transcriber) timeWords(e *asr.Encoded, tokens []int, alignment [][]float32, logProbs []float32) ([]Word, error) {
+func (t *lasTranscriber) timeWords(e *asr.Encoded, tokens []int, alignment [][]float32, logProbs []float32) ([]Word, error) {
 	frames, err := t.Model.MonotonicFrames(e, tokens, alignment)
 	if err != nil {
 		return nil, err

@@ -52,7 +52,7 @@ func TestTranscribeGuards(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, beam := range []int{1, 4} {
-		tr, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Search: asr.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: beam}})
+		tr, err := speech.NewTranscriber(speech.NewLAS(model, &asr.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: beam}), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,12 +113,12 @@ func TestTranscribeWordTimes(t *testing.T) {
 		{"CTC fallback", asr.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 4, MaxLengthRatio: 1e-3}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tr := defaultTranscriber(t, &speech.TranscribeOptions{Search: tc.search, KeepAlignment: true})
+			tr := searchTranscriber(t, tc.search, &speech.TranscribeOptions{KeepAlignment: true})
 			got, err := tr.Stream("hello", hello.Stream())
 			if err != nil {
 				t.Fatal(err)
 			}
-			frameSec := speech.FrameSeconds * float64(tr.Model.Config.Reduction())
+			frameSec := tr.Model.Info().EncoderFrameSeconds
 			checkTimes(t, got, strings.Fields(got.Text), frameSec)
 			if len(got.Chunks) != 1 || len(got.Chunks[0].Words) == 0 {
 				t.Fatalf("want one chunk with words, got %+v", got.Chunks)

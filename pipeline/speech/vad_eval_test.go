@@ -138,7 +138,7 @@ func TestVADWordLoss(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := speech.NewTranscriber(model, nil)
+	tr, err := speech.NewTranscriber(speech.NewLAS(model, nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,11 +212,11 @@ func TestJoinedWER(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(*evalSeed, 3))
 	search := evalSearch(t, model)
-	withVAD, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Search: search, Segment: evalSegmentOptions()})
+	withVAD, err := speech.NewTranscriber(speech.NewLAS(model, &search), &speech.TranscribeOptions{Segment: evalSegmentOptions()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	noVAD, err := speech.NewTranscriber(model, &speech.TranscribeOptions{Search: search, NoVAD: true})
+	noVAD, err := speech.NewTranscriber(speech.NewLAS(model, &search), &speech.TranscribeOptions{NoVAD: true})
 	if err != nil {
 		t.Fatal(err)
 	}
