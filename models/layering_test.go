@@ -24,10 +24,11 @@ const module = "github.com/attend-go/attend"
 // everything that reads or writes a model.
 var layers = map[string][]string{
 	"cmd":                {"cmd", "pipeline", "internal"},
-	"pipeline":           {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/caption", "models/ngram", "internal"},
+	"pipeline":           {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/caption", "models/ngram", "models/whisper", "models/ggml", "internal"},
 	"models/asr":         {"models", "models/safetensors", "attention", "models/asr", "models/ngram"},
 	"models/caption":     {"models", "models/safetensors", "attention", "models/caption"},
-	"attention":          {"models", "attention"},
+	"attention":          {"models", "attention", "internal"},
+	"models/whisper":     {"models", "models/safetensors", "models/ggml", "attention", "models/whisper", "internal"},
 	"models":             {"models", "models/safetensors", "internal"},
 	"models/safetensors": {"models/safetensors", "internal"},
 	"models/ngram":       {"models/ngram", "internal"},

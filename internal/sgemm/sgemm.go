@@ -58,6 +58,19 @@ import "fmt"
 // Packing buffers come from a free list, so steady-state calls allocate
 // nothing.
 func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	gemm(true, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// GemmSerial is Gemm on the calling goroutine alone, for callers that
+// already run one product per core (the heads of an attention layer), so
+// that large products do not also split over helper goroutines.
+func GemmSerial(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	gemm(false, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// gemm is Gemm, split over goroutines when parallel and the product is
+// large enough.
+func gemm(parallel, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if m == 0 || n == 0 {
 		return
 	}
@@ -80,8 +93,12 @@ func Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int,
 		g.gemvRow()
 	case n == 1:
 		g.gemvColumn()
-	default:
+	case parallel:
 		g.run()
+	default:
+		s := getScratch()
+		g.serial(s)
+		putScratch(s)
 	}
 }
 

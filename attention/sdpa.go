@@ -1,0 +1,116 @@
+package attention
+
+import (
+	"math"
+	"sync"
+
+	"github.com/attend-go/attend/internal/sgemm"
+)
+
+// SDPA is eager multi-head scaled dot-product attention over whole
+// sequences (Vaswani et al. 2017, §3.2.1–3.2.2), the form a transformer
+// needs, with queries, keys and values already projected:
+//
+//	S_h = Q_h·K_hᵀ / √d_h (+ causal mask)     (Tq, Tk)   h = 1…heads, d_h = width/heads
+//	A_h = softmax(S_h) row by row             (Tq, Tk)
+//	O_h = A_h·V_h                             (Tq, d_h)
+//
+// where X_h is the h-th slice of d_h columns of a row-major (T, width)
+// matrix, so the heads' outputs lie side by side in dst (Tq, width) as
+// the output projection expects. With Causal, query i sits at position
+// Offset+i of the key sequence and sees keys 0…Offset+i only (the text
+// decoder's mask with a key/value cache of Offset entries).
+//
+// KeepScores, when set, receives each head's raw scores S_h (Tq rows of
+// Tk, before the mask and the softmax) for word timing (openai/whisper
+// timing.py reads these "QKs"). Heads run in parallel on up to
+// GOMAXPROCS goroutines; the result does not depend on their number.
+type SDPA struct {
+	Heads      int
+	Causal     bool
+	Offset     int
+	KeepScores func(head int, scores []float32)
+}
+
+// sdpaParallelScores is the score-matrix size (Tq·Tk) from which heads run
+// in parallel: a decoding step's 1×1500 scores cost less than starting
+// goroutines.
+const sdpaParallelScores = 1 << 14
+
+// Attend writes O (Tq, width) into dst from q (Tq, width), k and v
+// (Tk, width). The slices' lengths are the caller's contract: short ones
+// panic (programmer error).
+func (a SDPA) Attend(dst, q, k, v []float32, tq, tk, width int) {
+	dh := width / a.Heads
+	scale := float32(1 / math.Sqrt(float64(dh)))
+	workers := min(a.Heads, parallelism())
+	if tq*tk < sdpaParallelScores || workers == 1 {
+		s := make([]float32, tq*tk)
+		for h := range a.Heads {
+			a.head(dst, q, k, v, s, h, dh, scale, tq, tk, width)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan int, a.Heads)
+	for h := range a.Heads {
+		next <- h
+	}
+	close(next)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := make([]float32, tq*tk)
+			for h := range next {
+				a.head(dst, q, k, v, s, h, dh, scale, tq, tk, width)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// head computes one head's O_h into its columns of dst, using s (Tq·Tk)
+// as the score matrix.
+func (a SDPA) head(dst, q, k, v, s []float32, h, dh int, scale float32, tq, tk, width int) {
+	c := h * dh
+	// Large products inside a head run serially: the heads already fill the cores.
+	sgemm.GemmSerial(false, true, tq, tk, dh, scale, q[c:], width, k[c:], width, 0, s, tk)
+	if a.KeepScores != nil {
+		a.KeepScores(h, s)
+	}
+	for i := range tq {
+		row := s[i*tk : (i+1)*tk]
+		n := tk
+		if a.Causal {
+			n = min(tk, a.Offset+i+1)
+			clear(row[n:])
+		}
+		SoftmaxInPlace(row[:n])
+	}
+	sgemm.GemmSerial(false, false, tq, dh, tk, 1, s, tk, v[c:], width, 0, dst[c:], width)
+}
+
+// SoftmaxInPlace replaces x with softmax(x) = exp(x − max)/Σ exp(x − max),
+// with a fast float32 exponential (relative error below 2e-7).
+func SoftmaxInPlace(x []float32) {
+	if len(x) == 0 {
+		return
+	}
+	m := x[0]
+	for _, v := range x[1:] {
+		if v > m {
+			m = v
+		}
+	}
+	var sum float32
+	for i, v := range x {
+		e := Exp32(v - m)
+		x[i] = e
+		sum += e
+	}
+	inv := 1 / sum
+	for i := range x {
+		x[i] *= inv
+	}
+}

@@ -1,0 +1,6 @@
+package attention
+
+import "runtime"
+
+// parallelism is the number of goroutines eager kernels may use.
+func parallelism() int { return max(1, runtime.GOMAXPROCS(0)) }

@@ -1,0 +1,149 @@
+package whisper
+
+import (
+	"fmt"
+
+	"github.com/attend-go/attend/attention"
+	"github.com/attend-go/attend/internal/sgemm"
+)
+
+// NewDecoder implements Network. The cross-attention keys and values
+// (audio·W_k, audio·W_v + b_v per layer) are computed here once and shared
+// by every Clone.
+func (m *Model) NewDecoder(audio *AudioFeatures, recordCrossQK bool) TextDecoder {
+	n := m.dims.NTextState
+	d := &textDecoder{m: m, audio: audio, record: recordCrossQK}
+	for i := range m.decBlocks {
+		b := &m.decBlocks[i]
+		k := make([]float32, audio.Frames*n)
+		v := make([]float32, audio.Frames*n)
+		b.cross.key.forward(k, audio.Data, audio.Frames)
+		b.cross.value.forward(v, audio.Data, audio.Frames)
+		d.crossK, d.crossV = append(d.crossK, k), append(d.crossV, v)
+	}
+	d.selfK = make([][]float32, len(m.decBlocks))
+	d.selfV = make([][]float32, len(m.decBlocks))
+	if recordCrossQK {
+		d.qk = make([][][]float32, len(m.decBlocks)*m.dims.NTextHead)
+	}
+	return d
+}
+
+// textDecoder is openai/whisper's TextDecoder with its key/value cache:
+//
+//	x = token_embedding(tokens) + positional_embedding[offset:offset+t]   (t, n)
+//	x = blocks(x, audio)      causal self-attention over the cache, cross-attention to audio
+//	logits = ln(x)·token_embeddingᵀ                                        (t, n_vocab)
+type textDecoder struct {
+	m              *Model
+	audio          *AudioFeatures
+	crossK, crossV [][]float32 // per layer (Frames, n), shared by clones
+	selfK, selfV   [][]float32 // per layer (len, n), grown by Forward
+	len            int
+	record         bool
+	qk             [][][]float32 // [layer·heads + head][position] → (Frames) raw scores
+	logits         []float32     // (t, n_vocab) of the last Forward
+}
+
+// Len implements TextDecoder.
+func (d *textDecoder) Len() int { return d.len }
+
+// Clone implements TextDecoder.
+func (d *textDecoder) Clone() TextDecoder {
+	c := *d
+	c.selfK, c.selfV = make([][]float32, len(d.selfK)), make([][]float32, len(d.selfV))
+	for i := range d.selfK {
+		c.selfK[i] = append([]float32(nil), d.selfK[i]...)
+		c.selfV[i] = append([]float32(nil), d.selfV[i]...)
+	}
+	if d.qk != nil {
+		c.qk = make([][][]float32, len(d.qk))
+		for i := range d.qk {
+			c.qk[i] = append([][]float32(nil), d.qk[i]...)
+		}
+	}
+	c.logits = nil
+	return &c
+}
+
+// CrossQK implements TextDecoder.
+func (d *textDecoder) CrossQK(l, h int) [][]float32 {
+	if d.qk == nil {
+		return nil
+	}
+	return d.qk[l*d.m.dims.NTextHead+h]
+}
+
+// Forward implements TextDecoder.
+func (d *textDecoder) Forward(tokens []int) ([][]float32, error) {
+	dims := d.m.dims
+	t, n, off := len(tokens), dims.NTextState, d.len
+	if t == 0 {
+		return nil, nil
+	}
+	if off+t > dims.NTextCtx {
+		return nil, fmt.Errorf("whisper: decoding past the text context: %d tokens, the model holds %d", off+t, dims.NTextCtx)
+	}
+	x := make([]float32, t*n)
+	for i, tok := range tokens {
+		if tok < 0 || tok >= dims.NVocab {
+			return nil, fmt.Errorf("whisper: token %d is outside the vocabulary [0, %d)", tok, dims.NVocab)
+		}
+		copy(x[i*n:(i+1)*n], d.m.tokEmb[tok*n:(tok+1)*n])
+		addTo(x[i*n:(i+1)*n], d.m.decPos[(off+i)*n:(off+i+1)*n])
+	}
+	s := newScratch(t, n)
+	for l := range d.m.decBlocks {
+		d.block(l, x, s, t)
+	}
+	d.len += t
+	d.m.decLn.forward(x, x, t)
+	d.logits = grow(d.logits, t*dims.NVocab)
+	sgemm.Gemm(false, true, t, dims.NVocab, n, 1, x, n, d.m.tokEmb, n, 0, d.logits, dims.NVocab)
+	rows := make([][]float32, t)
+	for i := range rows {
+		rows[i] = d.logits[i*dims.NVocab : (i+1)*dims.NVocab]
+	}
+	return rows, nil
+}
+
+// block runs decoder block l over x (t, n) at positions len…len+t−1.
+func (d *textDecoder) block(l int, x []float32, s *scratch, t int) {
+	b := &d.m.decBlocks[l]
+	dims := d.m.dims
+	n, off, heads := dims.NTextState, d.len, dims.NTextHead
+	b.attnLn.forward(s.h, x, t)
+	b.attn.query.forward(s.q, s.h, t)
+	b.attn.key.forward(s.k, s.h, t)
+	b.attn.value.forward(s.v, s.h, t)
+	d.selfK[l] = append(d.selfK[l][:off*n], s.k[:t*n]...)
+	d.selfV[l] = append(d.selfV[l][:off*n], s.v[:t*n]...)
+	attention.SDPA{Heads: heads, Causal: true, Offset: off}.Attend(s.o, s.q, d.selfK[l], d.selfV[l], t, off+t, n)
+	b.attn.out.forward(s.h, s.o, t)
+	addTo(x, s.h)
+
+	b.crossLn.forward(s.h, x, t)
+	b.cross.query.forward(s.q, s.h, t)
+	frames := d.audio.Frames
+	sdpa := attention.SDPA{Heads: heads}
+	if d.record {
+		sdpa.KeepScores = func(h int, scores []float32) {
+			i := l*heads + h
+			for r := range t {
+				d.qk[i] = append(d.qk[i], append([]float32(nil), scores[r*frames:(r+1)*frames]...))
+			}
+		}
+	}
+	sdpa.Attend(s.o, s.q, d.crossK[l], d.crossV[l], t, frames, n)
+	b.cross.out.forward(s.h, s.o, t)
+	addTo(x, s.h)
+	b.mlp(x, s, t)
+}
+
+// grow returns s resized to n, reusing its array when it is large enough.
+func grow(s []float32, n int) []float32 {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]float32, n)
+}

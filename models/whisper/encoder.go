@@ -1,0 +1,127 @@
+package whisper
+
+import (
+	"fmt"
+
+	"github.com/attend-go/attend/attention"
+	"github.com/attend-go/attend/internal/sgemm"
+)
+
+// Encode implements Network: openai/whisper's AudioEncoder,
+//
+//	x = GELU(conv1(mel))            (n_audio_state, 3000)   kernel 3, padding 1
+//	x = GELU(conv2(x))              (n_audio_state, 1500)   stride 2
+//	x = xᵀ + positional_embedding   (1500, n_audio_state)
+//	x = blocks(x); x = ln_post(x)
+//
+// computed time-major throughout, so that each convolution is one matrix
+// product over its unfolded input (im2col).
+func (m *Model) Encode(mel []float32) (*AudioFeatures, error) {
+	d := m.dims
+	frames := 2 * d.NAudioCtx
+	if len(mel) != d.NMels*frames {
+		return nil, fmt.Errorf("whisper: Encode: mel has %d values, want %d mel bins × %d frames", len(mel), d.NMels, frames)
+	}
+	n := d.NAudioState
+	h1 := make([]float32, frames*n)
+	m.conv1.forwardChannelMajor(h1, mel, frames)
+	gelu(h1)
+	x := make([]float32, d.NAudioCtx*n)
+	m.conv2.forwardTimeMajor(x, h1, frames)
+	gelu(x)
+	addTo(x, m.encPos)
+	s := newScratch(d.NAudioCtx, n)
+	for i := range m.encBlocks {
+		m.encBlocks[i].encode(x, s, d.NAudioCtx, d.NAudioHead)
+	}
+	m.lnPost.forward(x, x, d.NAudioCtx)
+	return &AudioFeatures{Data: x, Frames: d.NAudioCtx, Width: n}, nil
+}
+
+// scratch holds one sequence's intermediate activations.
+type scratch struct {
+	h, q, k, v, o []float32 // (T, n)
+	u             []float32 // (T, 4n)
+}
+
+func newScratch(t, n int) *scratch {
+	return &scratch{
+		h: make([]float32, t*n), q: make([]float32, t*n), k: make([]float32, t*n),
+		v: make([]float32, t*n), o: make([]float32, t*n), u: make([]float32, t*4*n),
+	}
+}
+
+// encode runs one encoder block over x (T, n) in place.
+func (b *block) encode(x []float32, s *scratch, t, heads int) {
+	n := len(b.attnLn.gamma)
+	b.attnLn.forward(s.h, x, t)
+	b.attn.query.forward(s.q, s.h, t)
+	b.attn.key.forward(s.k, s.h, t)
+	b.attn.value.forward(s.v, s.h, t)
+	attention.SDPA{Heads: heads}.Attend(s.o, s.q, s.k, s.v, t, t, n)
+	b.attn.out.forward(s.h, s.o, t)
+	addTo(x, s.h)
+	b.mlp(x, s, t)
+}
+
+// mlp adds mlp(mlp_ln(x)) to x (T, n).
+func (b *block) mlp(x []float32, s *scratch, t int) {
+	b.mlpLn.forward(s.h, x, t)
+	b.mlp1.forward(s.u, s.h, t)
+	gelu(s.u[:t*b.mlp1.out])
+	b.mlp2.forward(s.o, s.u, t)
+	addTo(x, s.o[:len(x)])
+}
+
+// forwardChannelMajor computes y (T, out), time-major, from x (in, T),
+// channel-major (the log-mel spectrogram's layout), with stride 1:
+// y[t] = b + Σ_c Σ_j w[o, c, j]·x[c, t+j−1].
+func (c *conv1d) forwardChannelMajor(y, x []float32, t int) {
+	k := c.in * 3
+	cols := make([]float32, t*k) // (T, in·3): row t holds x[c, t+j−1] at c·3+j
+	for ch := range c.in {
+		xc := x[ch*t : (ch+1)*t]
+		for i := range t {
+			row := cols[i*k+ch*3 : i*k+ch*3+3]
+			if i > 0 {
+				row[0] = xc[i-1]
+			}
+			row[1] = xc[i]
+			if i+1 < t {
+				row[2] = xc[i+1]
+			}
+		}
+	}
+	c.product(y, cols, t)
+}
+
+// forwardTimeMajor computes y (T/stride, out) from x (T, in), both
+// time-major: y[t] = b + Σ_c Σ_j w[o, c, j]·x[stride·t+j−1, c].
+func (c *conv1d) forwardTimeMajor(y, x []float32, t int) {
+	k := c.in * 3
+	to := (t + c.stride - 1) / c.stride
+	cols := make([]float32, to*k)
+	for i := range to {
+		row := cols[i*k : (i+1)*k]
+		for j := range 3 {
+			src := c.stride*i + j - 1
+			if src < 0 || src >= t {
+				continue
+			}
+			xr := x[src*c.in : (src+1)*c.in]
+			for ch, v := range xr {
+				row[ch*3+j] = v
+			}
+		}
+	}
+	c.product(y, cols, to)
+}
+
+// product writes y (rows, out) = cols (rows, in·3)·wᵀ + b.
+func (c *conv1d) product(y, cols []float32, rows int) {
+	k := c.in * 3
+	sgemm.Gemm(false, true, rows, c.out, k, 1, cols, k, c.w, k, 0, y, c.out)
+	for r := range rows {
+		addTo(y[r*c.out:(r+1)*c.out], c.b)
+	}
+}
