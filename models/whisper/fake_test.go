@@ -2,6 +2,7 @@ package whisper
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 )
 
@@ -194,3 +195,5 @@ func peaked(high float32, ids ...int) []float32 {
 	}
 	return x
 }
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0)) }
