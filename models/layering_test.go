@@ -21,7 +21,8 @@ const module = "github.com/attend-go/attend"
 // audio and vision are leaves. internal holds gorgonia-free code (the SGEMM,
 // CPU detection, the atomic writer, input naming, the version) that any
 // layer may use; models/safetensors, the model file format, sits below
-// everything that reads or writes a model.
+// everything that reads or writes a model, and models/ggml reads and
+// writes whisper.cpp's model files.
 var layers = map[string][]string{
 	"cmd":                {"cmd", "pipeline", "internal"},
 	"pipeline":           {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/caption", "models/ngram", "models/whisper", "models/ggml", "internal"},
@@ -32,10 +33,13 @@ var layers = map[string][]string{
 	"models":             {"models", "models/safetensors", "internal"},
 	"models/safetensors": {"models/safetensors", "internal"},
 	"models/ngram":       {"models/ngram", "internal"},
+	"models/ggml":        {"models/ggml", "internal"},
 	"audio":              {"audio", "internal"},
 	"vision":             {"vision", "internal"},
 	"internal":           {"internal"},
 	"testdata":           {},
+	// docs holds the Markdown pages and their tests (links, length); no code.
+	"docs": {},
 	// bench holds comparison harnesses (bench/pytorch); like a test, it may
 	// use any library layer, and nothing imports it.
 	"bench": {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/caption", "models/ngram"},
@@ -47,7 +51,7 @@ var layers = map[string][]string{
 // are plain arithmetic, and reading a model file or a feature cache must
 // not link the training core (pipeline/captiondata reads feature caches),
 // nor does running a batch over a directory (pipeline/batch).
-var gorgoniaFree = []string{"audio", "vision", "models/ngram", "models/safetensors", "internal", "pipeline/captiondata", "pipeline/batch", "pipeline/speechdata"}
+var gorgoniaFree = []string{"audio", "vision", "models/ngram", "models/safetensors", "models/ggml", "internal", "pipeline/captiondata", "pipeline/batch", "pipeline/speechdata"}
 
 // layerOf returns the layer of a module-relative package path: the longest
 // key of layers that is the path or a parent of it.

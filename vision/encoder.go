@@ -3,7 +3,6 @@ package vision
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/attend-go/attend/internal/atomicfile"
+	"github.com/attend-go/attend/internal/download"
 )
 
 // The default image encoder: MobileNetV2 1.0/224, uint8-quantized,
@@ -34,7 +33,7 @@ const (
 
 // ErrChecksum means a downloaded or cached encoder file does not have the
 // expected SHA-256.
-var ErrChecksum = errors.New("vision: checksum mismatch")
+var ErrChecksum = download.ErrChecksum
 
 // LocateOptions configures LocateEncoder. A nil *LocateOptions, or the
 // zero value, means defaults; each field documents its own.
@@ -123,13 +122,14 @@ func LocateEncoder(ctx context.Context, opts *LocateOptions) (string, error) {
 		}
 		dir = filepath.Join(base, "attend")
 	}
-	path := filepath.Join(dir, EncoderFile)
-	sum, err := fileSHA256(path)
+	f := download.File{What: "the encoder", URL: o.URL, Path: filepath.Join(dir, EncoderFile),
+		Hash: sha256.New, HashName: "SHA-256", Sum: o.SHA256, MaxBytes: o.MaxBytes}
+	_, err := download.Cached(f)
 	switch {
-	case err == nil && sum == o.SHA256:
-		return path, nil
 	case err == nil:
-		err = fmt.Errorf("%w: cached encoder %s has SHA-256 %s, want %s", ErrChecksum, path, sum, o.SHA256)
+		return f.Path, nil
+	case errors.Is(err, ErrChecksum):
+		err = fmt.Errorf("vision: cached encoder %w", err)
 	case !errors.Is(err, fs.ErrNotExist):
 		return "", fmt.Errorf("vision: cached encoder: %w", err)
 	default:
@@ -138,10 +138,10 @@ func LocateEncoder(ctx context.Context, opts *LocateOptions) (string, error) {
 	if o.NoDownload {
 		return "", err
 	}
-	if err := download(ctx, &o, dir, path); err != nil {
+	if err := download.Fetch(ctx, f, download.Options{Client: o.Client, Progress: o.Progress, Prefix: "vision: "}); err != nil {
 		return "", err
 	}
-	return path, nil
+	return f.Path, nil
 }
 
 // explicitFile checks that a file the user named exists and is a file.
@@ -154,93 +154,4 @@ func explicitFile(path, what string) (string, error) {
 		return "", fmt.Errorf("vision: %s %s is a directory, want a .tflite file", what, path)
 	}
 	return path, nil
-}
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// download fetches o.URL into path through a temporary file in dir.
-func download(ctx context.Context, o *LocateOptions, dir, path string) (err error) {
-	wrap := func(err error) error {
-		return fmt.Errorf("vision: downloading the encoder from %s: %w", o.URL, err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return wrap(err)
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, o.URL, nil)
-	if err != nil {
-		return wrap(err)
-	}
-	resp, err := o.Client.Do(req)
-	if err != nil {
-		return wrap(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return wrap(fmt.Errorf("HTTP status %s", resp.Status))
-	}
-	if resp.ContentLength > o.MaxBytes {
-		return wrap(fmt.Errorf("%d bytes, more than the limit of %d", resp.ContentLength, o.MaxBytes))
-	}
-
-	tmp, err := atomicfile.Create(path, nil)
-	if err != nil {
-		return wrap(err)
-	}
-	defer tmp.Abort() // removes the file unless committed
-	fmt.Fprintf(o.Progress, "vision: downloading the encoder (%s) from %s to %s\n", sizeString(resp.ContentLength), o.URL, path)
-	h := sha256.New()
-	pw := &progressWriter{w: o.Progress, total: resp.ContentLength}
-	n, err := io.Copy(io.MultiWriter(tmp, h, pw), io.LimitReader(resp.Body, o.MaxBytes+1))
-	switch {
-	case err != nil:
-		return wrap(fmt.Errorf("after %d bytes: %w", n, err))
-	case n > o.MaxBytes:
-		return wrap(fmt.Errorf("more than the limit of %d bytes", o.MaxBytes))
-	case resp.ContentLength >= 0 && n != resp.ContentLength:
-		return wrap(fmt.Errorf("got %d of %d bytes: %w", n, resp.ContentLength, io.ErrUnexpectedEOF))
-	}
-	if sum := hex.EncodeToString(h.Sum(nil)); sum != o.SHA256 {
-		return wrap(fmt.Errorf("%w: SHA-256 %s, want %s; nothing was saved", ErrChecksum, sum, o.SHA256))
-	}
-	if err := tmp.Commit(); err != nil {
-		return wrap(err)
-	}
-	fmt.Fprintf(o.Progress, "vision: saved %s (%s, SHA-256 verified)\n", path, sizeString(n))
-	return nil
-}
-
-// progressWriter reports every 10% of a download of known size.
-type progressWriter struct {
-	w           io.Writer
-	total, done int64
-	reported    int64 // tenths reported
-}
-
-func (p *progressWriter) Write(b []byte) (int, error) {
-	p.done += int64(len(b))
-	if p.total > 0 {
-		for tenth := p.done * 10 / p.total; p.reported < tenth && p.reported < 9; {
-			p.reported++
-			fmt.Fprintf(p.w, "vision: %d%% of %s\n", p.reported*10, sizeString(p.total))
-		}
-	}
-	return len(b), nil
-}
-
-func sizeString(n int64) string {
-	if n < 0 {
-		return "size unknown"
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }

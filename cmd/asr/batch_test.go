@@ -183,7 +183,7 @@ func TestTranscribeDir(t *testing.T) {
 	t.Run("existing output refused", func(t *testing.T) {
 		code, _, stderr := asrRun(t, "", "transcribe", "-beam", "1", "-o", out, c.dir)
 		if code != 2 || !strings.Contains(stderr, "--resume") {
-			t.Errorf("exit %d, stderr %q; want 2 (as the README documents) and a hint to --resume", code, stderr)
+			t.Errorf("exit %d, stderr %q; want 2 (as docs/batch.md documents) and a hint to --resume", code, stderr)
 		}
 		if recs := readRecords(t, out); len(recs) != len(first) {
 			t.Errorf("the refused run left %d records, want %d", len(recs), len(first))

@@ -110,7 +110,7 @@ Examples:
 
 Recipes:
 
-	# the default model (see README, "Default ASR model")
+	# the default model (see docs/model-card-asr.md and docs/training-speech.md)
 	asr train -o runs/asr -telephone 0.1 ../shared/data/speechocean762/train.tsv synth/manifest.tsv
 	asr train -o runs/asr -resume ../shared/data/speechocean762/train.tsv synth/manifest.tsv
 	# fine-tune the shipped model with a phone CTC head on the first listener layer

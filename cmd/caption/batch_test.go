@@ -210,7 +210,7 @@ func TestDescribeDir(t *testing.T) {
 	t.Run("existing output refused", func(t *testing.T) {
 		code, _, stderr := runCase(batchArgs("-o", out, a.dir), nil)
 		if code != 2 || !strings.Contains(stderr, "--resume") {
-			t.Errorf("exit %d, stderr %q; want 2 (as the README documents) and a hint to --resume", code, stderr)
+			t.Errorf("exit %d, stderr %q; want 2 (as docs/batch.md documents) and a hint to --resume", code, stderr)
 		}
 		if recs := readCaptionRecords(t, out); len(recs) != len(first) {
 			t.Errorf("the refused run left %d records, want %d", len(recs), len(first))

@@ -65,7 +65,7 @@ Examples:
 
 Recipes:
 
-	# the default model (see README, "Default caption model"); on a shared
+	# the default model (see docs/training-caption.md); on a shared
 	# machine bound its memory with GOMEMLIMIT=6GiB (each graph holds up to 0.7 GB)
 	caption features -split train,dev -o flickr8k-7x7.safetensors ../shared/data/flickr8k
 	caption train -o runs/caption-soft -cache flickr8k-7x7.safetensors -lr 1e-3 -eval-every 470 -patience 8 -max-words 22 ../shared/data/flickr8k

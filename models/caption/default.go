@@ -9,7 +9,7 @@ import (
 
 // defaultFile is the default caption decoder, trained by this project on
 // the Flickr8k training images' MobileNetV2 7×7×1280 features (see the
-// README's model card and pipeline/captioning), in float16.
+// docs/model-card-caption.md and pipeline/captioning), in float16.
 //
 //go:embed default.safetensors
 var defaultFile []byte

@@ -1,18 +1,13 @@
 package safetensors
 
 import (
-	"encoding/binary"
 	"math"
+
+	"github.com/attend-go/attend/internal/float16"
 )
 
-// IEEE 754 binary16 ("half") layout: 1 sign bit, 5 exponent bits (bias 15),
-// 10 fraction bits. Finite halves span ±65504; the smallest subnormal is
-// 2⁻²⁴ ≈ 5.96e-8.
-const (
-	float16ExpMask  = 0x7c00
-	float16FracMask = 0x03ff
-	float16Max      = 65504 // largest finite half
-)
+// float16Max is the largest finite half.
+const float16Max = float16.Max
 
 // Float16bits returns the IEEE 754 binary16 encoding of f, rounded to the
 // nearest half with ties to even, the rounding of IEEE 754 and of
@@ -23,87 +18,18 @@ const (
 // The sign of zero is kept. A NaN stays a NaN with its sign and the top 10
 // bits of its payload (the quiet bit among them), so every half survives
 // Float16bits(Float16frombits(h)) unchanged; a NaN whose payload lives only
-// in the low bits becomes the quiet NaN.
-func Float16bits(f float32) uint16 {
-	b := math.Float32bits(f)
-	sign := uint16(b>>16) & 0x8000
-	a := b & 0x7fffffff
-	if inFloat16Range(a) {
-		return sign | float16Normal(a)
-	}
-	return sign | float16Rare(a)
-}
-
-// putFloat16s stores src in dst as little-endian halves, as Float16bits
-// would one by one, with the common case inlined.
-func putFloat16s(dst []byte, src []float32) {
-	dst = dst[:2*len(src)]
-	for i, f := range src {
-		b := math.Float32bits(f)
-		a := b & 0x7fffffff
-		var h uint16
-		if inFloat16Range(a) {
-			h = float16Normal(a)
-		} else {
-			h = float16Rare(a)
-		}
-		binary.LittleEndian.PutUint16(dst[2*i:], uint16(b>>16)&0x8000|h)
-	}
-}
-
-// inFloat16Range reports whether the float32 magnitude a (its bits) is in
-// [2⁻¹⁴, 2¹⁶), where it rounds to a normal half or, from 65520 on, to Inf.
-func inFloat16Range(a uint32) bool { return a-0x38800000 < 0x47800000-0x38800000 }
-
-// float16Normal returns the unsigned half for a float32 magnitude a in
-// [2⁻¹⁴, 2¹⁶). It rebiases the exponent from 127 to 15 and rounds away the
-// low 13 fraction bits: adding 0xfff, plus 1 when the kept part is odd,
-// carries into bit 13 exactly when rounding to nearest even goes up. A
-// carry out of the fraction increments the exponent, which is right, up to
-// and including 0x7c00 (Inf) from 65520 on.
-func float16Normal(a uint32) uint16 {
-	return uint16((a - (127-15)<<23 + 0xfff + a>>13&1) >> 13)
-}
-
-// float16Rare returns the unsigned half for a float32 magnitude a outside
-// [2⁻¹⁴, 2¹⁶): zero, subnormal, overflow, Inf or NaN.
-func float16Rare(a uint32) uint16 {
-	switch {
-	case a < 0x38800000: // a subnormal half or zero
-		// Adding 0.5 puts 2⁻²⁴, the subnormal unit, at the last fraction
-		// bit of the float32 sum, so the FPU's own round-to-nearest-even
-		// does the rounding; the fraction bits are then the half's. The
-		// conversion forces rounding to float32 (no fused operations).
-		v := float32(math.Float32frombits(a) + 0.5)
-		return uint16(math.Float32bits(v) - 0x3f000000) // 0.5's bits
-	case a <= 0x7f800000: // ≥ 2¹⁶: overflow, or Inf
-		return float16ExpMask
-	}
-	h := uint16(a>>13) & float16FracMask // NaN: keep what fits of the payload
-	if h == 0 {
-		h = 0x200 // nothing did: quiet NaN
-	}
-	return float16ExpMask | h
-}
+// in the low bits becomes the quiet NaN. The conversion itself lives in
+// internal/float16, shared with the ggml reader.
+func Float16bits(f float32) uint16 { return float16.Bits(f) }
 
 // Float16frombits returns the float32 value of the IEEE 754 binary16
 // encoding h. Every half is exactly representable as a float32, so the
 // conversion is exact; NaNs keep their sign and payload.
-func Float16frombits(h uint16) float32 {
-	sign := uint32(h&0x8000) << 16
-	b := uint32(h&0x7fff) << 13 // exponent and fraction, float32-aligned
-	switch b & 0x0f800000 {
-	case 0x0f800000: // Inf or NaN: exponent 31 becomes 255
-		return math.Float32frombits(sign | b | 0x7f800000)
-	case 0: // zero or subnormal: frac × 2⁻²⁴
-		// Give the bits the exponent of 2⁻¹⁴ and subtract its implicit
-		// one: exact, since the difference is a multiple of 2⁻²⁴.
-		v := math.Float32frombits(b+(127-14)<<23) - 0x1p-14
-		return math.Float32frombits(sign | math.Float32bits(v))
-	default: // normal: rebias the exponent from 15 to 127
-		return math.Float32frombits(sign | (b + (127-15)<<23))
-	}
-}
+func Float16frombits(h uint16) float32 { return float16.Frombits(h) }
+
+// putFloat16s stores src in dst as little-endian halves, as Float16bits
+// would one by one.
+func putFloat16s(dst []byte, src []float32) { float16.Put(dst, src) }
 
 // bfloat16frombits returns the float32 value of the bfloat16 encoding h,
 // which is the top half of a float32.

@@ -31,7 +31,7 @@
 // Shard{Index: i, Count: n} (ParseShard("i/n"), 0 ≤ i < n) keeps the
 // inputs whose ⌊FNV-1a-64(Rel)·n / 2⁶⁴⌋ is i: a stable partition, the same on
 // every machine and for any list order, so n machines (GNU parallel, a
-// Kubernetes Indexed Job, a Slurm job array; README.md has recipes) can
+// Kubernetes Indexed Job, a Slurm job array; docs/batch.md has recipes) can
 // split a corpus with no coordination and Merge their outputs.
 //
 // # Running

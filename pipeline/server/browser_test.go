@@ -21,7 +21,7 @@ import (
 )
 
 var (
-	updateScreenshots = flag.Bool("update-screenshots", false, "write the page screenshots to docs/ for the README")
+	updateScreenshots = flag.Bool("update-screenshots", false, "write the page screenshots to docs/ for README.md and docs/serving.md")
 	screenshotDir     = flag.String("screenshot-dir", "", "write the page screenshots to this directory, to look at them")
 )
 
@@ -283,11 +283,11 @@ func TestBrowserCaptionPhone(t *testing.T) {
 	screenshot(t, ctx, "serve-caption-phone.png", 1, 1)
 }
 
-// readmeScreenshots are the screenshots the README shows, from docs/.
+// readmeScreenshots are the screenshots README.md and docs/serving.md show, from docs/.
 var readmeScreenshots = map[string]bool{"serve-asr.png": true, "serve-caption.png": true, "serve-asr-phone.png": true}
 
 // screenshot takes a screenshot of the page, checks it is not blank and,
-// with -update-screenshots, writes it to docs/name (if the README shows
+// with -update-screenshots, writes it to docs/name (if the docs show
 // it), scaled by num/den.
 func screenshot(t *testing.T, ctx context.Context, name string, num, den int) {
 	t.Helper()
@@ -301,7 +301,7 @@ func screenshot(t *testing.T, ctx context.Context, name string, num, den int) {
 }
 
 // checkScreenshot checks a PNG screenshot is not blank and writes it,
-// scaled by num/den, to docs/ (-update-screenshots, if the README shows
+// scaled by num/den, to docs/ (-update-screenshots, if the docs show
 // it), to -screenshot-dir, or to a temporary directory.
 func checkScreenshot(t testing.TB, data []byte, name string, num, den int) {
 	t.Helper()
