@@ -32,6 +32,8 @@ type Model struct {
 	decPos       []float32 // (n_text_ctx, n_text_state)
 	decBlocks    []block
 	decLn        layerNorm
+	filters      []float32 // the file's mel filters (n_mels, 201), or nil
+	vocab        [][]byte  // the file's tokens, or nil
 }
 
 // block is a ResidualAttentionBlock (model.py):
