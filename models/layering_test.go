@@ -17,15 +17,19 @@ const module = "github.com/attend-go/attend"
 // layers says, for each directory of the module, which of the module's other
 // directories its non-test code may import (DESIGN.md "Layout"). A package
 // belongs to the longest listed prefix of its path; the import direction is
-// one-way: cmd → pipeline → models/asr, models/caption → attention → models.
+// one-way: cmd → pipeline → models/asr/decode → models/asr, models/caption →
+// attention → models.
 // audio and vision are leaves. internal holds gorgonia-free code (the SGEMM,
 // CPU detection, the atomic writer, input naming, the version) that any
 // layer may use; models/safetensors, the model file format, sits below
 // everything that reads or writes a model.
 var layers = map[string][]string{
-	"cmd":                {"cmd", "pipeline", "internal"},
-	"pipeline":           {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/caption", "models/ngram", "internal"},
-	"models/asr":         {"models", "models/safetensors", "attention", "models/asr", "models/ngram"},
+	"cmd":        {"cmd", "pipeline", "internal"},
+	"pipeline":   {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/asr/decode", "models/caption", "models/ngram", "internal"},
+	"models/asr": {"models", "models/safetensors", "attention", "models/asr", "models/ngram"},
+	// models/asr/decode searches with the speech network; the network
+	// never imports its searches.
+	"models/asr/decode":  {"models", "attention", "models/asr", "models/asr/decode", "models/ngram"},
 	"models/caption":     {"models", "models/safetensors", "attention", "models/caption"},
 	"attention":          {"models", "attention"},
 	"models":             {"models", "models/safetensors", "internal"},
@@ -37,7 +41,7 @@ var layers = map[string][]string{
 	"testdata":           {},
 	// bench holds comparison harnesses (bench/pytorch); like a test, it may
 	// use any library layer, and nothing imports it.
-	"bench": {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/caption", "models/ngram"},
+	"bench": {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/asr/decode", "models/caption", "models/ngram"},
 }
 
 // gorgoniaFree lists the layers that must not depend on gorgonia, even

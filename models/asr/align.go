@@ -54,7 +54,7 @@ func (m *Model) Align(ws *Workspace, e *Encoded, tokens []int) (*Forced, error) 
 	if T < 1 || len(e.Memory) < T*D {
 		return nil, fmt.Errorf("asr: Align: encoded utterance of %d frames holds %d values, want %d", T, len(e.Memory), T*D)
 	}
-	f, err := m.forceBatch(ws, e, [][]int{tokens})
+	f, err := m.ForceBatch(ws, e, [][]int{tokens})
 	if err != nil {
 		return nil, err
 	}

@@ -1,25 +1,28 @@
 package asr
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/attend-go/attend/models"
 )
 
+// ErrNoCTC marks a request that needs the model's CTC head from a model
+// trained without one.
+var ErrNoCTC = errors.New("asr: the model has no CTC head")
+
 // Workspace is one goroutine's working memory for eager inference, reused
 // from utterance to utterance.
 type Workspace struct {
-	lstm         models.LSTMWorkspace
-	stacked      []float32
-	memory       []float32
-	ctc          []float32
-	phone        []float32    // the phone head's listener layer output
-	phoneLP      []float32    // its log-probabilities
-	phoneLattice phoneLattice // a transcript's pronunciations in rescoring
-	phoneAlpha   []float64    // their CTC forward variables
-	rep          []float32
-	dec          SpellerWorkspace
-	logp         []float32
+	lstm    models.LSTMWorkspace
+	stacked []float32
+	memory  []float32
+	ctc     []float32
+	phone   []float32 // the phone head's listener layer output
+	phoneLP []float32 // its log-probabilities
+	rep     []float32
+	dec     SpellerWorkspace
+	logp    []float32
 }
 
 // Encoded is one utterance after the listener.

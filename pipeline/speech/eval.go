@@ -6,13 +6,14 @@ import (
 	"github.com/attend-go/attend/pipeline/speechdata"
 
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 )
 
 // EvalOptions configures Evaluate.
 type EvalOptions struct {
-	// Search tunes the decoding; start from asr.DefaultSearchOptions
+	// Search tunes the decoding; start from decode.DefaultOptions
 	// (zero weights are real zeros).
-	Search asr.SearchOptions
+	Search decode.Options
 	// Workers transcribe in parallel (0 means 1, which makes the decode
 	// times single-core real-time factors).
 	Workers int

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 )
 
 // Scored is one evaluated utterance.
@@ -17,7 +18,7 @@ type Scored struct {
 	Seconds    float64            `json:"seconds"`  // audio duration
 	Decode     float64            `json:"decode_s"` // listener + search time
 	Fallback   string             `json:"fallback,omitempty"`
-	FromCTC    bool               `json:"from_ctc,omitempty"` // asr.Result.FromCTC
+	FromCTC    bool               `json:"from_ctc,omitempty"` // decode.Result.FromCTC
 	WER        metrics.EditCounts `json:"-"`
 	CER        metrics.EditCounts `json:"-"`
 	// PER counts the phone errors of the phone CTC head's best path
@@ -35,7 +36,7 @@ type Scores struct {
 	DecodeSeconds float64 // summed over utterances (CPU time of one worker each)
 	// Fallbacks counts the utterances whose transcript came from CTC: the
 	// fallback of attention search alone, or under joint rescoring the CTC
-	// or phone beam's transcript (asr.Result.FromCTC).
+	// or phone beam's transcript (decode.Result.FromCTC).
 	Fallbacks int
 }
 
@@ -50,7 +51,7 @@ func (s Scores) RTF() float64 {
 // score decodes every utterance with workers goroutines sharing model,
 // each with its own workspace, and returns the per-utterance results in
 // input order and their sum.
-func score(ctx context.Context, model *asr.Model, utts []*utterance, workers int, opts *asr.SearchOptions) ([]Scored, Scores, error) {
+func score(ctx context.Context, model *asr.Model, utts []*utterance, workers int, opts *decode.Options) ([]Scored, Scores, error) {
 	out := make([]Scored, len(utts))
 	errs := make([]error, len(utts))
 	jobs := make(chan int)
@@ -68,7 +69,7 @@ func score(ctx context.Context, model *asr.Model, utts []*utterance, workers int
 					errs[i] = err
 					continue
 				}
-				r, err := model.Decode(&ws, e, opts)
+				r, err := decode.Decode(model, &ws, e, opts)
 				if err != nil {
 					errs[i] = err
 					continue

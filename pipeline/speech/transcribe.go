@@ -13,6 +13,7 @@ import (
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/internal/input"
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 )
 
 // Word is one word of a transcript: its span in the recording, in
@@ -29,7 +30,7 @@ type Word struct {
 	End        float64 `json:"end"`
 	// Confidence is the geometric mean of the probabilities the speller
 	// gives the word's characters, exp(mean log p), in (0, 1]: of the
-	// characters it chose when decoding (asr.Result.LogProbs; after a CTC
+	// characters it chose when decoding (decode.Result.LogProbs; after a CTC
 	// fallback, the CTC head's posteriors), of the text's characters in
 	// forced alignment (asr.Forced.LogProbs). It ranks words by how
 	// clearly the model heard them (with the default model on 209
@@ -48,7 +49,7 @@ type Chunk struct {
 	Fallback string  `json:"fallback,omitempty"` // why CTC replaced attention output, if it did
 	// FromCTC says the text came from the CTC prefix beam search or the
 	// phone beam search alone, which joint rescoring preferred to every
-	// transcript the attention beam finished (asr.Result.FromCTC): the
+	// transcript the attention beam finished (decode.Result.FromCTC): the
 	// default decoding's CTC fallback. Its words are still timed by
 	// attention.
 	FromCTC bool `json:"from_ctc,omitempty"`
@@ -102,9 +103,9 @@ type Transcript struct {
 
 // TranscribeOptions configures a Transcriber; nil means defaults.
 type TranscribeOptions struct {
-	// Search tunes the decoding; start from asr.DefaultSearchOptions,
+	// Search tunes the decoding; start from decode.DefaultOptions,
 	// which a nil *TranscribeOptions uses (zero weights are real zeros).
-	Search asr.SearchOptions
+	Search decode.Options
 	// Segment configures the cutting of long audio. By default, chunks
 	// are cut at pauses found by the voice activity detector, at most
 	// DefaultChunkLength long, and non-speech is skipped; with NoVAD
@@ -165,7 +166,7 @@ func NewTranscriber(model *asr.Model, opts *TranscribeOptions) (*Transcriber, er
 	if opts != nil {
 		t.opts = *opts
 	} else {
-		t.opts.Search = asr.DefaultSearchOptions()
+		t.opts.Search = decode.DefaultOptions()
 	}
 	return t, nil
 }
@@ -446,7 +447,7 @@ func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) 
 		c.decode = time.Since(start).Seconds()
 		return c, nil
 	}
-	r, err := t.Model.Decode(&t.ws, e, &t.opts.Search)
+	r, err := decode.Decode(t.Model, &t.ws, e, &t.opts.Search)
 	if err != nil {
 		return nil, err
 	}
@@ -489,14 +490,14 @@ func ctcPosteriors(e *asr.Encoded, tokens []int, V int) [][]float32 {
 // one encoded chunk, relative to its start; transcription and forced
 // alignment both time words this way. Each token is placed on the frame
 // of the best monotonic path through its attention row and the CTC
-// head's posteriors (asr.Model.MonotonicFrames; attention alone without
+// head's posteriors (decode.MonotonicFrames; attention alone without
 // a CTC head), and wordTimes groups the tokens into words. After a CTC
 // fallback the rows are one-hot at the frames where the CTC best path
 // emitted each token, and the path keeps exactly those frames: leaving
 // one costs log ε ≈ −18.4 of attention, more than any CTC posterior can
 // win back over the emitting frame's (its argmax, so ≥ log 1/V).
 func (t *Transcriber) timeWords(e *asr.Encoded, tokens []int, alignment [][]float32, logProbs []float32) ([]Word, error) {
-	frames, err := t.Model.MonotonicFrames(e, tokens, alignment)
+	frames, err := decode.MonotonicFrames(t.Model, e, tokens, alignment)
 	if err != nil {
 		return nil, err
 	}

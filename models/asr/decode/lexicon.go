@@ -1,4 +1,4 @@
-package asr
+package decode
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/models/ngram"
 )
 
@@ -39,14 +40,14 @@ type Lexicon struct {
 // extra words (a user's lexicon; each normalized word must be spellable:
 // otherwise it is an error naming it), plus the hotwords, which get
 // their bonus (in nats) added to their word score.
-func NewLexicon(lm *ngram.Model, vocab *Vocab, extra []string, hot map[string]float32) (*Lexicon, error) {
+func NewLexicon(lm *ngram.Model, vocab *asr.Vocab, extra []string, hot map[string]float32) (*Lexicon, error) {
 	spellable := func(w string) bool {
 		if w == "" {
 			return false
 		}
 		for _, r := range w {
-			id, ok := vocab.ids[r]
-			if !ok || id == EOS || r == ' ' {
+			id, ok := vocab.ID(r)
+			if !ok || id == asr.EOS || r == ' ' {
 				return false
 			}
 		}
@@ -67,7 +68,7 @@ func NewLexicon(lm *ngram.Model, vocab *Vocab, extra []string, hot map[string]fl
 	}
 	add := func(w, what string) (*entry, error) {
 		if !spellable(w) {
-			return nil, fmt.Errorf("asr: %s %q cannot be spelled with the model's characters %q", what, w, strings.Join(vocab.List()[1:], ""))
+			return nil, fmt.Errorf("decode: %s %q cannot be spelled with the model's characters %q", what, w, strings.Join(vocab.List()[1:], ""))
 		}
 		e := byWord[w]
 		if e == nil {

@@ -1,4 +1,4 @@
-package asr
+package decode
 
 import (
 	"slices"

@@ -1,8 +1,10 @@
-package asr
+package decode
 
 import (
 	"math"
 	"slices"
+
+	"github.com/attend-go/attend/models/asr"
 )
 
 // ctcBeamPrune keeps, per frame, the characters whose CTC log-posterior
@@ -34,8 +36,8 @@ func (h *ctcHyp) total() float64 { return logAdd(h.pb, h.pnb) }
 // transcripts (without EOS), best first. Unlike the attention decoder it
 // is monotonic by construction: it cannot loop or stop early, which makes
 // its hypotheses the safety net of joint rescoring.
-func (m *Model) ctcBeam(e *Encoded, o SearchOptions, width int) [][]int {
-	hyps := m.ctcBeamHyps(e, o, width)
+func ctcBeam(m *asr.Model, e *asr.Encoded, o Options, width int) [][]int {
+	hyps := ctcBeamHyps(m, e, o, width)
 	out := make([][]int, len(hyps))
 	for i, h := range hyps {
 		out[i] = h.tokens
@@ -45,10 +47,10 @@ func (m *Model) ctcBeam(e *Encoded, o SearchOptions, width int) [][]int {
 
 // ctcBeamHyps is ctcBeam returning the hypotheses with their
 // probabilities.
-func (m *Model) ctcBeamHyps(e *Encoded, o SearchOptions, width int) []*ctcHyp {
+func ctcBeamHyps(m *asr.Model, e *asr.Encoded, o Options, width int) []*ctcHyp {
 	T, V := e.T, m.Vocab.Size()
 	space := -1
-	if id, ok := m.Vocab.ids[' ']; ok {
+	if id, ok := m.Vocab.ID(' '); ok {
 		space = id
 	}
 	root := &ctcHyp{pb: 0, pnb: negInf}
@@ -91,7 +93,7 @@ func (m *Model) ctcBeamHyps(e *Encoded, o SearchOptions, width int) []*ctcHyp {
 		for _, h := range beam {
 			tot := h.total()
 			same := get(h.tokens, h, -1)
-			same.pb = logAdd(same.pb, tot+float64(y[EOS]))
+			same.pb = logAdd(same.pb, tot+float64(y[asr.EOS]))
 			last := -1
 			if n := len(h.tokens); n > 0 {
 				last = h.tokens[n-1]
@@ -138,7 +140,7 @@ func ctcSequence(p *ctcPrefix, tokens []int) float64 {
 			return negInf
 		}
 	}
-	return p.extend(s, EOS).score
+	return p.extend(s, asr.EOS).score
 }
 
 // tokenKey is a map key for a token sequence: one rune per token id.

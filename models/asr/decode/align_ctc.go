@@ -1,19 +1,18 @@
-package asr
+package decode
 
 import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/attend-go/attend/models/asr"
 )
 
 var (
-	// ErrNoCTC marks a request that needs the model's CTC head from a
-	// model trained without one.
-	ErrNoCTC = errors.New("asr: the model has no CTC head")
 	// ErrTooShort marks a transcript that CTC cannot fit into the frames
 	// it is given: CTC emits at most one token a frame, and a repeated
 	// token needs a blank between its copies.
-	ErrTooShort = errors.New("asr: audio too short for the transcript")
+	ErrTooShort = errors.New("decode: audio too short for the transcript")
 )
 
 // CTCSplit places cuts in a transcript: given the CTC log-probabilities
@@ -35,16 +34,16 @@ var (
 // exists.
 func CTCSplit(logp []float32, T, V int, tokens []int, cuts []int) ([]int, error) {
 	if T < 1 || V < 2 || len(logp) < T*V {
-		return nil, fmt.Errorf("asr: CTCSplit: %d log-probabilities for %d frames of %d classes", len(logp), T, V)
+		return nil, fmt.Errorf("decode: CTCSplit: %d log-probabilities for %d frames of %d classes", len(logp), T, V)
 	}
 	for i, tok := range tokens {
-		if tok <= EOS || tok >= V {
-			return nil, fmt.Errorf("%w: token %d at position %d, want 1..%d", ErrTokens, tok, i, V-1)
+		if tok <= asr.EOS || tok >= V {
+			return nil, fmt.Errorf("%w: token %d at position %d, want 1..%d", asr.ErrTokens, tok, i, V-1)
 		}
 	}
 	for i, b := range cuts {
 		if b < 1 || b >= T || (i > 0 && b <= cuts[i-1]) {
-			return nil, fmt.Errorf("asr: CTCSplit: cuts %v, want increasing frames in 1..%d", cuts, T-1)
+			return nil, fmt.Errorf("decode: CTCSplit: cuts %v, want increasing frames in 1..%d", cuts, T-1)
 		}
 	}
 	S := 2*len(tokens) + 1
@@ -64,7 +63,7 @@ func CTCSplit(logp []float32, T, V int, tokens []int, cuts []int) ([]int, error)
 	for s := range cur {
 		cur[s] = inf
 	}
-	cur[0] = float64(logp[EOS])
+	cur[0] = float64(logp[asr.EOS])
 	if S > 1 {
 		cur[1] = float64(logp[tokens[0]])
 	}
@@ -80,7 +79,7 @@ func CTCSplit(logp []float32, T, V int, tokens []int, cuts []int) ([]int, error)
 			break
 		}
 		row := logp[(t+1)*V : (t+2)*V]
-		next[0] = cur[0] + float64(row[EOS])
+		next[0] = cur[0] + float64(row[asr.EOS])
 		for s := 1; s < S; s++ {
 			best := max(cur[s], cur[s-1])
 			if skip[s] {

@@ -1,8 +1,10 @@
-package asr
+package decode
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/attend-go/attend/models/asr"
 )
 
 // attentionFloor keeps frames of (numerically) zero attention weight on
@@ -31,22 +33,22 @@ const attentionFloor = 1e-8
 // jointly on the same encoder frames and weigh equally: the path is the
 // most likely one under the product of their per-frame distributions.
 // It costs O(n·T).
-func (m *Model) MonotonicFrames(e *Encoded, tokens []int, alignment [][]float32) ([]int, error) {
+func MonotonicFrames(m *asr.Model, e *asr.Encoded, tokens []int, alignment [][]float32) ([]int, error) {
 	n, T, V := len(tokens), e.T, m.Vocab.Size()
 	if len(alignment) != n {
-		return nil, fmt.Errorf("asr: MonotonicFrames: %d alignment rows for %d tokens", len(alignment), n)
+		return nil, fmt.Errorf("decode: MonotonicFrames: %d alignment rows for %d tokens", len(alignment), n)
 	}
 	for i, row := range alignment {
 		if len(row) != T {
-			return nil, fmt.Errorf("asr: MonotonicFrames: alignment row %d has %d frames, want %d", i, len(row), T)
+			return nil, fmt.Errorf("decode: MonotonicFrames: alignment row %d has %d frames, want %d", i, len(row), T)
 		}
 		if tokens[i] < 0 || tokens[i] >= V {
-			return nil, fmt.Errorf("%w: token %d at position %d, want 0..%d", ErrTokens, tokens[i], i, V-1)
+			return nil, fmt.Errorf("%w: token %d at position %d, want 0..%d", asr.ErrTokens, tokens[i], i, V-1)
 		}
 	}
 	ctc := e.CTCLogProbs
 	if ctc != nil && len(ctc) < T*V {
-		return nil, fmt.Errorf("asr: MonotonicFrames: %d CTC values for %d frames", len(ctc), T)
+		return nil, fmt.Errorf("decode: MonotonicFrames: %d CTC values for %d frames", len(ctc), T)
 	}
 	if n == 0 {
 		return []int{}, nil

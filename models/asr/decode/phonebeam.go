@@ -1,4 +1,4 @@
-package asr
+package decode
 
 import (
 	"cmp"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/models/ngram"
 )
 
@@ -49,7 +50,7 @@ func (h *phoneHyp) key() phoneKey { return phoneKey{h.words, h.node, h.last} }
 // character searches miss when the speller cannot spell what it heard.
 // It needs the phone head, o.PhoneDict and o.WordLM; without them it
 // returns nothing.
-func (m *Model) phoneBeam(e *Encoded, o SearchOptions, width int) [][]int {
+func phoneBeam(m *asr.Model, e *asr.Encoded, o Options, width int) [][]int {
 	var cands [][]int
 	for _, r := range phoneBeamSearch(e, o, width) {
 		if tokens, err := m.Vocab.Encode(strings.Join(r.words, " ")); err == nil { // lexicon words are spellable
@@ -60,13 +61,13 @@ func (m *Model) phoneBeam(e *Encoded, o SearchOptions, width int) [][]int {
 }
 
 // phoneBeamSearch is phoneBeam's search, best first.
-func phoneBeamSearch(e *Encoded, o SearchOptions, width int) []phoneResult {
+func phoneBeamSearch(e *asr.Encoded, o Options, width int) []phoneResult {
 	if width <= 0 || e.PhoneLogProbs == nil || o.PhoneDict == nil || o.WordLM == nil {
 		return nil
 	}
 	w := o.WordLM
 	tr := w.phoneTrie(o.PhoneDict)
-	T, P := e.PhoneT, PhoneSetSize
+	T, P := e.PhoneT, asr.PhoneSetSize
 	rank := func(h *phoneHyp) float64 {
 		return h.total() + o.WordLMWeight*h.lm + o.WordBonus*float64(h.n)
 	}
@@ -88,11 +89,11 @@ func phoneBeamSearch(e *Encoded, o SearchOptions, width int) []phoneResult {
 		clear(next)
 		for _, h := range beam {
 			tot := h.total()
-			if y[PhoneBlank] >= floor { // a blank: the prefix stays
+			if y[asr.PhoneBlank] >= floor { // a blank: the prefix stays
 				s := get(h, h.node, h.last)
-				s.pb = logAdd(s.pb, tot+float64(y[PhoneBlank]))
+				s.pb = logAdd(s.pb, tot+float64(y[asr.PhoneBlank]))
 			}
-			if h.last != PhoneBlank && y[h.last] >= floor { // the last phone goes on
+			if h.last != asr.PhoneBlank && y[h.last] >= floor { // the last phone goes on
 				s := get(h, h.node, h.last)
 				s.pnb = logAdd(s.pnb, h.pnb+float64(y[h.last]))
 			}
