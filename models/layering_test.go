@@ -25,11 +25,14 @@ const module = "github.com/attend-go/attend"
 // everything that reads or writes a model.
 var layers = map[string][]string{
 	"cmd":        {"cmd", "pipeline", "internal"},
-	"pipeline":   {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/asr/decode", "models/caption", "models/ngram", "internal"},
-	"models/asr": {"models", "models/safetensors", "attention", "models/asr", "models/ngram"},
+	"pipeline":   {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/asr/decode", "models/caption", "models/lm", "models/ngram", "internal"},
+	"models/asr": {"models", "models/safetensors", "attention", "models/asr"},
 	// models/asr/decode searches with the speech network; the network
 	// never imports its searches.
-	"models/asr/decode":  {"models", "attention", "models/asr", "models/asr/decode", "models/ngram"},
+	"models/asr/decode": {"models", "attention", "models/asr", "models/asr/decode", "models/ngram"},
+	// models/lm holds the language models: the character LSTM (over the
+	// recognizer's vocabulary) and the shipped word n-gram.
+	"models/lm":          {"models", "models/safetensors", "models/asr", "models/lm", "models/ngram"},
 	"models/caption":     {"models", "models/safetensors", "attention", "models/caption"},
 	"attention":          {"models", "attention"},
 	"models":             {"models", "models/safetensors", "internal"},
@@ -41,7 +44,7 @@ var layers = map[string][]string{
 	"testdata":           {},
 	// bench holds comparison harnesses (bench/pytorch); like a test, it may
 	// use any library layer, and nothing imports it.
-	"bench": {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/asr/decode", "models/caption", "models/ngram"},
+	"bench": {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/asr/decode", "models/caption", "models/lm", "models/ngram"},
 }
 
 // gorgoniaFree lists the layers that must not depend on gorgonia, even

@@ -9,6 +9,7 @@ import (
 
 	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/models/asr/decode"
+	"github.com/attend-go/attend/models/lm"
 	"github.com/attend-go/attend/models/ngram"
 	"github.com/attend-go/attend/pipeline/speechdata"
 )
@@ -138,7 +139,7 @@ func (l LanguageModel) apply(model *asr.Model, so *decode.Options) error {
 		err   error
 	)
 	if l.Path == "" {
-		words, err = asr.DefaultWordLM()
+		words, err = lm.DefaultNGram()
 	} else {
 		words, err = LoadWordLM(l.Path)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/lm"
 )
 
 // tinyPhoneDict pronounces tinyARPA's words but "x-ray"; "cat" and
@@ -208,7 +209,7 @@ func TestPhoneBeamNeeds(t *testing.T) {
 // and one phone, as a trained head's are; the trie is built before the
 // timer starts, as it is once per word LM.
 func BenchmarkPhoneBeam(b *testing.B) {
-	lm, err := asr.DefaultWordLM()
+	lm, err := lm.DefaultNGram()
 	if err != nil {
 		b.Fatal(err)
 	}
