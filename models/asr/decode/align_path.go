@@ -17,7 +17,7 @@ const attentionFloor = 1e-8
 //
 //	Σ_i log(α_i(t_i) + ε) + log y_{t_i}(c_i)
 //
-// over alignment α (one row of T weights per token, as Forced.Alignment
+// over alignment α (one row of T weights per token, as asr.Forced.Alignment
 // and Result.Alignment hold) and, with a CTC head, its posteriors y
 // (Encoded.CTCLogProbs) of token c_i at frame t_i; ε = 1e-8. Several
 // tokens may share a frame (speech runs at about one character per 60 ms

@@ -9,7 +9,7 @@ type Result struct {
 	// the T encoder frames (from CTC peaks after a fallback: one-hot).
 	Alignment [][]float32
 	// LogProbs holds, per token of Tokens, the speller's
-	// log p(token_i | tokens_<i, x), as Forced.LogProbs does for a
+	// log p(token_i | tokens_<i, x), as asr.Forced.LogProbs does for a
 	// known transcript (after a fallback: the CTC head's log-posterior
 	// of the token at the frame that emitted it). Unlike Score they
 	// leave out the CTC and language-model terms of the search.
