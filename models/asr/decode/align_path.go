@@ -35,21 +35,10 @@ const attentionFloor = 1e-8
 // It costs O(n·T).
 func MonotonicFrames(m *asr.Model, e *asr.Encoded, tokens []int, alignment [][]float32) ([]int, error) {
 	n, T, V := len(tokens), e.T, m.Vocab.Size()
-	if len(alignment) != n {
-		return nil, fmt.Errorf("decode: MonotonicFrames: %d alignment rows for %d tokens", len(alignment), n)
-	}
-	for i, row := range alignment {
-		if len(row) != T {
-			return nil, fmt.Errorf("decode: MonotonicFrames: alignment row %d has %d frames, want %d", i, len(row), T)
-		}
-		if tokens[i] < 0 || tokens[i] >= V {
-			return nil, fmt.Errorf("%w: token %d at position %d, want 0..%d", asr.ErrTokens, tokens[i], i, V-1)
-		}
+	if err := checkRows(e, V, tokens, alignment); err != nil {
+		return nil, err
 	}
 	ctc := e.CTCLogProbs
-	if ctc != nil && len(ctc) < T*V {
-		return nil, fmt.Errorf("decode: MonotonicFrames: %d CTC values for %d frames", len(ctc), T)
-	}
 	if n == 0 {
 		return []int{}, nil
 	}
@@ -88,4 +77,24 @@ func MonotonicFrames(m *asr.Model, e *asr.Encoded, tokens []int, alignment [][]f
 		end = int(back[i*T+end])
 	}
 	return frames, nil
+}
+
+// checkRows validates MonotonicFrames' arguments for a vocabulary of V.
+func checkRows(e *asr.Encoded, V int, tokens []int, alignment [][]float32) error {
+	n, T := len(tokens), e.T
+	if len(alignment) != n {
+		return fmt.Errorf("decode: MonotonicFrames: %d alignment rows for %d tokens", len(alignment), n)
+	}
+	for i, row := range alignment {
+		if len(row) != T {
+			return fmt.Errorf("decode: MonotonicFrames: alignment row %d has %d frames, want %d", i, len(row), T)
+		}
+		if tokens[i] < 0 || tokens[i] >= V {
+			return fmt.Errorf("%w: token %d at position %d, want 0..%d", asr.ErrTokens, tokens[i], i, V-1)
+		}
+	}
+	if ctc := e.CTCLogProbs; ctc != nil && len(ctc) < T*V {
+		return fmt.Errorf("decode: MonotonicFrames: %d CTC values for %d frames", len(ctc), T)
+	}
+	return nil
 }

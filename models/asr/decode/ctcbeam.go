@@ -49,84 +49,114 @@ func ctcBeam(m *asr.Model, e *asr.Encoded, o Options, width int) [][]int {
 // probabilities.
 func ctcBeamHyps(m *asr.Model, e *asr.Encoded, o Options, width int) []*ctcHyp {
 	T, V := e.T, m.Vocab.Size()
-	space := -1
+	s := &ctcSearch{o: o, space: -1, next: map[string]*ctcHyp{}}
 	if id, ok := m.Vocab.ID(' '); ok {
-		space = id
+		s.space = id
 	}
 	root := &ctcHyp{pb: 0, pnb: negInf}
 	if o.WordLM != nil {
 		root.word = o.WordLM.start()
 		root.wlm = float64(root.word.la)
 	}
-	rank := func(h *ctcHyp) float64 {
-		return h.total() + o.WordLMWeight*h.wlm + o.WordBonus*float64(h.word.words)
-	}
 	beam := []*ctcHyp{root}
-	next := map[string]*ctcHyp{}
 	var chars []int
 	for t := range T {
 		y := e.CTCLogProbs[t*V : (t+1)*V]
-		best := y[0]
-		for _, v := range y[1:] {
-			best = max(best, v)
-		}
-		chars = chars[:0]
-		for c := 1; c < V; c++ {
-			if y[c] >= best-ctcBeamPrune {
-				chars = append(chars, c)
-			}
-		}
-		clear(next)
-		get := func(tokens []int, from *ctcHyp, c int) *ctcHyp {
-			k := tokenKey(tokens)
-			if h, ok := next[k]; ok {
-				return h
-			}
-			h := &ctcHyp{tokens: tokens, pb: negInf, pnb: negInf, word: from.word, wlm: from.wlm}
-			if c >= 0 && o.WordLM != nil {
-				ws, d, _ := o.WordLM.extend(from.word, c)
-				h.word, h.wlm = ws, from.wlm+float64(d)
-			}
-			next[k] = h
-			return h
-		}
+		chars = likelyChars(chars[:0], y)
+		clear(s.next)
 		for _, h := range beam {
-			tot := h.total()
-			same := get(h.tokens, h, -1)
-			same.pb = logAdd(same.pb, tot+float64(y[asr.EOS]))
-			last := -1
-			if n := len(h.tokens); n > 0 {
-				last = h.tokens[n-1]
-				same.pnb = logAdd(same.pnb, h.pnb+float64(y[last]))
-			}
-			for _, c := range chars {
-				if c == space && (last == -1 || last == space) {
-					continue // no space first or twice: it would spell no word
-				}
-				ext := get(append(slices.Clip(h.tokens), c), h, c)
-				if c == last {
-					ext.pnb = logAdd(ext.pnb, h.pb+float64(y[c]))
-				} else {
-					ext.pnb = logAdd(ext.pnb, tot+float64(y[c]))
-				}
-			}
+			s.extend(h, y, chars)
 		}
-		beam = beam[:0]
-		for _, h := range next {
-			beam = append(beam, h)
-		}
-		slices.SortFunc(beam, func(a, b *ctcHyp) int {
-			if c := cmpDesc(rank(a), rank(b)); c != 0 {
-				return c
-			}
-			return slices.Compare(a.tokens, b.tokens) // deterministic order
-		})
-		if len(beam) > width {
-			beam = beam[:width]
-		}
-		beam = slices.Clone(beam)
+		beam = s.prune(beam[:0], width)
 	}
 	return beam
+}
+
+// likelyChars appends to chars the characters (not the blank) of frame
+// posteriors y within ctcBeamPrune of the frame's best class.
+func likelyChars(chars []int, y []float32) []int {
+	best := y[0]
+	for _, v := range y[1:] {
+		best = max(best, v)
+	}
+	for c := 1; c < len(y); c++ {
+		if y[c] >= best-ctcBeamPrune {
+			chars = append(chars, c)
+		}
+	}
+	return chars
+}
+
+// ctcSearch is one frame of the CTC prefix beam search: the prefixes of
+// the next frame by their tokens.
+type ctcSearch struct {
+	o     Options
+	space int // the space's token, −1 without
+	next  map[string]*ctcHyp
+}
+
+// rank is a prefix's score in the beam.
+func (s *ctcSearch) rank(h *ctcHyp) float64 {
+	return h.total() + s.o.WordLMWeight*h.wlm + s.o.WordBonus*float64(h.word.words)
+}
+
+// get returns the next frame's prefix of tokens, made from prefix from
+// (extended by c, or −1 for the same tokens) if it is new.
+func (s *ctcSearch) get(tokens []int, from *ctcHyp, c int) *ctcHyp {
+	k := tokenKey(tokens)
+	if h, ok := s.next[k]; ok {
+		return h
+	}
+	h := &ctcHyp{tokens: tokens, pb: negInf, pnb: negInf, word: from.word, wlm: from.wlm}
+	if c >= 0 && s.o.WordLM != nil {
+		ws, d, _ := s.o.WordLM.extend(from.word, c)
+		h.word, h.wlm = ws, from.wlm+float64(d)
+	}
+	s.next[k] = h
+	return h
+}
+
+// extend adds to the next frame what prefix h becomes with frame
+// posteriors y: itself (a blank, or its last character repeated) and h
+// followed by each of chars.
+func (s *ctcSearch) extend(h *ctcHyp, y []float32, chars []int) {
+	tot := h.total()
+	same := s.get(h.tokens, h, -1)
+	same.pb = logAdd(same.pb, tot+float64(y[asr.EOS]))
+	last := -1
+	if n := len(h.tokens); n > 0 {
+		last = h.tokens[n-1]
+		same.pnb = logAdd(same.pnb, h.pnb+float64(y[last]))
+	}
+	for _, c := range chars {
+		if c == s.space && (last == -1 || last == s.space) {
+			continue // no space first or twice: it would spell no word
+		}
+		ext := s.get(append(slices.Clip(h.tokens), c), h, c)
+		if c == last {
+			ext.pnb = logAdd(ext.pnb, h.pb+float64(y[c]))
+		} else {
+			ext.pnb = logAdd(ext.pnb, tot+float64(y[c]))
+		}
+	}
+}
+
+// prune appends to beam the width best prefixes of the next frame, in a
+// deterministic order, and returns them in memory of their own.
+func (s *ctcSearch) prune(beam []*ctcHyp, width int) []*ctcHyp {
+	for _, h := range s.next {
+		beam = append(beam, h)
+	}
+	slices.SortFunc(beam, func(a, b *ctcHyp) int {
+		if c := cmpDesc(s.rank(a), s.rank(b)); c != 0 {
+			return c
+		}
+		return slices.Compare(a.tokens, b.tokens) // deterministic order
+	})
+	if len(beam) > width {
+		beam = beam[:width]
+	}
+	return slices.Clone(beam)
 }
 
 // ctcSequence returns log p_ctc(tokens | x), the probability of the whole

@@ -41,38 +41,52 @@ type Lexicon struct {
 // otherwise it is an error naming it), plus the hotwords, which get
 // their bonus (in nats) added to their word score.
 func NewLexicon(lm *ngram.Model, vocab *asr.Vocab, extra []string, hot map[string]float32) (*Lexicon, error) {
-	spellable := func(w string) bool {
-		if w == "" {
+	entries, err := lexiconEntries(lm, vocab, extra, hot)
+	if err != nil {
+		return nil, err
+	}
+	return indexLexicon(entries), nil
+}
+
+// lexiconEntry is a word of a lexicon being built.
+type lexiconEntry struct {
+	word  string
+	id    ngram.WordID
+	inLM  bool
+	bonus float32
+}
+
+// spellable reports whether vocab spells w as one word: a character of
+// the vocabulary at a time, no EOS and no space.
+func spellable(vocab *asr.Vocab, w string) bool {
+	if w == "" {
+		return false
+	}
+	for _, r := range w {
+		id, ok := vocab.ID(r)
+		if !ok || id == asr.EOS || r == ' ' {
 			return false
 		}
-		for _, r := range w {
-			id, ok := vocab.ID(r)
-			if !ok || id == asr.EOS || r == ' ' {
-				return false
-			}
-		}
-		return true
 	}
-	type entry struct {
-		word  string
-		id    ngram.WordID
-		inLM  bool
-		bonus float32
-	}
-	byWord := map[string]*entry{}
+	return true
+}
+
+// lexiconEntries collects NewLexicon's words, sorted in byte order.
+func lexiconEntries(lm *ngram.Model, vocab *asr.Vocab, extra []string, hot map[string]float32) ([]*lexiconEntry, error) {
+	byWord := map[string]*lexiconEntry{}
 	for _, w := range lm.Words() {
-		if spellable(w) {
+		if spellable(vocab, w) {
 			id, _ := lm.ID(w)
-			byWord[w] = &entry{word: w, id: id, inLM: true}
+			byWord[w] = &lexiconEntry{word: w, id: id, inLM: true}
 		}
 	}
-	add := func(w, what string) (*entry, error) {
-		if !spellable(w) {
+	add := func(w, what string) (*lexiconEntry, error) {
+		if !spellable(vocab, w) {
 			return nil, fmt.Errorf("decode: %s %q cannot be spelled with the model's characters %q", what, w, strings.Join(vocab.List()[1:], ""))
 		}
 		e := byWord[w]
 		if e == nil {
-			e = &entry{word: w, id: lm.Unknown()}
+			e = &lexiconEntry{word: w, id: lm.Unknown()}
 			byWord[w] = e
 		}
 		return e, nil
@@ -89,11 +103,16 @@ func NewLexicon(lm *ngram.Model, vocab *asr.Vocab, extra []string, hot map[strin
 		}
 		e.bonus = b
 	}
-	entries := make([]*entry, 0, len(byWord))
+	entries := make([]*lexiconEntry, 0, len(byWord))
 	for _, e := range byWord {
 		entries = append(entries, e)
 	}
-	slices.SortFunc(entries, func(a, b *entry) int { return strings.Compare(a.word, b.word) })
+	slices.SortFunc(entries, func(a, b *lexiconEntry) int { return strings.Compare(a.word, b.word) })
+	return entries, nil
+}
+
+// indexLexicon lays out sorted entries as a Lexicon with its indices.
+func indexLexicon(entries []*lexiconEntry) *Lexicon {
 	n := len(entries)
 	lx := &Lexicon{words: make([]string, n), ids: make([]ngram.WordID, n), inLM: make([]bool, n),
 		bonus: make([]float32, n), nextLM: make([]int32, n+1), prevLM: make([]int32, n+1), extras: make([]int32, n+1)}
@@ -121,7 +140,7 @@ func NewLexicon(lm *ngram.Model, vocab *asr.Vocab, extra []string, hot map[strin
 			lx.prevLM[i] = int32(i - 1)
 		}
 	}
-	return lx, nil
+	return lx
 }
 
 // Len returns the number of words.
