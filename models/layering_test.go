@@ -25,26 +25,27 @@ const module = "github.com/attend-go/attend"
 // everything that reads or writes a model.
 var layers = map[string][]string{
 	"cmd":        {"cmd", "pipeline", "internal"},
-	"pipeline":   {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/asr/decode", "models/caption", "models/lm", "models/ngram", "internal"},
+	"pipeline":   {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/asr/decode", "models/caption", "models/lm", "models/lm/ngram", "internal"},
 	"models/asr": {"models", "models/safetensors", "attention", "models/asr"},
 	// models/asr/decode searches with the speech network; the network
 	// never imports its searches.
-	"models/asr/decode": {"models", "attention", "models/asr", "models/asr/decode", "models/ngram"},
+	"models/asr/decode": {"models", "attention", "models/asr", "models/asr/decode", "models/lm/ngram"},
 	// models/lm holds the language models: the character LSTM (over the
-	// recognizer's vocabulary) and the shipped word n-gram.
-	"models/lm":          {"models", "models/safetensors", "models/asr", "models/lm", "models/ngram"},
+	// recognizer's vocabulary) and the shipped word n-gram; below it,
+	// models/lm/ngram is the gorgonia-free n-gram engine.
+	"models/lm":          {"models", "models/safetensors", "models/asr", "models/lm", "models/lm/ngram"},
 	"models/caption":     {"models", "models/safetensors", "attention", "models/caption"},
 	"attention":          {"models", "attention"},
 	"models":             {"models", "models/safetensors", "internal"},
 	"models/safetensors": {"models/safetensors", "internal"},
-	"models/ngram":       {"models/ngram", "internal"},
+	"models/lm/ngram":    {"models/lm/ngram", "internal"},
 	"audio":              {"audio", "internal"},
 	"vision":             {"vision", "internal"},
 	"internal":           {"internal"},
 	"testdata":           {},
 	// bench holds comparison harnesses (bench/pytorch); like a test, it may
 	// use any library layer, and nothing imports it.
-	"bench": {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/asr/decode", "models/caption", "models/lm", "models/ngram"},
+	"bench": {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/asr/decode", "models/caption", "models/lm", "models/lm/ngram"},
 }
 
 // gorgoniaFree lists the layers that must not depend on gorgonia, even
@@ -53,7 +54,7 @@ var layers = map[string][]string{
 // are plain arithmetic, and reading a model file or a feature cache must
 // not link the training core (pipeline/captiondata reads feature caches),
 // nor does running a batch over a directory (pipeline/batch).
-var gorgoniaFree = []string{"audio", "vision", "models/ngram", "models/safetensors", "internal", "pipeline/captiondata", "pipeline/batch", "pipeline/speechdata"}
+var gorgoniaFree = []string{"audio", "vision", "models/lm/ngram", "models/safetensors", "internal", "pipeline/captiondata", "pipeline/batch", "pipeline/speechdata"}
 
 // layerOf returns the layer of a module-relative package path: the longest
 // key of layers that is the path or a parent of it.

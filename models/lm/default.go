@@ -5,7 +5,7 @@ import (
 	_ "embed"
 	"sync"
 
-	"github.com/attend-go/attend/models/ngram"
+	"github.com/attend-go/attend/models/lm/ngram"
 	"github.com/attend-go/attend/models/safetensors"
 )
 

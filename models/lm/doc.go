@@ -13,7 +13,7 @@
 //
 //   - DefaultNGram, the word n-gram model shipped with the default
 //     recognizer (a modified Kneser-Ney 3-gram in ARPA format, embedded):
-//     the package ngram (models/ngram) reads, trains, mixes and scores
+//     the package ngram (models/lm/ngram) reads, trains, mixes and scores
 //     such models; package decode fuses one into the character searches
 //     through a lexicon (decode.WordLM).
 //

@@ -10,7 +10,7 @@ import (
 	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/models/asr/decode"
 	"github.com/attend-go/attend/models/lm"
-	"github.com/attend-go/attend/models/ngram"
+	"github.com/attend-go/attend/models/lm/ngram"
 	"github.com/attend-go/attend/pipeline/speechdata"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/models/ngram"
+	"github.com/attend-go/attend/models/lm/ngram"
 )
 
 // Lexicon is the set of words the word-level search knows how to spell,

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/models/ngram"
+	"github.com/attend-go/attend/models/lm/ngram"
 )
 
 // phoneHyp is a prefix of the phone beam search: the words completed so

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/attend-go/attend/models/ngram"
+	"github.com/attend-go/attend/models/lm/ngram"
 )
 
 // phoneTrie is the prefix tree of the pronunciations of a word LM's

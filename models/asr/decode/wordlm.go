@@ -7,7 +7,7 @@ import (
 	"sort"
 
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/models/ngram"
+	"github.com/attend-go/attend/models/lm/ngram"
 )
 
 // WordLM fuses a word n-gram language model into the character-level

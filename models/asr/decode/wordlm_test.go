@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/models/ngram"
+	"github.com/attend-go/attend/models/lm/ngram"
 )
 
 // tinyARPA is a hand-written bigram model over a few words; "cow" is not
