@@ -98,28 +98,35 @@ func (m *Model) BuildFunc(rng *rand.Rand) models.BuildFunc[BatchKey, Inputs] {
 		if m.CTC == nil {
 			return loss, in, nil
 		}
-		in.CTCTargets = gorgonia.NewMatrix(g, dt, gorgonia.WithShape(k.B, k.S), gorgonia.WithName("ctc_targets"))
-		in.CTCLengths = gorgonia.NewVector(g, dt, gorgonia.WithShape(k.B), gorgonia.WithName("ctc_lengths"))
-		in.CTCWeights = gorgonia.NewVector(g, dt, gorgonia.WithShape(k.B), gorgonia.WithName("ctc_weights"))
-		logits, err := m.CTC.Apply(b, mem) // h·W_c + b_c (B, T', V)
-		if err != nil {
-			return nil, in, err
-		}
-		perSeq, err := models.CTCLoss(logits, in.CTCTargets, memLengths, in.CTCLengths, &models.CTCOptions{Blank: EOS}) // −log p_ctc(y_b | x_b) (B)
-		if err != nil {
-			return nil, in, err
-		}
-		weighted, err := gorgonia.HadamardProd(perSeq, in.CTCWeights) // (B)
-		if err != nil {
-			return nil, in, err
-		}
-		ctc, err := gorgonia.Sum(weighted) // (scalar)
-		if err != nil {
-			return nil, in, err
-		}
-		loss, err = gorgonia.Add(loss, ctc) // (scalar)
+		loss, err = m.ctcTerm(g, b, k, &in, loss, mem, memLengths)
 		return loss, in, err
 	}
+}
+
+// ctcTerm adds the CTC term Σ_b w_b·CTC(h_b·W_c + b_c, y_b) to loss, with
+// its inputs in in.
+func (m *Model) ctcTerm(g *gorgonia.ExprGraph, b *models.Binding, k BatchKey, in *Inputs, loss, mem, memLengths *gorgonia.Node) (*gorgonia.Node, error) {
+	dt := tensor.Float32
+	in.CTCTargets = gorgonia.NewMatrix(g, dt, gorgonia.WithShape(k.B, k.S), gorgonia.WithName("ctc_targets"))
+	in.CTCLengths = gorgonia.NewVector(g, dt, gorgonia.WithShape(k.B), gorgonia.WithName("ctc_lengths"))
+	in.CTCWeights = gorgonia.NewVector(g, dt, gorgonia.WithShape(k.B), gorgonia.WithName("ctc_weights"))
+	logits, err := m.CTC.Apply(b, mem) // h·W_c + b_c (B, T', V)
+	if err != nil {
+		return nil, err
+	}
+	perSeq, err := models.CTCLoss(logits, in.CTCTargets, memLengths, in.CTCLengths, &models.CTCOptions{Blank: EOS}) // −log p_ctc(y_b | x_b) (B)
+	if err != nil {
+		return nil, err
+	}
+	weighted, err := gorgonia.HadamardProd(perSeq, in.CTCWeights) // (B)
+	if err != nil {
+		return nil, err
+	}
+	ctc, err := gorgonia.Sum(weighted) // (scalar)
+	if err != nil {
+		return nil, err
+	}
+	return gorgonia.Add(loss, ctc) // (scalar)
 }
 
 // phoneTerm adds the phone CTC term Σ_b wp_b·CTC(hʲ_b·W_p + b_p,
