@@ -1,8 +1,10 @@
-package asr
+package decode
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/attend-go/attend/models/asr"
 )
 
 // attentionFloor keeps frames of (numerically) zero attention weight on
@@ -15,7 +17,7 @@ const attentionFloor = 1e-8
 //
 //	Σ_i log(α_i(t_i) + ε) + log y_{t_i}(c_i)
 //
-// over alignment α (one row of T weights per token, as Forced.Alignment
+// over alignment α (one row of T weights per token, as asr.Forced.Alignment
 // and Result.Alignment hold) and, with a CTC head, its posteriors y
 // (Encoded.CTCLogProbs) of token c_i at frame t_i; ε = 1e-8. Several
 // tokens may share a frame (speech runs at about one character per 60 ms
@@ -31,23 +33,12 @@ const attentionFloor = 1e-8
 // jointly on the same encoder frames and weigh equally: the path is the
 // most likely one under the product of their per-frame distributions.
 // It costs O(n·T).
-func (m *Model) MonotonicFrames(e *Encoded, tokens []int, alignment [][]float32) ([]int, error) {
+func MonotonicFrames(m *asr.Model, e *asr.Encoded, tokens []int, alignment [][]float32) ([]int, error) {
 	n, T, V := len(tokens), e.T, m.Vocab.Size()
-	if len(alignment) != n {
-		return nil, fmt.Errorf("asr: MonotonicFrames: %d alignment rows for %d tokens", len(alignment), n)
-	}
-	for i, row := range alignment {
-		if len(row) != T {
-			return nil, fmt.Errorf("asr: MonotonicFrames: alignment row %d has %d frames, want %d", i, len(row), T)
-		}
-		if tokens[i] < 0 || tokens[i] >= V {
-			return nil, fmt.Errorf("%w: token %d at position %d, want 0..%d", ErrTokens, tokens[i], i, V-1)
-		}
+	if err := checkRows(e, V, tokens, alignment); err != nil {
+		return nil, err
 	}
 	ctc := e.CTCLogProbs
-	if ctc != nil && len(ctc) < T*V {
-		return nil, fmt.Errorf("asr: MonotonicFrames: %d CTC values for %d frames", len(ctc), T)
-	}
 	if n == 0 {
 		return []int{}, nil
 	}
@@ -86,4 +77,24 @@ func (m *Model) MonotonicFrames(e *Encoded, tokens []int, alignment [][]float32)
 		end = int(back[i*T+end])
 	}
 	return frames, nil
+}
+
+// checkRows validates MonotonicFrames' arguments for a vocabulary of V.
+func checkRows(e *asr.Encoded, V int, tokens []int, alignment [][]float32) error {
+	n, T := len(tokens), e.T
+	if len(alignment) != n {
+		return fmt.Errorf("decode: MonotonicFrames: %d alignment rows for %d tokens", len(alignment), n)
+	}
+	for i, row := range alignment {
+		if len(row) != T {
+			return fmt.Errorf("decode: MonotonicFrames: alignment row %d has %d frames, want %d", i, len(row), T)
+		}
+		if tokens[i] < 0 || tokens[i] >= V {
+			return fmt.Errorf("%w: token %d at position %d, want 0..%d", asr.ErrTokens, tokens[i], i, V-1)
+		}
+	}
+	if ctc := e.CTCLogProbs; ctc != nil && len(ctc) < T*V {
+		return fmt.Errorf("decode: MonotonicFrames: %d CTC values for %d frames", len(ctc), T)
+	}
+	return nil
 }

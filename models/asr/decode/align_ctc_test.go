@@ -1,4 +1,4 @@
-package asr_test
+package decode_test
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 )
 
 // randomLogProbs returns T rows of V random log-probabilities.
@@ -104,7 +105,7 @@ func TestCTCSplitMatchesBruteForce(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: no path spells %v in %d frames", tc.name, tc.tokens, tc.T)
 			}
-			got, err := asr.CTCSplit(logp, tc.T, V, tc.tokens, tc.cuts)
+			got, err := decode.CTCSplit(logp, tc.T, V, tc.tokens, tc.cuts)
 			if err != nil {
 				t.Fatalf("%s seed %d: %v", tc.name, seed, err)
 			}
@@ -123,14 +124,14 @@ func TestCTCSplitErrors(t *testing.T) {
 		cuts   []int
 		err    error
 	}{
-		{"more tokens than frames", []int{1, 2, 1, 2, 1}, []int{2}, asr.ErrTooShort},
-		{"repeats without room for blanks", []int{1, 1, 1}, []int{2}, asr.ErrTooShort},
+		{"more tokens than frames", []int{1, 2, 1, 2, 1}, []int{2}, decode.ErrTooShort},
+		{"repeats without room for blanks", []int{1, 1, 1}, []int{2}, decode.ErrTooShort},
 		{"EOS in the tokens", []int{1, asr.EOS}, []int{2}, asr.ErrTokens},
 		{"cut at the start", []int{1}, []int{0}, nil},
 		{"cuts out of order", []int{1}, []int{3, 2}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := asr.CTCSplit(logp, 4, 3, tc.tokens, tc.cuts)
+			_, err := decode.CTCSplit(logp, 4, 3, tc.tokens, tc.cuts)
 			if err == nil || (tc.err != nil && !errors.Is(err, tc.err)) {
 				t.Errorf("error %v, want %v", err, tc.err)
 			}
@@ -180,7 +181,7 @@ func FuzzCTCSplit(f *testing.F) {
 				row[v] -= float32(math.Log(s))
 			}
 		}
-		got, err := asr.CTCSplit(logp, T, V, tokens, cuts)
+		got, err := decode.CTCSplit(logp, T, V, tokens, cuts)
 		valid := !slices.ContainsFunc(tokens, func(k int) bool { return k == asr.EOS || k == V })
 		for i, b := range cuts {
 			valid = valid && b >= 1 && b < T && (i == 0 || b > cuts[i-1])
@@ -194,7 +195,7 @@ func FuzzCTCSplit(f *testing.F) {
 		splits, ok := bruteForceSplit(logp, T, V, tokens, cuts)
 		switch {
 		case !ok:
-			if !errors.Is(err, asr.ErrTooShort) {
+			if !errors.Is(err, decode.ErrTooShort) {
 				t.Fatalf("tokens %v in %d frames: error %v, want ErrTooShort", tokens, T, err)
 			}
 		case err != nil:
@@ -228,7 +229,7 @@ func benchmarkCTCSplit(b *testing.B, minutes int) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := asr.CTCSplit(logp, T, V, tokens, cuts); err != nil {
+		if _, err := decode.CTCSplit(logp, T, V, tokens, cuts); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package asr
+package decode
 
 import (
 	"math"
@@ -6,6 +6,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/lm"
 )
 
 // tinyPhoneDict pronounces tinyARPA's words but "x-ray"; "cat" and
@@ -15,30 +19,30 @@ const tinyPhoneDict = "a AH\nthe DH AH\ncat K AE T\ncats K AE T S\ndog D AO G\n"
 func phoneID(t *testing.T, ph string) int {
 	t.Helper()
 	if ph == "_" {
-		return PhoneBlank
+		return asr.PhoneBlank
 	}
-	id, ok := PhoneID(ph)
+	id, ok := asr.PhoneID(ph)
 	if !ok {
 		t.Fatalf("no phone %q", ph)
 	}
 	return id
 }
 
-// peaked returns phone log-posteriors (T, PhoneSetSize) with each frame's
+// peaked returns phone log-posteriors (T, asr.PhoneSetSize) with each frame's
 // label ("_" for the blank) at probability 0.9 and the rest shared.
-func peaked(t *testing.T, labels string) *Encoded {
+func peaked(t *testing.T, labels string) *asr.Encoded {
 	t.Helper()
 	f := strings.Fields(labels)
-	lp := make([]float32, len(f)*PhoneSetSize)
-	other := float32(math.Log(0.1 / float64(PhoneSetSize-1)))
+	lp := make([]float32, len(f)*asr.PhoneSetSize)
+	other := float32(math.Log(0.1 / float64(asr.PhoneSetSize-1)))
 	for i, ph := range f {
-		row := lp[i*PhoneSetSize : (i+1)*PhoneSetSize]
+		row := lp[i*asr.PhoneSetSize : (i+1)*asr.PhoneSetSize]
 		for k := range row {
 			row[k] = other
 		}
 		row[phoneID(t, ph)] = float32(math.Log(0.9))
 	}
-	return &Encoded{PhoneLogProbs: lp, PhoneT: len(f)}
+	return &asr.Encoded{PhoneLogProbs: lp, PhoneT: len(f)}
 }
 
 func TestPhoneTrie(t *testing.T) {
@@ -105,7 +109,7 @@ func TestPhoneBeamFindsWords(t *testing.T) {
 		{"AH AH _", "a"},
 		{"AH _ AH _", "a a"},
 	} {
-		o := DefaultSearchOptions()
+		o := DefaultOptions()
 		o.WordLM, o.PhoneDict, o.WordLMWeight = w, d, 0.1
 		got := phoneBeamSearch(peaked(t, c.labels), o, 16)
 		if len(got) == 0 {
@@ -134,19 +138,19 @@ func TestPhoneBeamExact(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	const T = 7
-	lp := make([]float32, T*PhoneSetSize)
+	lp := make([]float32, T*asr.PhoneSetSize)
 	for i := range T {
-		row := lp[i*PhoneSetSize : (i+1)*PhoneSetSize]
+		row := lp[i*asr.PhoneSetSize : (i+1)*asr.PhoneSetSize]
 		for k := range row {
 			row[k] = float32(rng.NormFloat64())
 		}
 		for _, ph := range []string{"_", "DH", "AH", "K", "AE", "T", "D", "AO"} {
 			row[phoneID(t, ph)] += 3 // the tiny lexicon's phones are likely
 		}
-		logSoftmax(row)
+		models.LogSoftmax(row, row, len(row))
 	}
-	e := &Encoded{PhoneLogProbs: lp, PhoneT: T}
-	o := DefaultSearchOptions()
+	e := &asr.Encoded{PhoneLogProbs: lp, PhoneT: T}
+	o := DefaultOptions()
 	o.WordLM, o.PhoneDict, o.WordLMWeight, o.WordBonus = w, d, 0.5, 0.25
 	got := phoneBeamSearch(e, o, 100000)
 	if len(got) < 5 {
@@ -156,7 +160,7 @@ func TestPhoneBeamExact(t *testing.T) {
 		words, _ := phoneWords(d, nil, strings.Join(r.words, " "))
 		l := &phoneLattice{}
 		l.build(words)
-		want, _ := phoneCTCScore(lp, T, PhoneSetSize, l, nil)
+		want, _ := phoneCTCScore(lp, T, asr.PhoneSetSize, l, nil)
 		if math.Abs(r.ctc-want) > 1e-6*math.Abs(want) {
 			t.Errorf("%q: CTC %g, want %g", r.words, r.ctc, want)
 		}
@@ -181,7 +185,7 @@ func TestPhoneBeamNeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := peaked(t, "DH AH _")
-	for name, o := range map[string]SearchOptions{
+	for name, o := range map[string]Options{
 		"no dictionary": {WordLM: w},
 		"no word LM":    {PhoneDict: d},
 	} {
@@ -189,8 +193,8 @@ func TestPhoneBeamNeeds(t *testing.T) {
 			t.Errorf("%s: %d transcripts", name, len(got))
 		}
 	}
-	o := SearchOptions{WordLM: w, PhoneDict: d}
-	if got := phoneBeamSearch(&Encoded{}, o, 8); got != nil {
+	o := Options{WordLM: w, PhoneDict: d}
+	if got := phoneBeamSearch(&asr.Encoded{}, o, 8); got != nil {
 		t.Errorf("no phone head: %d transcripts", len(got))
 	}
 	if got := phoneBeamSearch(e, o, 0); got != nil {
@@ -205,7 +209,7 @@ func TestPhoneBeamNeeds(t *testing.T) {
 // and one phone, as a trained head's are; the trie is built before the
 // timer starts, as it is once per word LM.
 func BenchmarkPhoneBeam(b *testing.B) {
-	lm, err := DefaultWordLM()
+	lm, err := lm.DefaultNGram()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -214,22 +218,22 @@ func BenchmarkPhoneBeam(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	o := DefaultSearchOptions()
+	o := DefaultOptions()
 	o.WordLM, o.PhoneDict, o.WordLMWeight, o.WordBonus = w, d, 0.3, -0.5
 	w.phoneTrie(d)
 	const T = 250
 	rng := rand.New(rand.NewPCG(1, 2))
-	lp := make([]float32, T*PhoneSetSize)
+	lp := make([]float32, T*asr.PhoneSetSize)
 	for t := range T {
-		row := lp[t*PhoneSetSize : (t+1)*PhoneSetSize]
+		row := lp[t*asr.PhoneSetSize : (t+1)*asr.PhoneSetSize]
 		for k := range row {
 			row[k] = float32(rng.NormFloat64())
 		}
-		row[PhoneBlank] += 4
-		row[1+rng.IntN(len(Phones))] += 4
-		logSoftmax(row)
+		row[asr.PhoneBlank] += 4
+		row[1+rng.IntN(len(asr.Phones))] += 4
+		models.LogSoftmax(row, row, len(row))
 	}
-	e := &Encoded{PhoneLogProbs: lp, PhoneT: T}
+	e := &asr.Encoded{PhoneLogProbs: lp, PhoneT: T}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {

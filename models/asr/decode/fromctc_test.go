@@ -1,10 +1,11 @@
-package asr_test
+package decode_test
 
 import (
 	"math/rand/v2"
 	"testing"
 
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 )
 
 // TestDecodeFromCTC checks Result.FromCTC: never set without the CTC
@@ -38,9 +39,9 @@ func TestDecodeFromCTC(t *testing.T) {
 		{"attention never ends", 4, 1e-9, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := asr.DefaultSearchOptions()
+			o := decode.DefaultOptions()
 			o.Beam, o.CTCBeam, o.EOSThreshold, o.MaxLengthRatio = 2, tc.ctcBeam, tc.eos, 0.1
-			r, err := m.Decode(&ws, e, &o)
+			r, err := decode.Decode(m, &ws, e, &o)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package asr
+package decode
 
 import (
 	"bufio"
@@ -10,10 +10,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/attend-go/attend/models/asr"
 )
 
 // PhoneDict maps words to the phone ids (1…len(Phones)) of their
-// pronunciations, for phone CTC rescoring (SearchOptions.PhoneWeight).
+// pronunciations, for phone CTC rescoring (Options.PhoneWeight).
 // It is read-only once made and safe for concurrent use.
 type PhoneDict struct {
 	entries []string // "word PH PH …", sorted by word (byte order), a word's pronunciations in file order
@@ -34,17 +36,17 @@ func ParsePhoneDict(name string, r io.Reader) (*PhoneDict, error) {
 			continue
 		}
 		if len(fields) == 1 {
-			return nil, fmt.Errorf("asr: %s:%d: word %q without phones", name, line, fields[0])
+			return nil, fmt.Errorf("decode: %s:%d: word %q without phones", name, line, fields[0])
 		}
 		for _, ph := range fields[1:] {
-			if _, ok := PhoneID(ph); !ok {
-				return nil, fmt.Errorf("asr: %s:%d: %q is not one of the %d ARPAbet phones (without stress)", name, line, ph, len(Phones))
+			if _, ok := asr.PhoneID(ph); !ok {
+				return nil, fmt.Errorf("decode: %s:%d: %q is not one of the %d ARPAbet phones (without stress)", name, line, ph, len(asr.Phones))
 			}
 		}
 		d.entries = append(d.entries, strings.Join(fields, " "))
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("asr: %s: %w", name, err)
+		return nil, fmt.Errorf("decode: %s: %w", name, err)
 	}
 	slices.SortStableFunc(d.entries, func(a, b string) int { return strings.Compare(entryWord(a), entryWord(b)) })
 	kept, first := d.entries[:0], 0 // drop a pronunciation listed twice
@@ -76,7 +78,7 @@ func (d *PhoneDict) Pronunciations(word string) [][]int {
 	for ; i < len(d.entries) && entryWord(d.entries[i]) == word; i++ {
 		var ids []int
 		for _, ph := range strings.Fields(d.entries[i])[1:] {
-			id, _ := PhoneID(ph)
+			id, _ := asr.PhoneID(ph)
 			ids = append(ids, id)
 		}
 		prons = append(prons, ids)
@@ -100,7 +102,7 @@ var defaultPhoneDict []byte
 var parsedPhoneDict = sync.OnceValues(func() (*PhoneDict, error) {
 	z, err := gzip.NewReader(bytes.NewReader(defaultPhoneDict))
 	if err != nil {
-		return nil, fmt.Errorf("asr: embedded phone dictionary: %w", err)
+		return nil, fmt.Errorf("decode: embedded phone dictionary: %w", err)
 	}
 	return ParsePhoneDict("embedded phone dictionary", z)
 })

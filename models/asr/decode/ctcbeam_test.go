@@ -1,23 +1,26 @@
-package asr
+package decode
 
 import (
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/asr"
 )
 
 // randomCTC returns T frames of random CTC log-posteriors over V tokens.
-func randomCTC(rng *rand.Rand, T, V int, spread float64) *Encoded {
+func randomCTC(rng *rand.Rand, T, V int, spread float64) *asr.Encoded {
 	lp := make([]float32, T*V)
 	for t := range T {
 		row := lp[t*V : (t+1)*V]
 		for v := range row {
 			row[v] = float32(spread * rng.NormFloat64())
 		}
-		logSoftmax(row)
+		models.LogSoftmax(row, row, len(row))
 	}
-	return &Encoded{T: T, CTCLogProbs: lp}
+	return &asr.Encoded{T: T, CTCLogProbs: lp}
 }
 
 // TestCTCBeamIsExactWhenUnpruned runs the prefix beam search with a beam
@@ -25,11 +28,11 @@ func randomCTC(rng *rand.Rand, T, V int, spread float64) *Encoded {
 // each one's probability must equal the CTC sequence probability, and the
 // probabilities of all outputs must sum to one.
 func TestCTCBeamIsExactWhenUnpruned(t *testing.T) {
-	v, err := NewVocab([]string{"<eos>", "a", "b", "c"}) // no space: every output is allowed
+	v, err := asr.NewVocab([]string{"<eos>", "a", "b", "c"}) // no space: every output is allowed
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &Model{Vocab: v}
+	m := &asr.Model{Vocab: v}
 	for _, tc := range []struct {
 		name   string
 		T      int
@@ -37,7 +40,7 @@ func TestCTCBeamIsExactWhenUnpruned(t *testing.T) {
 	}{{"flat", 5, 0.5}, {"peaky", 6, 1.5}} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := randomCTC(rand.New(rand.NewPCG(1, 2)), tc.T, v.Size(), tc.spread)
-			hyps := m.ctcBeamHyps(e, SearchOptions{}, 1<<20)
+			hyps := ctcBeamHyps(m, e, Options{}, 1<<20)
 			p := &ctcPrefix{T: e.T, V: v.Size(), logp: e.CTCLogProbs}
 			sum := negInf
 			for _, h := range hyps {
@@ -63,8 +66,8 @@ func TestCTCBeamIsExactWhenUnpruned(t *testing.T) {
 // and checks that the word LM (which knows cat, not cot) decides.
 func TestCTCBeamWordLM(t *testing.T) {
 	w := tinyWordLM(t, nil, nil)
-	v := DefaultVocab()
-	m := &Model{Vocab: v}
+	v := asr.DefaultVocab()
+	m := &asr.Model{Vocab: v}
 	V := v.Size()
 	frames := [][2]string{{"c", ""}, {"a", "o"}, {"t", ""}}
 	lp := make([]float32, len(frames)*V)
@@ -75,16 +78,16 @@ func TestCTCBeamWordLM(t *testing.T) {
 		}
 		for _, c := range f {
 			if c != "" {
-				row[v.ids[rune(c[0])]] = float32(math.Log(0.5))
+				row[vocabID(v, rune(c[0]))] = float32(math.Log(0.5))
 			}
 		}
 		if f[1] == "" {
-			row[v.ids[rune(f[0][0])]] = 0
+			row[vocabID(v, rune(f[0][0]))] = 0
 		}
 	}
-	e := &Encoded{T: len(frames), CTCLogProbs: lp}
-	noLM := m.ctcBeam(e, SearchOptions{}, 4)
-	withLM := m.ctcBeam(e, SearchOptions{WordLM: w, WordLMWeight: 1}, 4)
+	e := &asr.Encoded{T: len(frames), CTCLogProbs: lp}
+	noLM := ctcBeam(m, e, Options{}, 4)
+	withLM := ctcBeam(m, e, Options{WordLM: w, WordLMWeight: 1}, 4)
 	got := func(h [][]int) []string {
 		var s []string
 		for _, x := range h[:2] {
@@ -99,7 +102,7 @@ func TestCTCBeamWordLM(t *testing.T) {
 		t.Errorf("with the word LM the best is %q, want cat", b)
 	}
 	hot := tinyWordLM(t, nil, map[string]float32{"cot": 8})
-	if b := v.Decode(m.ctcBeam(e, SearchOptions{WordLM: hot, WordLMWeight: 1}, 4)[0]); b != "cot" {
+	if b := v.Decode(ctcBeam(m, e, Options{WordLM: hot, WordLMWeight: 1}, 4)[0]); b != "cot" {
 		t.Errorf("with cot a hotword the best is %q, want cot", b)
 	}
 }
@@ -123,4 +126,10 @@ func TestLogAdd(t *testing.T) {
 			t.Errorf("logAdd(%g, %g) = %g, want %g", tc.a, tc.b, got, tc.want)
 		}
 	}
+}
+
+// vocabID is v's id of character r, which the test knows is there.
+func vocabID(v *asr.Vocab, r rune) int {
+	id, _ := v.ID(r)
+	return id
 }

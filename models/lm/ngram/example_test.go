@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/attend-go/attend/models/ngram"
+	"github.com/attend-go/attend/models/lm/ngram"
 )
 
 func ExampleTrain() {

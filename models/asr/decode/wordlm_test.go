@@ -1,11 +1,12 @@
-package asr
+package decode
 
 import (
 	"math"
 	"strings"
 	"testing"
 
-	"github.com/attend-go/attend/models/ngram"
+	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/lm/ngram"
 )
 
 // tinyARPA is a hand-written bigram model over a few words; "cow" is not
@@ -49,7 +50,7 @@ func tinyWordLM(t *testing.T, extra []string, hot map[string]float32) *WordLM {
 // hotwords and an OOV penalty of 2.
 func testWordLM(tb testing.TB, lm *ngram.Model, extra []string, hot map[string]float32) *WordLM {
 	tb.Helper()
-	v := DefaultVocab()
+	v := asr.DefaultVocab()
 	lx, err := NewLexicon(lm, v, extra, hot)
 	if err != nil {
 		tb.Fatal(err)
@@ -120,7 +121,7 @@ func TestLexiconNarrow(t *testing.T) {
 // changes, the completed-word count and the states after each token.
 func spell(t *testing.T, w *WordLM, text string) (float64, int32, []wordState) {
 	t.Helper()
-	v := DefaultVocab()
+	v := asr.DefaultVocab()
 	toks, err := v.Encode(text)
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +129,7 @@ func spell(t *testing.T, w *WordLM, text string) (float64, int32, []wordState) {
 	s := w.start()
 	total := float64(s.la)
 	var states []wordState
-	for _, tok := range append(toks, EOS) {
+	for _, tok := range append(toks, asr.EOS) {
 		var d float32
 		s, d, _ = w.extend(s, tok)
 		total += float64(d)
@@ -141,7 +142,7 @@ func TestWordLMTelescopes(t *testing.T) {
 	w := tinyWordLM(t, []string{"cow"}, nil)
 	unk := func(ctx ngram.State) float64 { lp, _ := w.unknown(ctx); return float64(lp) }
 	spelled := func(word string) float64 { // the spelling of an unknown word, and its penalty
-		toks, _ := DefaultVocab().Encode(word)
+		toks, _ := asr.DefaultVocab().Encode(word)
 		c := float64(w.spellEnd) - 2
 		for _, tok := range toks {
 			c += float64(w.spell[tok])
@@ -213,7 +214,7 @@ func TestWordLMHotwordBonus(t *testing.T) {
 	// OOV penalty and spelling cost it pays as an unknown word.
 	c, _, _ := spell(t, hot, "the zorro")
 	d, _, _ := spell(t, plain, "the zorro")
-	toks, _ := DefaultVocab().Encode("zorro")
+	toks, _ := asr.DefaultVocab().Encode("zorro")
 	spelling := float64(plain.spellEnd)
 	for _, tok := range toks {
 		spelling += float64(plain.spell[tok])
@@ -228,10 +229,10 @@ func TestNewLexiconRejectsUnspellable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewLexicon(lm, DefaultVocab(), []string{"naïve"}, nil); err == nil || !strings.Contains(err.Error(), "naïve") {
+	if _, err := NewLexicon(lm, asr.DefaultVocab(), []string{"naïve"}, nil); err == nil || !strings.Contains(err.Error(), "naïve") {
 		t.Errorf("lexicon word naïve: error %v, want one naming it", err)
 	}
-	if _, err := NewLexicon(lm, DefaultVocab(), nil, map[string]float32{"R2D2": 1}); err == nil || !strings.Contains(err.Error(), "R2D2") {
+	if _, err := NewLexicon(lm, asr.DefaultVocab(), nil, map[string]float32{"R2D2": 1}); err == nil || !strings.Contains(err.Error(), "R2D2") {
 		t.Errorf("hotword R2D2: error %v, want one naming it", err)
 	}
 }

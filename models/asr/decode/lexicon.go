@@ -1,4 +1,4 @@
-package asr
+package decode
 
 import (
 	"fmt"
@@ -6,7 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/attend-go/attend/models/ngram"
+	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/lm/ngram"
 )
 
 // Lexicon is the set of words the word-level search knows how to spell,
@@ -39,39 +40,53 @@ type Lexicon struct {
 // extra words (a user's lexicon; each normalized word must be spellable:
 // otherwise it is an error naming it), plus the hotwords, which get
 // their bonus (in nats) added to their word score.
-func NewLexicon(lm *ngram.Model, vocab *Vocab, extra []string, hot map[string]float32) (*Lexicon, error) {
-	spellable := func(w string) bool {
-		if w == "" {
+func NewLexicon(lm *ngram.Model, vocab *asr.Vocab, extra []string, hot map[string]float32) (*Lexicon, error) {
+	entries, err := lexiconEntries(lm, vocab, extra, hot)
+	if err != nil {
+		return nil, err
+	}
+	return indexLexicon(entries), nil
+}
+
+// lexiconEntry is a word of a lexicon being built.
+type lexiconEntry struct {
+	word  string
+	id    ngram.WordID
+	inLM  bool
+	bonus float32
+}
+
+// spellable reports whether vocab spells w as one word: a character of
+// the vocabulary at a time, no EOS and no space.
+func spellable(vocab *asr.Vocab, w string) bool {
+	if w == "" {
+		return false
+	}
+	for _, r := range w {
+		id, ok := vocab.ID(r)
+		if !ok || id == asr.EOS || r == ' ' {
 			return false
 		}
-		for _, r := range w {
-			id, ok := vocab.ids[r]
-			if !ok || id == EOS || r == ' ' {
-				return false
-			}
-		}
-		return true
 	}
-	type entry struct {
-		word  string
-		id    ngram.WordID
-		inLM  bool
-		bonus float32
-	}
-	byWord := map[string]*entry{}
+	return true
+}
+
+// lexiconEntries collects NewLexicon's words, sorted in byte order.
+func lexiconEntries(lm *ngram.Model, vocab *asr.Vocab, extra []string, hot map[string]float32) ([]*lexiconEntry, error) {
+	byWord := map[string]*lexiconEntry{}
 	for _, w := range lm.Words() {
-		if spellable(w) {
+		if spellable(vocab, w) {
 			id, _ := lm.ID(w)
-			byWord[w] = &entry{word: w, id: id, inLM: true}
+			byWord[w] = &lexiconEntry{word: w, id: id, inLM: true}
 		}
 	}
-	add := func(w, what string) (*entry, error) {
-		if !spellable(w) {
-			return nil, fmt.Errorf("asr: %s %q cannot be spelled with the model's characters %q", what, w, strings.Join(vocab.List()[1:], ""))
+	add := func(w, what string) (*lexiconEntry, error) {
+		if !spellable(vocab, w) {
+			return nil, fmt.Errorf("decode: %s %q cannot be spelled with the model's characters %q", what, w, strings.Join(vocab.List()[1:], ""))
 		}
 		e := byWord[w]
 		if e == nil {
-			e = &entry{word: w, id: lm.Unknown()}
+			e = &lexiconEntry{word: w, id: lm.Unknown()}
 			byWord[w] = e
 		}
 		return e, nil
@@ -88,11 +103,16 @@ func NewLexicon(lm *ngram.Model, vocab *Vocab, extra []string, hot map[string]fl
 		}
 		e.bonus = b
 	}
-	entries := make([]*entry, 0, len(byWord))
+	entries := make([]*lexiconEntry, 0, len(byWord))
 	for _, e := range byWord {
 		entries = append(entries, e)
 	}
-	slices.SortFunc(entries, func(a, b *entry) int { return strings.Compare(a.word, b.word) })
+	slices.SortFunc(entries, func(a, b *lexiconEntry) int { return strings.Compare(a.word, b.word) })
+	return entries, nil
+}
+
+// indexLexicon lays out sorted entries as a Lexicon with its indices.
+func indexLexicon(entries []*lexiconEntry) *Lexicon {
 	n := len(entries)
 	lx := &Lexicon{words: make([]string, n), ids: make([]ngram.WordID, n), inLM: make([]bool, n),
 		bonus: make([]float32, n), nextLM: make([]int32, n+1), prevLM: make([]int32, n+1), extras: make([]int32, n+1)}
@@ -120,7 +140,7 @@ func NewLexicon(lm *ngram.Model, vocab *Vocab, extra []string, hot map[string]fl
 			lx.prevLM[i] = int32(i - 1)
 		}
 	}
-	return lx, nil
+	return lx
 }
 
 // Len returns the number of words.

@@ -1,10 +1,10 @@
-package asr
+package decode
 
 import (
 	"slices"
 	"sync"
 
-	"github.com/attend-go/attend/models/ngram"
+	"github.com/attend-go/attend/models/lm/ngram"
 )
 
 // phoneTrie is the prefix tree of the pronunciations of a word LM's
@@ -26,23 +26,49 @@ type phoneTrie struct {
 // several pronunciations ends at several nodes; a word d lacks ends at
 // none (the attention and character CTC searches still spell it).
 func newPhoneTrie(d *PhoneDict, w *WordLM) *phoneTrie {
-	lx := w.Lexicon
-	type entry struct {
-		phones []int
-		word   int32
+	parent, label, endsAt := trieNodes(pronunciations(d, w.Lexicon))
+	t := layOutTrie(parent, label)
+	null := w.Model.Null()
+	for i := range parent {
+		t.la[i] = negInf32
+		for _, word := range endsAt[i] {
+			t.ends = append(t.ends, word)
+			lp, _ := w.wordEnd(null, word)
+			t.la[i] = max(t.la[i], lp)
+		}
+		t.endOff[i+1] = int32(len(t.ends))
 	}
-	var entries []entry
+	for c := len(parent) - 1; c > 0; c-- { // children come after their parents
+		t.la[parent[c]] = max(t.la[parent[c]], t.la[c])
+	}
+	return t
+}
+
+// pronunciation is one way to say lexicon word word.
+type pronunciation struct {
+	phones []int
+	word   int32
+}
+
+// pronunciations lists the pronunciations d knows of lx's words, sorted
+// by their phones.
+func pronunciations(d *PhoneDict, lx *Lexicon) []pronunciation {
+	var entries []pronunciation
 	for i, word := range lx.words {
 		for _, p := range d.Pronunciations(word) {
-			entries = append(entries, entry{p, int32(i)})
+			entries = append(entries, pronunciation{p, int32(i)})
 		}
 	}
-	slices.SortFunc(entries, func(a, b entry) int { return slices.Compare(a.phones, b.phones) })
+	slices.SortFunc(entries, func(a, b pronunciation) int { return slices.Compare(a.phones, b.phones) })
+	return entries
+}
 
-	// Walk the sorted pronunciations keeping the path of the previous
-	// one: a node's children are created in phone order.
-	parent, label := []int32{-1}, []int32{0}
-	endsAt := [][]int32{nil}
+// trieNodes walks the sorted pronunciations keeping the path of the
+// previous one, so that a node's children are created in phone order:
+// per node (0 the root) its parent, the phone leading to it and the
+// words that end there.
+func trieNodes(entries []pronunciation) (parent, label []int32, endsAt [][]int32) {
+	parent, label, endsAt = []int32{-1}, []int32{0}, [][]int32{nil}
 	var path []int32 // nodes of the previous pronunciation, below the root
 	var prev []int
 	for _, e := range entries {
@@ -68,7 +94,13 @@ func newPhoneTrie(d *PhoneDict, w *WordLM) *phoneTrie {
 		}
 		prev = e.phones
 	}
+	return parent, label, endsAt
+}
 
+// layOutTrie stores the children of the nodes (parent, label) in
+// compressed rows, in creation order (ascending phones), and sizes the
+// word ends and look-aheads.
+func layOutTrie(parent, label []int32) *phoneTrie {
 	n := len(parent)
 	t := &phoneTrie{off: make([]int32, n+1), child: make([]int32, 0, n), phone: make([]int32, 0, n),
 		endOff: make([]int32, n+1), la: make([]float32, n)}
@@ -80,23 +112,10 @@ func newPhoneTrie(d *PhoneDict, w *WordLM) *phoneTrie {
 	}
 	t.child, t.phone = t.child[:n-1], t.phone[:n-1]
 	fill := slices.Clone(t.off[:n])
-	for c := 1; c < n; c++ { // children in creation order: ascending phones
+	for c := 1; c < n; c++ {
 		p := parent[c]
 		t.child[fill[p]], t.phone[fill[p]] = int32(c), label[c]
 		fill[p]++
-	}
-	null := w.Model.Null()
-	for i := range n {
-		t.la[i] = negInf32
-		for _, word := range endsAt[i] {
-			t.ends = append(t.ends, word)
-			lp, _ := w.wordEnd(null, word)
-			t.la[i] = max(t.la[i], lp)
-		}
-		t.endOff[i+1] = int32(len(t.ends))
-	}
-	for c := n - 1; c > 0; c-- { // children come after their parents
-		t.la[parent[c]] = max(t.la[parent[c]], t.la[c])
 	}
 	return t
 }

@@ -1,4 +1,4 @@
-package asr_test
+package decode_test
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 )
 
 // randomRows returns n rows of T random attention weights summing to 1,
@@ -88,7 +89,7 @@ func TestMonotonicFramesIsTheBestPath(t *testing.T) {
 				tokens[i] = 1 + rng.IntN(V-1)
 			}
 			rows := randomRows(rng, tc.n, tc.T)
-			path, err := m.MonotonicFrames(e, tokens, rows)
+			path, err := decode.MonotonicFrames(m, e, tokens, rows)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,7 +131,7 @@ func TestMonotonicFramesIgnoresAStrayPeak(t *testing.T) {
 	tokens := []int{1, 2, 3}
 	rows := [][]float32{row(map[int]float32{2: 0.9}), row(map[int]float32{9: 0.5, 4: 0.4}), row(map[int]float32{6: 0.9})}
 	e := &asr.Encoded{T: T, D: 1, Memory: make([]float32, T)}
-	path, err := m.MonotonicFrames(e, tokens, rows)
+	path, err := decode.MonotonicFrames(m, e, tokens, rows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestMonotonicFramesIgnoresAStrayPeak(t *testing.T) {
 		}
 	}
 	e.CTCLogProbs[5*V+2] = 0
-	if path, err = m.MonotonicFrames(e, tokens, rows); err != nil {
+	if path, err = decode.MonotonicFrames(m, e, tokens, rows); err != nil {
 		t.Fatal(err)
 	}
 	if want := []int{2, 5, 6}; !slices.Equal(path, want) {
@@ -170,12 +171,21 @@ func TestMonotonicFramesErrors(t *testing.T) {
 		{"a token past the vocabulary", []int{m.Vocab.Size()}, [][]float32{{1, 0, 0}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := m.MonotonicFrames(e, tc.tokens, tc.rows); err == nil {
+			if _, err := decode.MonotonicFrames(m, e, tc.tokens, tc.rows); err == nil {
 				t.Error("no error")
 			}
 		})
 	}
-	if path, err := m.MonotonicFrames(e, nil, nil); err != nil || len(path) != 0 {
+	if path, err := decode.MonotonicFrames(m, e, nil, nil); err != nil || len(path) != 0 {
 		t.Errorf("no tokens: path %v, error %v", path, err)
+	}
+}
+
+// tinyConfig is a model small enough to train in seconds.
+func tinyConfig(ctc float64) asr.Config {
+	return asr.Config{
+		MelBins: 8, Stack: 2, ListenerHidden: 16, ListenerLayers: 2, Embed: 8,
+		SpellerHidden: 32, AttentionDim: 16, LocationFilters: 4, LocationWidth: 5,
+		CTCWeight: ctc, LabelSmoothing: 0, Dropout: 0,
 	}
 }

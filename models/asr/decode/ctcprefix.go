@@ -1,6 +1,10 @@
-package asr
+package decode
 
-import "math"
+import (
+	"math"
+
+	"github.com/attend-go/attend/models/asr"
+)
 
 // ctcPrefix scores hypotheses with the CTC prefix probability of Watanabe
 // et al. (2017, "Hybrid CTC/Attention Architecture for End-to-End Speech
@@ -67,7 +71,7 @@ func (c *ctcPrefix) initial() *ctcState {
 	s := &ctcState{rn: make([]float64, c.T), rb: make([]float64, c.T), last: -1}
 	acc := 0.0
 	for t := range c.T {
-		acc += float64(c.logp[t*c.V+EOS])
+		acc += float64(c.logp[t*c.V+asr.EOS])
 		s.rn[t], s.rb[t] = negInf, acc
 	}
 	return s
@@ -77,8 +81,8 @@ func (c *ctcPrefix) initial() *ctcState {
 // returns the score of the complete sequence g and no arrays.
 func (c *ctcPrefix) extend(g *ctcState, tok int) *ctcState {
 	T, V := c.T, c.V
-	if tok == EOS {
-		return &ctcState{score: logAdd(g.rn[T-1], g.rb[T-1]), last: EOS}
+	if tok == asr.EOS {
+		return &ctcState{score: logAdd(g.rn[T-1], g.rb[T-1]), last: asr.EOS}
 	}
 	h := &ctcState{rn: make([]float64, T), rb: make([]float64, T), last: tok}
 	if g.last == -1 {
@@ -95,7 +99,7 @@ func (c *ctcPrefix) extend(g *ctcState, tok int) *ctcState {
 		}
 		y := float64(c.logp[t*V+tok])
 		h.rn[t] = logAdd(h.rn[t-1], phi) + y
-		h.rb[t] = logAdd(h.rb[t-1], h.rn[t-1]) + float64(c.logp[t*V+EOS])
+		h.rb[t] = logAdd(h.rb[t-1], h.rn[t-1]) + float64(c.logp[t*V+asr.EOS])
 		psi = logAdd(psi, phi+y)
 	}
 	h.score = psi

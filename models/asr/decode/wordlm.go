@@ -1,11 +1,13 @@
-package asr
+package decode
 
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
-	"github.com/attend-go/attend/models/ngram"
+	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/lm/ngram"
 )
 
 // WordLM fuses a word n-gram language model into the character-level
@@ -64,8 +66,8 @@ type WordLM struct {
 
 // NewWordLM prepares the fusion of lm through lx for a recognizer's
 // vocabulary, which must have a space character.
-func NewWordLM(lm *ngram.Model, lx *Lexicon, vocab *Vocab, oovPenalty float32) (*WordLM, error) {
-	space, ok := vocab.ids[' ']
+func NewWordLM(lm *ngram.Model, lx *Lexicon, vocab *asr.Vocab, oovPenalty float32) (*WordLM, error) {
+	space, ok := vocab.ID(' ')
 	if !ok {
 		return nil, errNoSpace
 	}
@@ -78,19 +80,19 @@ func NewWordLM(lm *ngram.Model, lx *Lexicon, vocab *Vocab, oovPenalty float32) (
 // spelling from the lexicon's words: each character's share of all
 // characters and word ends (add-one smoothed over the vocabulary's word
 // characters), in nats.
-func spellingModel(lx *Lexicon, vocab *Vocab) ([]float32, float32) {
+func spellingModel(lx *Lexicon, vocab *asr.Vocab) ([]float32, float32) {
 	counts := make([]float64, vocab.Size())
 	ends := float64(lx.Len())
 	total := ends + 1
 	for tok, c := range vocab.List() {
-		if tok != EOS && c != " " {
+		if tok != asr.EOS && c != " " {
 			counts[tok] = 1
 			total++
 		}
 	}
 	for _, w := range lx.words {
 		for _, r := range w {
-			if id, ok := vocab.ids[r]; ok {
+			if id, ok := vocab.ID(r); ok {
 				counts[id]++
 				total++
 			}
@@ -121,7 +123,7 @@ type wordState struct {
 
 var negInf32 = float32(math.Inf(-1))
 
-var errNoSpace = fmt.Errorf("%w: word-level decoding needs a space in the vocabulary", ErrConfig)
+var errNoSpace = fmt.Errorf("%w: word-level decoding needs a space in the vocabulary", asr.ErrConfig)
 
 // start is the state before the first character.
 func (w *WordLM) start() wordState {
@@ -197,7 +199,7 @@ func (w *WordLM) closeWord(s wordState) (next ngram.State, delta float32, ok boo
 // LM score it brings (nats); closed says whether tok completed a word.
 func (w *WordLM) extend(s wordState, tok int) (next wordState, delta float32, closed bool) {
 	switch tok {
-	case EOS:
+	case asr.EOS:
 		ctx, d, ok := w.closeWord(s)
 		if !ok {
 			d = -s.la // the look-ahead of a word that never came
@@ -238,4 +240,17 @@ func (w *WordLM) extend(s wordState, tok int) (next wordState, delta float32, cl
 		next.oov, next.la = true, u-w.OOVPenalty+next.sp
 	}
 	return next, next.la - s.la, false
+}
+
+// sentence returns the word LM's score of a complete transcript (tokens
+// without EOS; the end of sentence included) and its number of words.
+func (w *WordLM) sentence(tokens []int) (lm float64, words int) {
+	s := w.start()
+	lm = float64(s.la)
+	for _, tok := range append(slices.Clip(tokens), asr.EOS) {
+		var d float32
+		s, d, _ = w.extend(s, tok)
+		lm += float64(d)
+	}
+	return lm, int(s.words)
 }

@@ -1,4 +1,4 @@
-package asr
+package decode
 
 import (
 	"math"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/attend-go/attend/models/asr"
 )
 
 // bruteCTC sums the probabilities of every label path of T frames over P
@@ -20,7 +22,7 @@ func bruteCTC(lp []float32, T, P int, seq []int) float64 {
 		if t == T {
 			var out []int
 			for i, l := range path {
-				if l != PhoneBlank && (i == 0 || path[i-1] != l) {
+				if l != asr.PhoneBlank && (i == 0 || path[i-1] != l) {
 					out = append(out, l)
 				}
 			}
@@ -45,7 +47,7 @@ func bruteStates(lp []float32, T, P int, seq []int) float64 {
 	S := 2*len(seq) + 1
 	label := func(s int) int {
 		if s%2 == 0 {
-			return PhoneBlank
+			return asr.PhoneBlank
 		}
 		return seq[s/2]
 	}
@@ -67,7 +69,7 @@ func bruteStates(lp []float32, T, P int, seq []int) float64 {
 			return
 		}
 		for _, n := range []int{s, s + 1, s + 2} {
-			if n >= S || (n == s+2 && (label(n) == PhoneBlank || label(n) == label(s))) {
+			if n >= S || (n == s+2 && (label(n) == asr.PhoneBlank || label(n) == label(s))) {
 				continue
 			}
 			walk(t+1, n, score)
@@ -177,7 +179,7 @@ func TestPhoneWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := func(ph string) int {
-		i, ok := PhoneID(ph)
+		i, ok := asr.PhoneID(ph)
 		if !ok {
 			t.Fatalf("phone %s", ph)
 		}
@@ -233,7 +235,7 @@ func TestParsePhoneDict(t *testing.T) {
 			if d.Len() != c.prons {
 				t.Errorf("%d pronunciations, want %d", d.Len(), c.prons)
 			}
-			want := [][]int{{phoneIDs["Z"], phoneIDs["UW"]}, {phoneIDs["Z"], phoneIDs["OW"]}}
+			want := [][]int{{phoneID(t, "Z"), phoneID(t, "UW")}, {phoneID(t, "Z"), phoneID(t, "OW")}}
 			if got := d.Pronunciations("zoo"); !reflect.DeepEqual(got, want) {
 				t.Errorf("zoo: %v, want %v", got, want)
 			}
@@ -254,7 +256,7 @@ func TestDefaultPhoneDict(t *testing.T) {
 		for _, ids := range d.Pronunciations(word) {
 			var phs []string
 			for _, i := range ids {
-				phs = append(phs, Phones[i-1])
+				phs = append(phs, asr.Phones[i-1])
 			}
 			got = append(got, strings.Join(phs, " "))
 		}

@@ -1,8 +1,10 @@
-package asr
+package decode
 
 import (
 	"math"
 	"strings"
+
+	"github.com/attend-go/attend/models/asr"
 )
 
 // phoneWild stands in a pronunciation for the unknown phones of a word
@@ -54,7 +56,7 @@ func (l *phoneLattice) build(words [][][]int) {
 		l.off = append(l.off, int32(len(l.pred)))
 		return int32(len(l.label) - 1)
 	}
-	blank := add(PhoneBlank, true)
+	blank := add(asr.PhoneBlank, true)
 	var ends []int32 // the last phone of each pronunciation of the previous word
 	for i, prons := range words {
 		var next []int32
@@ -70,7 +72,7 @@ func (l *phoneLattice) build(words [][][]int) {
 						}
 					}
 				} else {
-					inner := add(PhoneBlank, false, last)
+					inner := add(asr.PhoneBlank, false, last)
 					preds = append(preds, inner)
 					if l.label[last] != ph {
 						preds = append(preds, last)
@@ -80,7 +82,7 @@ func (l *phoneLattice) build(words [][][]int) {
 			}
 			next = append(next, last)
 		}
-		blank, ends = add(PhoneBlank, false, next...), next
+		blank, ends = add(asr.PhoneBlank, false, next...), next
 	}
 	l.final = append(append(l.final[:0], blank), ends...)
 }

@@ -1,4 +1,4 @@
-package asr_test
+package lm_test
 
 import (
 	"math"
@@ -6,13 +6,14 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/lm"
 )
 
 // lmLoss runs one training-graph pass and returns the mean loss.
-func lmLoss(t *testing.T, lm *asr.CharLM, bs *models.Buckets[asr.LMKey, asr.LMInputs], sents [][]int, S int) float64 {
+func lmLoss(t *testing.T, c *lm.Char, bs *models.Buckets[lm.Key, lm.Inputs], sents [][]int, S int) float64 {
 	t.Helper()
-	k := asr.LMKey{B: len(sents), S: S}
-	in, lens, tg, w, _, err := asr.LMBatch(k, sents)
+	k := lm.Key{B: len(sents), S: S}
+	in, lens, tg, w, _, err := lm.Batch(k, sents)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func lmLoss(t *testing.T, lm *asr.CharLM, bs *models.Buckets[asr.LMKey, asr.LMIn
 // loss, and that training makes a tiny corpus predictable.
 func TestCharLM(t *testing.T) {
 	v := asr.DefaultVocab()
-	lm := asr.NewLM(asr.LMConfig{Embed: 8, Hidden: 16}, v, 3)
+	c := lm.NewChar(lm.CharConfig{Embed: 8, Hidden: 16}, v, 3)
 	var sents [][]int
 	for _, s := range []string{"abc abc", "abd", "cab", "a b c d"} {
 		ids, err := v.Encode(s)
@@ -43,27 +44,27 @@ func TestCharLM(t *testing.T) {
 		}
 		sents = append(sents, ids)
 	}
-	bs := models.NewBuckets(lm.Params, lm.BuildFunc())
+	bs := models.NewBuckets(c.Params, c.BuildFunc())
 	defer bs.Close()
-	graphLoss := lmLoss(t, lm, bs, sents, 8)
-	lm.Params.ZeroGrads()
+	graphLoss := lmLoss(t, c, bs, sents, 8)
+	c.Params.ZeroGrads()
 	eager, n := 0.0, 0
 	for _, s := range sents {
-		st, logp := lm.Start()
+		st, logp := c.Start()
 		for _, tok := range append(append([]int(nil), s...), asr.EOS) {
 			eager -= float64(logp[tok])
 			n++
-			st, logp = lm.Next(st, tok)
+			st, logp = c.Next(st, tok)
 		}
 	}
 	eager /= float64(n)
 	if math.Abs(eager-graphLoss) > 1e-4 {
 		t.Fatalf("eager loss %v, graph loss %v", eager, graphLoss)
 	}
-	opt := models.NewAdam(lm.Params, &models.AdamOptions{LR: 0.02})
+	opt := models.NewAdam(c.Params, &models.AdamOptions{LR: 0.02})
 	var loss float64
 	for range 200 {
-		loss = lmLoss(t, lm, bs, sents, 8)
+		loss = lmLoss(t, c, bs, sents, 8)
 		if _, err := opt.Step(); err != nil {
 			t.Fatal(err)
 		}
@@ -72,15 +73,15 @@ func TestCharLM(t *testing.T) {
 		t.Errorf("loss %v → %v: the LM did not learn", graphLoss, loss)
 	}
 	// Round trip through a file.
-	f, err := lm.File()
+	f, err := c.File()
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := asr.LoadLM(f)
+	back, err := lm.LoadChar(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, a := lm.Start()
+	_, a := c.Start()
 	_, b := back.Start()
 	for i := range a {
 		if a[i] != b[i] {
