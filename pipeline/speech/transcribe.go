@@ -91,8 +91,9 @@ type Transcript struct {
 	// audio there was transcribed (commands warn).
 	Truncated bool `json:"truncated,omitempty"`
 	// ScriptScore is, in forced alignment, the mean log-probability per
-	// character (spaces excepted) of the normalized script under the
-	// speller: how well the script fits the audio. Below MismatchScore
+	// token (Hypothesis.Tokens; for LAS per character, spaces excepted)
+	// of the normalized script under the model: how well the script
+	// fits the audio. Below MismatchScore (measured for LAS)
 	// the script probably does not match it (commands warn). Zero in
 	// transcription.
 	ScriptScore float64 `json:"script_score,omitempty"`
