@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -98,6 +99,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	align := fs.String("align", "", "draw the spectrogram and attention alignment of each chunk into this PNG `path` (a directory when there are several files); a chunk decoded by the CTC fallback shows the CTC posteriors instead, and says so")
 	vad := fs.Bool("vad", true, "skip non-speech (voice activity detection) and cut chunks in pauses; false decodes all audio")
 	noFallback := fs.Bool("no-fallback", false, "keep the first decoding even where it looks broken: no CTC fallback (our model), no temperature fallback (Whisper models, whisper.cpp's -nf)")
+	timings := fs.Bool("timings", false, `print where the time went to standard error at the end, one JSON line: {"mel_ms", "encode_ms", "encode_windows", "decode_ms", "decode_tokens"} over every file (model loading and file reading excluded); files only`)
 	threads := fs.Int("t", 1, "decode the chunks of each file on `N` cores at once (0: one per core); the output is the same; files only (batches: -j)")
 	bf := cli.Batch{Tool: "asr", Inputs: "audio files", Accept: batch.IsAudio, Formats: speech.Formats}
 	bf.Register(fs)
@@ -127,7 +129,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	if *threads == 0 {
 		*threads = runtime.GOMAXPROCS(0)
 	}
-	tj := &transcription{paths: fs.Args(), modelPath: *modelPath, noVAD: !*vad, threads: *threads, quiet: bf.Quiet,
+	tj := &transcription{paths: fs.Args(), modelPath: *modelPath, noVAD: !*vad, threads: *threads, quiet: bf.Quiet, timings: *timings,
 		stdin: stdin, stdout: stdout, stderr: stderr}
 	var opts *batch.Options
 	alignDir := false
@@ -176,6 +178,7 @@ type transcription struct {
 	noVAD          bool // decode all audio (-vad=false)
 	threads        int  // -t: workers decoding the chunks of a file
 	quiet          bool // no progress line
+	timings        bool // -timings: print the stages' times at the end
 	stdin          io.Reader
 	stdout, stderr io.Writer
 }
@@ -214,6 +217,7 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 	showProgress := !tj.quiet && cli.IsTerminal(tj.stderr)
 	stdoutTerminal := cli.IsTerminal(tj.stdout)
 	failed := 0
+	var stages speech.Stages
 	for _, path := range tj.paths {
 		prefix := ""
 		if format == "txt" && len(tj.paths) > 1 {
@@ -235,6 +239,7 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 			failed++
 			continue
 		}
+		stages.Add(t.Stages)
 		if t.Truncated {
 			fmt.Fprintf(tj.stderr, "asr: warning: %s: the file is cut short: transcribed the %.1f s it holds\n", input.DisplayName(path), t.Duration)
 		}
@@ -259,6 +264,13 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 		if err := out.tw.Finish(t); err != nil {
 			return err
 		}
+	}
+	if tj.timings {
+		line, err := json.Marshal(stages)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(tj.stderr, "%s\n", line)
 	}
 	if failed > 0 {
 		return fmt.Errorf("%w: %d of %d files failed", cli.ErrReported, failed, len(tj.paths))

@@ -122,6 +122,8 @@ type Hypothesis struct {
 	// FromCTC says joint rescoring chose the CTC or phone beam's
 	// transcript (Chunk.FromCTC); its words are still timed by attention.
 	FromCTC bool
+	// Stages is where the time of Encode and Decode went.
+	Stages Stages
 
 	// The drawing fields, filled with DecodeOptions.KeepAlignment.
 

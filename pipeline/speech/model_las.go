@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/models/asr/decode"
@@ -65,22 +66,26 @@ type encodedChunk struct {
 	features []float32 // (frames, 80), CMVN-normalized log-mel
 	frames   int
 	seconds  float64
+	stages   Stages // the front end's and the listener's times
 }
 
 func (c *encodedChunk) Seconds() float64 { return c.seconds }
 
 // Encode featurizes the samples and runs the listener over them.
 func (t *lasTranscriber) Encode(samples []float32) (Encoding, error) {
+	start := time.Now()
 	f, err := t.fe.Compute(samples, SampleRate)
 	if err != nil {
 		return nil, err
 	}
+	mel := time.Since(start)
 	e, err := t.Model.Encode(&t.ws, f.Data, f.Frames)
 	if err != nil {
 		return nil, err
 	}
 	c := &encodedChunk{enc: *e, features: slices.Clone(f.Data), frames: f.Frames,
-		seconds: float64(len(samples)) / SampleRate}
+		seconds: float64(len(samples)) / SampleRate,
+		stages:  Stages{Mel: mel, Encode: time.Since(start) - mel, EncodeWindows: 1}}
 	c.enc.Memory = slices.Clone(e.Memory[:e.T*e.D])
 	if e.CTCLogProbs != nil {
 		c.enc.CTCLogProbs = slices.Clone(e.CTCLogProbs[:e.T*t.Model.Vocab.Size()])
@@ -112,12 +117,15 @@ func (t *lasTranscriber) Decode(e Encoding, o *DecodeOptions) (*Hypothesis, erro
 	if o.DetectNoSpeech && enc.CTCLogProbs != nil && len(t.Model.CTCGreedy(enc)) == 0 {
 		return &Hypothesis{NoSpeech: true, Words: []Word{}}, nil
 	}
+	start := time.Now()
 	r, err := decode.Decode(t.Model, &t.ws, enc, &t.search)
 	if err != nil {
 		return nil, err
 	}
+	stages := ec.stages
+	stages.Decode, stages.DecodeTokens = time.Since(start), len(r.Tokens)
 	h := &Hypothesis{Text: strings.Join(strings.Fields(r.Text), " "), Fallback: r.Fallback, FromCTC: r.FromCTC,
-		Tokens: t.tokens(r.Tokens, r.LogProbs)}
+		Tokens: t.tokens(r.Tokens, r.LogProbs), Stages: stages}
 	if h.Words, err = t.timeWords(enc, r.Tokens, r.Alignment, r.LogProbs); err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/models/ggml"
@@ -168,17 +169,19 @@ type whisperDecoder struct {
 type whisperEncoding struct {
 	spec    *audio.WhisperSpectrogram
 	seconds float64
+	mel     time.Duration
 }
 
 func (e *whisperEncoding) Seconds() float64 { return e.seconds }
 
 // Encode computes the recording's log-mel spectrogram.
 func (d *whisperDecoder) Encode(samples []float32) (Encoding, error) {
+	start := time.Now()
 	spec, err := d.w.mel.Spectrogram(samples, audio.WhisperWindowSamples)
 	if err != nil {
 		return nil, fmt.Errorf("speech: %w", err)
 	}
-	return &whisperEncoding{spec: spec, seconds: float64(len(samples)) / SampleRate}, nil
+	return &whisperEncoding{spec: spec, seconds: float64(len(samples)) / SampleRate, mel: time.Since(start)}, nil
 }
 
 func whisperEncoded(e Encoding) (*whisperEncoding, error) {
@@ -198,11 +201,14 @@ func (d *whisperDecoder) Decode(e Encoding, o *DecodeOptions) (*Hypothesis, erro
 	if o == nil {
 		o = &DecodeOptions{}
 	}
-	r, err := whisper.Transcribe(d.w.net, d.w.tok, we.spec.Data, we.spec.Frames, d.w.opts, d.rng)
+	start := time.Now()
+	net := &stagedNetwork{Network: d.w.net}
+	r, err := whisper.Transcribe(net, d.w.tok, we.spec.Data, we.spec.Frames, d.w.opts, d.rng)
 	if err != nil {
 		return nil, err
 	}
-	h := &Hypothesis{Words: []Word{}}
+	h := &Hypothesis{Words: []Word{}, Stages: Stages{Mel: we.mel, Encode: net.encode, EncodeWindows: net.windows,
+		Decode: time.Since(start) - net.encode, DecodeTokens: net.tokens}}
 	var texts []string
 	for _, s := range r.Segments {
 		texts = append(texts, strings.TrimSpace(s.Text))

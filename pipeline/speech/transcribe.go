@@ -100,6 +100,8 @@ type Transcript struct {
 	// Decode is the time spent featurizing, encoding and searching
 	// (model load and file decoding excluded), for real-time factors.
 	Decode float64 `json:"decode_seconds"`
+	// Stages splits that time by stage ("asr transcribe -timings").
+	Stages Stages `json:"-"`
 }
 
 // TranscribeOptions configures a Transcriber; nil means defaults.
@@ -241,6 +243,7 @@ func (t *Transcriber) StreamContext(ctx context.Context, path string, stream aud
 			c.Words[i].End = min(roundMs(c.Words[i].End+off), c.End)
 		}
 		tr.Decode += c.decode
+		tr.Stages.Add(c.stages)
 		tr.Duration = c.End
 		tr.Chunks = append(tr.Chunks, c.Chunk)
 		if t.opts.OnChunk != nil {
@@ -407,6 +410,7 @@ func roundMs(sec float64) float64 { return math.Round(sec*1000) / 1000 }
 type timedChunk struct {
 	Chunk
 	decode float64
+	stages Stages
 }
 
 // Samples transcribes one chunk of mono audio at rate (SampleRate, the
@@ -445,6 +449,7 @@ func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) 
 // starts offset seconds into the chunk, and with keep its drawing.
 func (c *timedChunk) fromHypothesis(h *Hypothesis, offset float64, keep bool) {
 	c.Text, c.Fallback, c.FromCTC, c.NoSpeech = h.Text, h.Fallback, h.FromCTC, h.NoSpeech
+	c.stages = h.Stages
 	c.Words = h.Words
 	if c.Words == nil {
 		c.Words = []Word{}
