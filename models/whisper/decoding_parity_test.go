@@ -135,6 +135,9 @@ func TestDecodeParity(t *testing.T) {
 		t.Skip("decodes 224-token windows with real-vocabulary models")
 	}
 	for _, tc := range parityFiles {
+		if tc.file == "small-en.hf.safetensors" {
+			continue // the ggml f16 file's weights; TestTranscribeParity runs it
+		}
 		net, tok, clips := paritySetup(t, tc.model, tc.file)
 		ref := referenceTensors(t, tc.model)
 		for _, clip := range []string{"jfk", "harvard36"} {
