@@ -17,22 +17,30 @@ const module = "github.com/attend-go/attend"
 // layers says, for each directory of the module, which of the module's other
 // directories its non-test code may import (DESIGN.md "Layout"). A package
 // belongs to the longest listed prefix of its path; the import direction is
-// one-way: cmd → pipeline → models/asr, models/caption → attention → models.
+// one-way: cmd → pipeline → models/asr/decode → models/asr, models/caption →
+// attention → models.
 // audio and vision are leaves. internal holds gorgonia-free code (the SGEMM,
 // CPU detection, the atomic writer, input naming, the version) that any
 // layer may use; models/safetensors, the model file format, sits below
 // everything that reads or writes a model, and models/ggml reads and
 // writes whisper.cpp's model files.
 var layers = map[string][]string{
-	"cmd":                {"cmd", "pipeline", "internal"},
-	"pipeline":           {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/caption", "models/ngram", "models/whisper", "models/ggml", "internal"},
-	"models/asr":         {"models", "models/safetensors", "attention", "models/asr", "models/ngram"},
+	"cmd":        {"cmd", "pipeline", "internal"},
+	"pipeline":   {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/asr/decode", "models/caption", "models/lm", "models/lm/ngram", "models/whisper", "models/ggml", "internal"},
+	"models/asr": {"models", "models/safetensors", "attention", "models/asr"},
+	// models/asr/decode searches with the speech network; the network
+	// never imports its searches.
+	"models/asr/decode": {"models", "attention", "models/asr", "models/asr/decode", "models/lm/ngram"},
+	// models/lm holds the language models: the character LSTM (over the
+	// recognizer's vocabulary) and the shipped word n-gram; below it,
+	// models/lm/ngram is the gorgonia-free n-gram engine.
+	"models/lm":          {"models", "models/safetensors", "models/asr", "models/lm", "models/lm/ngram"},
 	"models/caption":     {"models", "models/safetensors", "attention", "models/caption"},
 	"attention":          {"models", "attention", "internal"},
 	"models/whisper":     {"models", "models/safetensors", "models/ggml", "attention", "models/whisper", "internal"},
 	"models":             {"models", "models/safetensors", "internal"},
 	"models/safetensors": {"models/safetensors", "internal"},
-	"models/ngram":       {"models/ngram", "internal"},
+	"models/lm/ngram":    {"models/lm/ngram", "internal"},
 	"models/ggml":        {"models/ggml", "internal"},
 	"audio":              {"audio", "internal"},
 	"vision":             {"vision", "internal"},
@@ -42,7 +50,7 @@ var layers = map[string][]string{
 	"docs": {},
 	// bench holds comparison harnesses (bench/pytorch); like a test, it may
 	// use any library layer, and nothing imports it.
-	"bench": {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/caption", "models/ngram"},
+	"bench": {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/asr/decode", "models/caption", "models/lm", "models/lm/ngram"},
 }
 
 // gorgoniaFree lists the layers that must not depend on gorgonia, even
@@ -51,7 +59,7 @@ var layers = map[string][]string{
 // are plain arithmetic, and reading a model file or a feature cache must
 // not link the training core (pipeline/captiondata reads feature caches),
 // nor does running a batch over a directory (pipeline/batch).
-var gorgoniaFree = []string{"audio", "vision", "models/ngram", "models/safetensors", "models/ggml", "internal", "pipeline/captiondata", "pipeline/batch", "pipeline/speechdata"}
+var gorgoniaFree = []string{"audio", "vision", "models/lm/ngram", "models/safetensors", "models/ggml", "internal", "pipeline/captiondata", "pipeline/batch", "pipeline/speechdata"}
 
 // layerOf returns the layer of a module-relative package path: the longest
 // key of layers that is the path or a parent of it.

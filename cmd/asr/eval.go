@@ -44,7 +44,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print one JSON object per utterance, then the summary object")
 	var o speech.EvalOptions
 	sf := addSearchFlags(fs)
-	noFallback := fs.Bool("no-fallback", false, "keep the attention output even where it looks broken (no CTC fallback)")
+	noFallback := fs.Bool("no-fallback", false, "keep the first decoding even where it looks broken: no CTC fallback (our model), no temperature fallback (Whisper models, whisper.cpp's -nf)")
 	vad := fs.Bool("vad", true, "skip non-speech (voice activity detection) and cut chunks in pauses, as asr transcribe; false decodes all audio")
 	fs.IntVar(&o.Workers, "j", 1, "utterances decoded in parallel")
 	fs.IntVar(&o.Speakers, "dev-speakers", 0, "score only the dev split of this many held-out speakers (as asr train -dev-speakers)")
@@ -57,13 +57,13 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return cli.Usagef("eval needs one manifest")
 	}
-	search, lm, err := sf.finish(fs)
+	dec, err := sf.decoding(fs)
 	if err != nil {
 		return err
 	}
-	search.NoFallback = *noFallback
+	dec.Search.NoFallback, dec.Whisper.NoFallback = *noFallback, *noFallback
 	o.Transcribe.NoVAD = !*vad
-	model, err := speech.Open(*modelPath, &speech.Decoding{Search: search, LM: lm})
+	model, err := speech.Open(*modelPath, &dec)
 	if err != nil {
 		return err
 	}

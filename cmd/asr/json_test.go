@@ -84,7 +84,7 @@ func TestJSON(t *testing.T) {
 			},
 		},
 		{
-			name: "perplexity", args: []string{"perplexity", "-json", "-lm", filepath.Join(testdata, "..", "models", "ngram", "testdata", "turtle.arpa"), filepath.Join(testdata, "sentences.txt")},
+			name: "perplexity", args: []string{"perplexity", "-json", "-lm", filepath.Join(testdata, "..", "models", "lm", "ngram", "testdata", "turtle.arpa"), filepath.Join(testdata, "sentences.txt")},
 			want: clitest.Want{Objects: 1, Keys: []string{"sentences", "words", "oovs", "oov_rate", "log10_prob", "perplexity", "perplexity_no_end"},
 				Fields: map[string]any{"sentences": 5, "words": 42, "oovs": 32}},
 			check: func(t *testing.T, objs []map[string]any) {

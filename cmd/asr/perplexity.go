@@ -31,7 +31,7 @@ Flags:
 const perplexityExamples = `
 Examples:
 
-	asr perplexity -lm models/ngram/testdata/turtle.arpa testdata/sentences.txt
+	asr perplexity -lm models/lm/ngram/testdata/turtle.arpa testdata/sentences.txt
 `
 
 func runPerplexity(args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -16,6 +16,7 @@ type searchFlags struct {
 	so       speech.SearchOptions
 	lm       speech.LanguageModel
 	hotwords string
+	whisper  speech.WhisperOptions
 }
 
 func addSearchFlags(fs *flag.FlagSet) *searchFlags {
@@ -37,7 +38,33 @@ func addSearchFlags(fs *flag.FlagSet) *searchFlags {
 	fs.StringVar(&l.hotwords, "hotwords", "", "comma-separated `words` to favour, such as names (word LMs)")
 	fs.BoolVar(&l.lm.NoLookAhead, "no-lookahead", false, "score each word only when it ends, without the look-ahead over the words a prefix can become (word LMs)")
 	fs.Float64Var(&l.lm.HotwordBonus, "hotword-bonus", speech.DefaultHotwordBonus, "bonus per recognized hotword, in the word LM's nats (weighted by -lm-weight)")
+	fs.StringVar(&l.whisper.Language, "language", "auto", "spoken `language` for Whisper models: a code (en, de, zh, …), a name (german), or auto to detect it (multilingual models)")
+	fs.StringVar(&l.whisper.Task, "task", "transcribe", "Whisper models: transcribe, or translate into English (multilingual models)")
+	fs.StringVar(&l.whisper.Prompt, "prompt", "", "Whisper models: initial prompt `text` that conditions the first window (names, spelling, style)")
+	fs.Float64Var(&l.whisper.Patience, "patience", 0, "Whisper models: beam search patience (with -beam; 0 means 1.0)")
 	return l
+}
+
+// decoding checks the flags after parsing and returns the decoding
+// options of every model family: finish's for LAS models; for Whisper
+// models the flags above, and -beam only when given (Whisper decodes
+// greedily by default, as openai/whisper's transcribe() does).
+func (l *searchFlags) decoding(fs *flag.FlagSet) (speech.Decoding, error) {
+	so, lm, err := l.finish(fs)
+	if err != nil {
+		return speech.Decoding{}, err
+	}
+	w := l.whisper
+	w.NoFallback = so.NoFallback
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "beam" {
+			w.Beam = so.Beam
+		}
+	})
+	if math.IsNaN(w.Patience) || w.Patience < 0 {
+		return speech.Decoding{}, cli.Usagef("-patience %v: want a number ≥ 0", w.Patience)
+	}
+	return speech.Decoding{Search: so, LM: lm, Whisper: w}, nil
 }
 
 // finish checks the flags after parsing and returns the search options

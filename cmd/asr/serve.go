@@ -69,7 +69,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return cli.Usagef("serve takes no arguments (got %s)", strings.Join(fs.Args(), " "))
 	}
-	so, lm, err := search.finish(fs)
+	dec, err := search.decoding(fs)
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	model, err := speech.Open(*modelPath, &speech.Decoding{Search: so, LM: lm})
+	model, err := speech.Open(*modelPath, &dec)
 	if err != nil {
 		return err
 	}

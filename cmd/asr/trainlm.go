@@ -60,7 +60,7 @@ Examples:
 
 	asr train-lm -o /tmp/tiny.arpa.gz -order 3 testdata/sentences.txt
 	asr train-lm -char -o /tmp/tiny-lm.safetensors -hidden 16 -max-steps 20 -batch 2 testdata/sentences.txt
-	asr train-lm -o /tmp/mixed.arpa.gz -order 3 -mix models/ngram/testdata/turtle.lm.bin.gz -mix-weight 0.7 testdata/sentences.txt
+	asr train-lm -o /tmp/mixed.arpa.gz -order 3 -mix models/lm/ngram/testdata/turtle.lm.bin.gz -mix-weight 0.7 testdata/sentences.txt
 
 Recipes:
 

@@ -97,7 +97,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	sf := addSearchFlags(fs)
 	align := fs.String("align", "", "draw the spectrogram and attention alignment of each chunk into this PNG `path` (a directory when there are several files); a chunk decoded by the CTC fallback shows the CTC posteriors instead, and says so")
 	vad := fs.Bool("vad", true, "skip non-speech (voice activity detection) and cut chunks in pauses; false decodes all audio")
-	noFallback := fs.Bool("no-fallback", false, "keep the attention output even where it looks broken (no CTC fallback)")
+	noFallback := fs.Bool("no-fallback", false, "keep the first decoding even where it looks broken: no CTC fallback (our model), no temperature fallback (Whisper models, whisper.cpp's -nf)")
 	threads := fs.Int("t", 1, "decode the chunks of each file on `N` cores at once (0: one per core); the output is the same; files only (batches: -j)")
 	bf := cli.Batch{Tool: "asr", Inputs: "audio files", Accept: batch.IsAudio, Formats: speech.Formats}
 	bf.Register(fs)
@@ -117,7 +117,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 		return cli.Usagef("transcribe needs at least one audio file or directory")
 	}
 	sf.so.NoFallback = *noFallback
-	search, lm, err := sf.finish(fs)
+	dec, err := sf.decoding(fs)
 	if err != nil {
 		return err
 	}
@@ -161,7 +161,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 			}
 		}
 	}
-	tj.search, tj.lm = search, lm
+	tj.decoding = dec
 	if isBatch {
 		return tj.batch(&bf, opts)
 	}
@@ -172,8 +172,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 type transcription struct {
 	paths          []string // the arguments
 	modelPath      string   // "" for the embedded model
-	search         speech.SearchOptions
-	lm             speech.LanguageModel
+	decoding       speech.Decoding
 	noVAD          bool // decode all audio (-vad=false)
 	threads        int  // -t: workers decoding the chunks of a file
 	quiet          bool // no progress line
@@ -312,5 +311,5 @@ func (tj *transcription) batch(b *cli.Batch, opts *batch.Options) error {
 
 // openModel opens the speech model with its search and language model.
 func (tj *transcription) openModel() (speech.Model, error) {
-	return speech.Open(tj.modelPath, &speech.Decoding{Search: tj.search, LM: tj.lm})
+	return speech.Open(tj.modelPath, &tj.decoding)
 }

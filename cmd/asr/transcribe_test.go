@@ -134,7 +134,7 @@ func TestTranscribeWrongModel(t *testing.T) {
 		{captionModel, captionModel + " is an image captioning model (for caption), not a speech recognition model (for asr)"},
 		{"main.go", "main.go is not an attend model file: it is not a safetensors file"},
 		{hello, hello + " is not an attend model file"},
-		{filepath.Join("..", "..", "models", "asr", "default-lm.arpa.gz"), "(it is a language model (ARPA text, gzip or a Sphinx .lm.bin)); attend models are"},
+		{filepath.Join("..", "..", "models", "lm", "default-lm.arpa.gz"), "(it is a language model (ARPA text, gzip or a Sphinx .lm.bin)); attend models are"},
 		{sphinxLM, "(it is a language model (ARPA text, gzip or a Sphinx .lm.bin)); attend models are"},
 	}
 	for _, tc := range tests {

@@ -16,8 +16,8 @@ import (
 func TestWordLMCommands(t *testing.T) {
 	tmp := t.TempDir()
 	sentences := filepath.Join("..", "..", "testdata", "sentences.txt")
-	turtle := filepath.Join("..", "..", "models", "ngram", "testdata", "turtle.arpa")
-	turtleBin := filepath.Join("..", "..", "models", "ngram", "testdata", "turtle.lm.bin.gz")
+	turtle := filepath.Join("..", "..", "models", "lm", "ngram", "testdata", "turtle.arpa")
+	turtleBin := filepath.Join("..", "..", "models", "lm", "ngram", "testdata", "turtle.lm.bin.gz")
 	empty := filepath.Join(tmp, "empty.txt")
 	os.WriteFile(empty, []byte("\n  \n!!!\n"), 0o666)
 	manifest := filepath.Join(tmp, "m.tsv")

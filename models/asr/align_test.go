@@ -8,6 +8,7 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 	"gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -164,7 +165,7 @@ func encodedToy(t *testing.T, seed uint64, text string) (*asr.Model, *asr.Worksp
 // forced token, the argmax of its step, is at least as likely as uniform.
 func TestAlignReproducesGreedy(t *testing.T) {
 	m, ws, e := encodedToy(t, 11, "go dog")
-	r, err := m.Decode(ws, e, &asr.SearchOptions{LengthPenalty: 1, Beam: 1, EOSThreshold: -1, NoFallback: true})
+	r, err := decode.Decode(m, ws, e, &decode.Options{LengthPenalty: 1, Beam: 1, EOSThreshold: -1, NoFallback: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 )
 
 // tinyConfig is a model small enough to train in seconds.
@@ -106,8 +107,8 @@ func TestTrainTinyModel(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, o := range []asr.SearchOptions{{Beam: 1, LengthPenalty: 1, EOSThreshold: 1.5}, {Beam: 4, LengthPenalty: 1, EOSThreshold: 1.5}, {Beam: 4, LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3}, {Beam: 4, LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, CTCBeam: 4}} {
-					r, err := m.Decode(&ws, e, &o)
+				for _, o := range []decode.Options{{Beam: 1, LengthPenalty: 1, EOSThreshold: 1.5}, {Beam: 4, LengthPenalty: 1, EOSThreshold: 1.5}, {Beam: 4, LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3}, {Beam: 4, LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, CTCBeam: 4}} {
+					r, err := decode.Decode(m, &ws, e, &o)
 					if err != nil {
 						t.Fatal(err)
 					}

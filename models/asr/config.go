@@ -55,7 +55,7 @@ type Config struct {
 	// transcript's words; an utterance without them adds no phone loss.
 	// 0 (the default) has no head. Decoding may add the head's score of
 	// each candidate's pronunciations to joint rescoring
-	// (SearchOptions.PhoneWeight); Model.PhoneLogProbs exposes its
+	// (decode.Options.PhoneWeight); Model.PhoneLogProbs exposes its
 	// posteriors.
 	PhoneCTCWeight float64 `json:"phone_ctc_weight,omitempty"`
 	// PhoneCTCLayer is the listener layer (0-based) the phone head reads:

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 )
 
 // TestDefaultModel loads the embedded model and runs it on a second of
@@ -30,7 +31,7 @@ func TestDefaultModel(t *testing.T) {
 	if want := m.EncoderLength(frames); e.T != want {
 		t.Errorf("%d encoder frames, want %d", e.T, want)
 	}
-	if _, err := m.Decode(&ws, e, nil); err != nil {
+	if _, err := decode.Decode(m, &ws, e, nil); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -98,56 +98,65 @@ func (m *Model) BuildFunc(rng *rand.Rand) models.BuildFunc[BatchKey, Inputs] {
 		if m.CTC == nil {
 			return loss, in, nil
 		}
-		in.CTCTargets = gorgonia.NewMatrix(g, dt, gorgonia.WithShape(k.B, k.S), gorgonia.WithName("ctc_targets"))
-		in.CTCLengths = gorgonia.NewVector(g, dt, gorgonia.WithShape(k.B), gorgonia.WithName("ctc_lengths"))
-		in.CTCWeights = gorgonia.NewVector(g, dt, gorgonia.WithShape(k.B), gorgonia.WithName("ctc_weights"))
-		logits, err := m.CTC.Apply(b, mem) // h·W_c + b_c (B, T', V)
-		if err != nil {
-			return nil, in, err
-		}
-		perSeq, err := models.CTCLoss(logits, in.CTCTargets, memLengths, in.CTCLengths, &models.CTCOptions{Blank: EOS}) // −log p_ctc(y_b | x_b) (B)
-		if err != nil {
-			return nil, in, err
-		}
-		weighted, err := gorgonia.HadamardProd(perSeq, in.CTCWeights) // (B)
-		if err != nil {
-			return nil, in, err
-		}
-		ctc, err := gorgonia.Sum(weighted) // (scalar)
-		if err != nil {
-			return nil, in, err
-		}
-		loss, err = gorgonia.Add(loss, ctc) // (scalar)
+		loss, err = m.ctcTerm(g, b, k, &in, loss, mem, memLengths)
 		return loss, in, err
 	}
+}
+
+// ctcTerm adds the CTC term Σ_b w_b·CTC(h_b·W_c + b_c, y_b) to loss, with
+// its inputs in in.
+func (m *Model) ctcTerm(g *gorgonia.ExprGraph, b *models.Binding, k BatchKey, in *Inputs, loss, mem, memLengths *gorgonia.Node) (*gorgonia.Node, error) {
+	t, err := weightedCTC(g, b, k, m.CTC, mem, memLengths, EOS, "ctc") // Σ_b w_b·−log p_ctc(y_b | x_b)
+	if err != nil {
+		return nil, err
+	}
+	in.CTCTargets, in.CTCLengths, in.CTCWeights = t.targets, t.lengths, t.weights
+	return gorgonia.Add(loss, t.sum) // (scalar)
 }
 
 // phoneTerm adds the phone CTC term Σ_b wp_b·CTC(hʲ_b·W_p + b_p,
 // phones_b) to loss, with its inputs in in.
 func (m *Model) phoneTerm(g *gorgonia.ExprGraph, b *models.Binding, k BatchKey, in *Inputs, loss, h, lengths *gorgonia.Node) (*gorgonia.Node, error) {
-	dt := tensor.Float32
-	in.PhoneTargets = gorgonia.NewMatrix(g, dt, gorgonia.WithShape(k.B, k.S), gorgonia.WithName("phone_targets"))
-	in.PhoneLengths = gorgonia.NewVector(g, dt, gorgonia.WithShape(k.B), gorgonia.WithName("phone_lengths"))
-	in.PhoneWeights = gorgonia.NewVector(g, dt, gorgonia.WithShape(k.B), gorgonia.WithName("phone_weights"))
-	logits, err := m.PhoneCTC.Apply(b, h) // hʲ·W_p + b_p (B, Tʲ, P)
+	t, err := weightedCTC(g, b, k, m.PhoneCTC, h, lengths, PhoneBlank, "phone") // Σ_b wp_b·−log p(phones_b | x_b)
 	if err != nil {
 		return nil, err
 	}
-	perSeq, err := models.CTCLoss(logits, in.PhoneTargets, lengths, in.PhoneLengths, &models.CTCOptions{Blank: PhoneBlank}) // −log p(phones_b | x_b) (B)
-	if err != nil {
-		return nil, err
-	}
-	weighted, err := gorgonia.HadamardProd(perSeq, in.PhoneWeights) // (B)
-	if err != nil {
-		return nil, err
-	}
-	term, err := gorgonia.Sum(weighted) // (scalar)
-	if err != nil {
-		return nil, err
-	}
+	in.PhoneTargets, in.PhoneLengths, in.PhoneWeights = t.targets, t.lengths, t.weights
 	in.phoneLoss = new(gorgonia.Value)
-	gorgonia.Read(term, in.phoneLoss)
-	return gorgonia.Add(loss, term) // (scalar)
+	gorgonia.Read(t.sum, in.phoneLoss)
+	return gorgonia.Add(loss, t.sum) // (scalar)
+}
+
+// ctcSum is a CTC head's weighted loss and the inputs that feed it.
+type ctcSum struct {
+	sum                       *gorgonia.Node // Σ_b w_b·−log p(y_b | x_b) (scalar)
+	targets, lengths, weights *gorgonia.Node // (B, S), (B), (B)
+}
+
+// weightedCTC builds head's CTC loss over layer output h (B, T, D) with
+// frame lengths (B), summed over the batch with a weight per
+// utterance; its inputs are named after name.
+func weightedCTC(g *gorgonia.ExprGraph, b *models.Binding, k BatchKey, head *models.Linear, h, lengths *gorgonia.Node, blank int, name string) (ctcSum, error) {
+	dt := tensor.Float32
+	t := ctcSum{
+		targets: gorgonia.NewMatrix(g, dt, gorgonia.WithShape(k.B, k.S), gorgonia.WithName(name+"_targets")),
+		lengths: gorgonia.NewVector(g, dt, gorgonia.WithShape(k.B), gorgonia.WithName(name+"_lengths")),
+		weights: gorgonia.NewVector(g, dt, gorgonia.WithShape(k.B), gorgonia.WithName(name+"_weights")),
+	}
+	logits, err := head.Apply(b, h) // h·W + b (B, T, classes)
+	if err != nil {
+		return t, err
+	}
+	perSeq, err := models.CTCLoss(logits, t.targets, lengths, t.lengths, &models.CTCOptions{Blank: blank}) // −log p(y_b | x_b) (B)
+	if err != nil {
+		return t, err
+	}
+	weighted, err := gorgonia.HadamardProd(perSeq, t.weights) // (B)
+	if err != nil {
+		return t, err
+	}
+	t.sum, err = gorgonia.Sum(weighted) // (scalar)
+	return t, err
 }
 
 // Bind feeds a batch to the graph's inputs.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 	"github.com/attend-go/attend/models/modeltest"
 )
 
@@ -131,7 +132,7 @@ func TestPhoneHeadLeavesTheRestAlone(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	ex := toyUtterance(rng, without.Vocab, "dog ate", without.Config.MelBins)
 	var ws1, ws2 asr.Workspace
-	opts := &asr.SearchOptions{Beam: 4, LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3}
+	opts := &decode.Options{Beam: 4, LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3}
 	var texts [2]string
 	for i, m := range []*asr.Model{without, with} {
 		ws := []*asr.Workspace{&ws1, &ws2}[i]
@@ -139,7 +140,7 @@ func TestPhoneHeadLeavesTheRestAlone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := m.Decode(ws, e, opts)
+		r, err := decode.Decode(m, ws, e, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -59,6 +59,13 @@ func (v *Vocab) Size() int { return len(v.chars) }
 // List returns the vocabulary as stored in a checkpoint.
 func (v *Vocab) List() []string { return v.chars }
 
+// ID returns the token id of character r, or false when r is not in the
+// vocabulary.
+func (v *Vocab) ID(r rune) (int, bool) {
+	id, ok := v.ids[r]
+	return id, ok
+}
+
 // Encode maps normalized text to token ids (without EOS). A character
 // outside the vocabulary is an error naming it: normalize text first.
 func (v *Vocab) Encode(text string) ([]int, error) {

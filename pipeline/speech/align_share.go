@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 )
 
 // shareRadius is how many words the speller may move each boundary
@@ -61,7 +62,7 @@ func snapShare(counts []int, cut []bool) []int {
 }
 
 // ctcShare shares words out by the most likely CTC alignment of the
-// whole text to the whole recording (asr.CTCSplit): a word goes to the
+// whole text to the whole recording (decode.CTCSplit): a word goes to the
 // chunk that holds its middle character.
 func (t *lasTranscriber) ctcShare(chunks []*encodedChunk, words []string) ([]int, error) {
 	V := t.Model.Vocab.Size()
@@ -79,7 +80,7 @@ func (t *lasTranscriber) ctcShare(chunks []*encodedChunk, words []string) ([]int
 	if err != nil {
 		return nil, err
 	}
-	before, err := asr.CTCSplit(logp, len(logp)/V, V, tokens, cuts)
+	before, err := decode.CTCSplit(logp, len(logp)/V, V, tokens, cuts)
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ func (t *Transcriber) Align(path string, stdin io.Reader, text string) (*Transcr
 // for a script. The text is normalized (speechdata.Normalize) and forced
 // through the speller (asr.Model.Align), and each character is placed at
 // its frame on the best monotonic path through the attention weights and
-// the CTC posteriors (asr.Model.MonotonicFrames); word spans follow from
+// the CTC posteriors (decode.MonotonicFrames); word spans follow from
 // the characters' frames as in transcription (wordTimes): a word starts at
 // the start of its first character's encoder frame and ends at the end of
 // its last one's. Search options do not apply.
@@ -54,7 +54,7 @@ func (t *Transcriber) Align(path string, stdin io.Reader, text string) (*Transcr
 // most AlignChunkLength unless the options' Segment.MaxLength says
 // otherwise, and the text is shared out among the chunks by the most
 // likely CTC alignment of the whole text to the whole recording
-// (asr.CTCSplit: a word goes to the chunk that holds its middle
+// (decode.CTCSplit: a word goes to the chunk that holds its middle
 // character), after which the speller may move each boundary by up to
 // two words to where it finds the text most likely (see settleShare; it
 // forces at most 25 candidate texts through each chunk, about 0.15 s per

@@ -9,6 +9,7 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 	"github.com/attend-go/attend/pipeline/speech"
 )
 
@@ -66,11 +67,11 @@ func loadHello(tb testing.TB) *audio.Signal {
 // default search, without a language model.
 func defaultTranscriber(tb testing.TB, opts *speech.TranscribeOptions) *speech.Transcriber {
 	tb.Helper()
-	return searchTranscriber(tb, asr.DefaultSearchOptions(), opts)
+	return searchTranscriber(tb, decode.DefaultOptions(), opts)
 }
 
 // searchTranscriber is a transcriber over the embedded model with search.
-func searchTranscriber(tb testing.TB, search asr.SearchOptions, opts *speech.TranscribeOptions) *speech.Transcriber {
+func searchTranscriber(tb testing.TB, search decode.Options, opts *speech.TranscribeOptions) *speech.Transcriber {
 	tb.Helper()
 	model, err := asr.Default()
 	if err != nil {

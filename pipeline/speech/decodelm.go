@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/models/ngram"
+	"github.com/attend-go/attend/models/asr/decode"
+	"github.com/attend-go/attend/models/lm"
+	"github.com/attend-go/attend/models/lm/ngram"
 	"github.com/attend-go/attend/pipeline/speechdata"
 )
 
@@ -25,16 +27,16 @@ const (
 	// DefaultBeam and DefaultCTCBeam are the widths of the attention beam
 	// and the CTC prefix beam whose transcripts are rescored jointly;
 	// DefaultCharBonus is the rescoring's bonus per character.
-	DefaultBeam      = asr.DefaultBeam
-	DefaultCTCBeam   = asr.DefaultCTCBeam
-	DefaultCharBonus = asr.DefaultCharBonus
+	DefaultBeam      = decode.DefaultBeam
+	DefaultCTCBeam   = decode.DefaultCTCBeam
+	DefaultCharBonus = decode.DefaultCharBonus
 	// DefaultPhoneWeight and DefaultPhoneOOVPenalty weigh the phone head's
-	// score in joint rescoring (asr.SearchOptions.PhoneWeight).
-	DefaultPhoneWeight     = asr.DefaultPhoneWeight
-	DefaultPhoneOOVPenalty = asr.DefaultPhoneOOVPenalty
+	// score in joint rescoring (decode.Options.PhoneWeight).
+	DefaultPhoneWeight     = decode.DefaultPhoneWeight
+	DefaultPhoneOOVPenalty = decode.DefaultPhoneOOVPenalty
 	// DefaultPhoneBeam is the width of the phone beam search over
-	// dictionary words (asr.SearchOptions.PhoneBeam).
-	DefaultPhoneBeam = asr.DefaultPhoneBeam
+	// dictionary words (decode.Options.PhoneBeam).
+	DefaultPhoneBeam = decode.DefaultPhoneBeam
 	// DefaultCharLMWeight is the weight of a character LM (asr train-lm -char).
 	DefaultCharLMWeight = 0.3
 )
@@ -61,7 +63,7 @@ type LanguageModel struct {
 	Hotwords     []string
 	HotwordBonus float64
 	// NoLookAhead scores each word only when it ends (see
-	// asr.WordLM.NoLookAhead).
+	// decode.WordLM.NoLookAhead).
 	NoLookAhead bool
 	// WeightSet says that Weight was chosen by the user; otherwise a
 	// character LM gets DefaultCharLMWeight.
@@ -77,7 +79,7 @@ func DefaultLanguageModel() LanguageModel {
 
 // Apply loads the language model (and lexicon) for model's vocabulary and
 // sets it in so. Errors name the file and the reason.
-func (l LanguageModel) Apply(model *asr.Model, so *asr.SearchOptions) error {
+func (l LanguageModel) Apply(model *asr.Model, so *decode.Options) error {
 	if err := l.apply(model, so); err != nil {
 		return err
 	}
@@ -88,7 +90,7 @@ func (l LanguageModel) Apply(model *asr.Model, so *asr.SearchOptions) error {
 // it weighs the phone head's score (so.PhoneWeight) or runs the phone
 // beam search (so.PhoneBeam) and model has the head; without the head
 // both are dropped.
-func applyPhones(model *asr.Model, so *asr.SearchOptions) error {
+func applyPhones(model *asr.Model, so *decode.Options) error {
 	if so.PhoneWeight < 0 || model.PhoneCTC == nil {
 		so.PhoneWeight = 0
 	}
@@ -101,7 +103,7 @@ func applyPhones(model *asr.Model, so *asr.SearchOptions) error {
 	if so.PhoneDict != nil {
 		return nil
 	}
-	d, err := asr.DefaultPhoneDict()
+	d, err := decode.DefaultPhoneDict()
 	if err != nil {
 		return err
 	}
@@ -109,7 +111,7 @@ func applyPhones(model *asr.Model, so *asr.SearchOptions) error {
 	return nil
 }
 
-func (l LanguageModel) apply(model *asr.Model, so *asr.SearchOptions) error {
+func (l LanguageModel) apply(model *asr.Model, so *decode.Options) error {
 	so.LM, so.WordLM = nil, nil
 	so.LMWeight, so.WordLMWeight, so.WordBonus = 0, 0, 0
 	if l.Path == NoLM {
@@ -137,7 +139,7 @@ func (l LanguageModel) apply(model *asr.Model, so *asr.SearchOptions) error {
 		err   error
 	)
 	if l.Path == "" {
-		words, err = asr.DefaultWordLM()
+		words, err = lm.DefaultNGram()
 	} else {
 		words, err = LoadWordLM(l.Path)
 	}
@@ -154,11 +156,11 @@ func (l LanguageModel) apply(model *asr.Model, so *asr.SearchOptions) error {
 			hot[w] = float32(l.HotwordBonus)
 		}
 	}
-	lx, err := asr.NewLexicon(words, model.Vocab, extra, hot)
+	lx, err := decode.NewLexicon(words, model.Vocab, extra, hot)
 	if err != nil {
 		return err
 	}
-	wlm, err := asr.NewWordLM(words, lx, model.Vocab, float32(l.OOVPenalty))
+	wlm, err := decode.NewWordLM(words, lx, model.Vocab, float32(l.OOVPenalty))
 	if err != nil {
 		return err
 	}

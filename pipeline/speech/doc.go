@@ -53,7 +53,7 @@
 //	asr.Model.Encode  listener → h (T, 2H), one frame per r input frames
 //	                  (r = 6, 60 ms, for the default model), and the CTC
 //	                  head's log-posteriors (T, V)
-//	asr.Model.Decode  beam search → characters y_1…y_n, each with its
+//	decode.Decode  beam search → characters y_1…y_n, each with its
 //	                  attention row α_i (T) and log p(y_i | y_<i, x)
 //	word timing       characters → words with times and confidences (below)
 //
@@ -127,7 +127,7 @@
 //
 // Transcription and forced alignment time words the same way. Each
 // character i of a chunk is placed on one encoder frame t_i, the frames
-// of the best non-decreasing path (asr.Model.MonotonicFrames):
+// of the best non-decreasing path (decode.MonotonicFrames):
 //
 //	t_0 ≤ t_1 ≤ … ≤ t_{n−1} = argmax Σ_i log(α_i(t_i) + ε) + log y_{t_i}(c_i)
 //
@@ -172,7 +172,7 @@
 // attention rows and log-probabilities go through the word timing above.
 // Long audio is cut into chunks of ≤ AlignChunkLength (8 s), and the words
 // are shared out among them by the most likely CTC alignment of the whole
-// text to the whole recording (asr.CTCSplit): a word goes to the chunk
+// text to the whole recording (decode.CTCSplit): a word goes to the chunk
 // holding its middle character; then the speller moves each boundary by
 // up to two words to the sharing under which it finds the text most
 // likely, which mends CTC's mistakes at the edges of chunks. The

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 )
 
 // LAS is a Listen-Attend-Spell model (models/asr) with its search, as a
@@ -16,14 +17,14 @@ import (
 // monotonic path through attention and CTC (see the package comment).
 type LAS struct {
 	model  *asr.Model
-	search asr.SearchOptions
+	search decode.Options
 }
 
 // NewLAS returns the LAS model m decoding with search (nil:
-// asr.DefaultSearchOptions, without a language model; a LanguageModel's
+// decode.DefaultOptions, without a language model; a LanguageModel's
 // Apply sets one in the options). m is shared, never written.
-func NewLAS(m *asr.Model, search *asr.SearchOptions) *LAS {
-	l := &LAS{model: m, search: asr.DefaultSearchOptions()}
+func NewLAS(m *asr.Model, search *decode.Options) *LAS {
+	l := &LAS{model: m, search: decode.DefaultOptions()}
 	if search != nil {
 		l.search = *search
 	}
@@ -51,7 +52,7 @@ func (l *LAS) NewDecoder() (Decoder, error) {
 // lasTranscriber is the Decoder of a LAS model.
 type lasTranscriber struct {
 	Model  *asr.Model
-	search asr.SearchOptions
+	search decode.Options
 	fe     *Frontend
 	ws     asr.Workspace
 }
@@ -111,7 +112,7 @@ func (t *lasTranscriber) Decode(e Encoding, o *DecodeOptions) (*Hypothesis, erro
 	if o.DetectNoSpeech && enc.CTCLogProbs != nil && len(t.Model.CTCGreedy(enc)) == 0 {
 		return &Hypothesis{NoSpeech: true, Words: []Word{}}, nil
 	}
-	r, err := t.Model.Decode(&t.ws, enc, &t.search)
+	r, err := decode.Decode(t.Model, &t.ws, enc, &t.search)
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,12 @@
 package speech
 
+import (
+	"context"
+	"os"
+
+	"github.com/attend-go/attend/models/whisper"
+)
+
 // Decoding holds the decoding options of every model family; Open gives
 // a model those of its family and ignores the others.
 type Decoding struct {
@@ -8,6 +15,13 @@ type Decoding struct {
 	// model's vocabulary).
 	Search SearchOptions
 	LM     LanguageModel
+	// Whisper configures a Whisper model's decoding (openai/whisper's
+	// transcribe() arguments).
+	Whisper WhisperOptions
+	// Locate says where a Whisper model given by name (tiny.en, base, …)
+	// is cached and whether it may be downloaded; nil means the user
+	// cache, downloads allowed.
+	Locate *whisper.LocateOptions
 }
 
 // DefaultDecoding returns what "asr transcribe" decodes with unless told
@@ -18,15 +32,33 @@ func DefaultDecoding() Decoding {
 
 // Open opens the speech model at path ("": the embedded default model)
 // for transcription, with its family's options of d (nil:
-// DefaultDecoding). It is where a model file's family is chosen, and so
-// where a new family joins: today every file is a LAS model (a
-// safetensors file of "asr train", see OpenModel); a Whisper file
-// (whisper.cpp's ggml .bin, Hugging Face safetensors) will be recognized
-// here and opened by its own Model. Commands that take -model call it.
+// DefaultDecoding). It is where a model file's family is chosen by its
+// content, and so where a new family joins: a Whisper checkpoint
+// (whisper.cpp's ggml .bin, a safetensors file with Whisper's tensors,
+// IsWhisperFile) or the name of a published one (whisper.Published:
+// tiny.en, base, …) opens as Whisper; any other file is a LAS model (a
+// safetensors file of "asr train", see OpenModel). Commands that take
+// -model call it.
 func Open(path string, d *Decoding) (Model, error) {
 	if d == nil {
 		def := DefaultDecoding()
 		d = &def
+	}
+	if path != "" {
+		_, statErr := os.Stat(path)
+		_, published := whisper.Published[path]
+		if statErr != nil && published {
+			return OpenWhisper(context.Background(), path, &d.Whisper, d.Locate)
+		}
+		if statErr == nil {
+			isWhisper, err := IsWhisperFile(path)
+			if err != nil {
+				return nil, err
+			}
+			if isWhisper {
+				return OpenWhisper(context.Background(), path, &d.Whisper, d.Locate)
+			}
+		}
 	}
 	m, err := OpenModel(path)
 	if err != nil {

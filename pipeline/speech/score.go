@@ -2,11 +2,13 @@ package speech
 
 import (
 	"context"
-	"github.com/attend-go/attend/pipeline/metrics"
 	"sync"
 	"time"
 
+	"github.com/attend-go/attend/pipeline/metrics"
+
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 )
 
 // Scored is one evaluated utterance.
@@ -17,7 +19,7 @@ type Scored struct {
 	Seconds    float64            `json:"seconds"`  // audio duration
 	Decode     float64            `json:"decode_s"` // listener + search time
 	Fallback   string             `json:"fallback,omitempty"`
-	FromCTC    bool               `json:"from_ctc,omitempty"` // asr.Result.FromCTC
+	FromCTC    bool               `json:"from_ctc,omitempty"` // decode.Result.FromCTC
 	WER        metrics.EditCounts `json:"-"`
 	CER        metrics.EditCounts `json:"-"`
 	// PER counts the phone errors of the phone CTC head's best path
@@ -35,7 +37,7 @@ type Scores struct {
 	DecodeSeconds float64 // summed over utterances (CPU time of one worker each)
 	// Fallbacks counts the utterances whose transcript came from CTC: the
 	// fallback of attention search alone, or under joint rescoring the CTC
-	// or phone beam's transcript (asr.Result.FromCTC).
+	// or phone beam's transcript (decode.Result.FromCTC).
 	Fallbacks int
 }
 
@@ -52,7 +54,7 @@ func (s Scores) RTF() float64 {
 // returns the per-utterance results in input order and their sum: the
 // quick dev figure of a training run. It is not what "asr transcribe"
 // prints (no VAD, chunking or trimming of digital silence): Evaluate is.
-func score(ctx context.Context, model *asr.Model, utts []*utterance, workers int, opts *asr.SearchOptions) ([]Scored, Scores, error) {
+func score(ctx context.Context, model *asr.Model, utts []*utterance, workers int, opts *decode.Options) ([]Scored, Scores, error) {
 	out := make([]Scored, len(utts))
 	errs := make([]error, len(utts))
 	jobs := make(chan int)
@@ -70,7 +72,7 @@ func score(ctx context.Context, model *asr.Model, utts []*utterance, workers int
 					errs[i] = err
 					continue
 				}
-				r, err := model.Decode(&ws, e, opts)
+				r, err := decode.Decode(model, &ws, e, opts)
 				if err != nil {
 					errs[i] = err
 					continue

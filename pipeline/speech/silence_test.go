@@ -6,6 +6,7 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 	"github.com/attend-go/attend/pipeline/speech"
 )
 
@@ -27,7 +28,7 @@ func TestTranscribeSkipsDigitalSilence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	search := asr.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 1}
+	search := decode.Options{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 1}
 	for _, tc := range []struct {
 		name  string
 		noVAD bool

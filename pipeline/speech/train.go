@@ -15,6 +15,7 @@ import (
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 	"github.com/attend-go/attend/models/safetensors"
 	"github.com/attend-go/attend/pipeline/speechdata"
 	"github.com/attend-go/attend/pipeline/trainloop"
@@ -464,7 +465,7 @@ func (t *trainTask) Evaluate(ctx context.Context, _ *trainloop.State) (float64, 
 	if t.o.MaxDev > 0 && len(devUtts) > t.o.MaxDev {
 		devUtts = devUtts[:t.o.MaxDev]
 	}
-	_, sc, err := score(ctx, t.model, devUtts, t.o.Workers, &asr.SearchOptions{Beam: 1, LengthPenalty: 1, EOSThreshold: 1.5})
+	_, sc, err := score(ctx, t.model, devUtts, t.o.Workers, &decode.Options{Beam: 1, LengthPenalty: 1, EOSThreshold: 1.5})
 	if err != nil {
 		return 0, err
 	}

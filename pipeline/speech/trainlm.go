@@ -5,16 +5,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/attend-go/attend/models"
-	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/models/safetensors"
-	"github.com/attend-go/attend/pipeline/speechdata"
 	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
 	"time"
+
+	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/models/asr"
+	charlm "github.com/attend-go/attend/models/lm"
+	"github.com/attend-go/attend/models/safetensors"
+	"github.com/attend-go/attend/pipeline/speechdata"
 )
 
 // LMOptions configures TrainLM; zero fields mean the defaults noted.
@@ -23,7 +25,7 @@ type LMOptions struct {
 	Text []string
 	// Out is the model file written (the best on the held-out lines).
 	Out    string
-	Config asr.LMConfig
+	Config charlm.CharConfig
 	// BatchSize sentences per batch (0 means 32); Epochs (0 means 2);
 	// MaxSteps stops early (0: no limit); LR (0 means 2e-3).
 	BatchSize, Epochs, MaxSteps int
@@ -62,7 +64,7 @@ func TrainLM(ctx context.Context, o LMOptions) (bpc float64, err error) {
 			fmt.Fprintf(o.Log, time.Now().Format("15:04:05 ")+format+"\n", args...)
 		}
 	}
-	lm := asr.NewLM(o.Config, nil, o.Seed)
+	lm := charlm.NewChar(o.Config, nil, o.Seed)
 	var sents [][]int
 	for _, path := range o.Text {
 		if err := readSentences(path, lm.Vocab, o.MaxChars, func(s []int) { sents = append(sents, s) }); err != nil {
@@ -86,8 +88,8 @@ func TrainLM(ctx context.Context, o LMOptions) (bpc float64, err error) {
 		for _, s := range batch {
 			S = max(S, len(s)+1)
 		}
-		k := asr.LMKey{B: len(batch), S: roundUp(S, 16)}
-		in, lens, tg, w, n, err := asr.LMBatch(k, batch)
+		k := charlm.Key{B: len(batch), S: roundUp(S, 16)}
+		in, lens, tg, w, n, err := charlm.Batch(k, batch)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -203,10 +205,10 @@ func lengthBatches(sents [][]int, B int, rng *rand.Rand) [][][]int {
 }
 
 // LoadLM reads a character language model file.
-func LoadLM(path string) (*asr.CharLM, error) {
+func LoadLM(path string) (*charlm.Char, error) {
 	f, err := safetensors.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return asr.LoadLM(f)
+	return charlm.LoadChar(f)
 }

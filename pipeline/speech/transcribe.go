@@ -13,6 +13,7 @@ import (
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/internal/input"
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 )
 
 // Word is one word of a transcript: its span in the recording, in
@@ -29,7 +30,7 @@ type Word struct {
 	End        float64 `json:"end"`
 	// Confidence is the geometric mean of the probabilities the speller
 	// gives the word's characters, exp(mean log p), in (0, 1]: of the
-	// characters it chose when decoding (asr.Result.LogProbs; after a CTC
+	// characters it chose when decoding (decode.Result.LogProbs; after a CTC
 	// fallback, the CTC head's posteriors), of the text's characters in
 	// forced alignment (asr.Forced.LogProbs). It ranks words by how
 	// clearly the model heard them (with the default model on 209
@@ -48,7 +49,7 @@ type Chunk struct {
 	Fallback string  `json:"fallback,omitempty"` // why CTC replaced attention output, if it did
 	// FromCTC says the text came from the CTC prefix beam search or the
 	// phone beam search alone, which joint rescoring preferred to every
-	// transcript the attention beam finished (asr.Result.FromCTC): the
+	// transcript the attention beam finished (decode.Result.FromCTC): the
 	// default decoding's CTC fallback. Its words are still timed by
 	// attention.
 	FromCTC bool `json:"from_ctc,omitempty"`
@@ -90,8 +91,9 @@ type Transcript struct {
 	// audio there was transcribed (commands warn).
 	Truncated bool `json:"truncated,omitempty"`
 	// ScriptScore is, in forced alignment, the mean log-probability per
-	// character (spaces excepted) of the normalized script under the
-	// speller: how well the script fits the audio. Below MismatchScore
+	// token (Hypothesis.Tokens; for LAS per character, spaces excepted)
+	// of the normalized script under the model: how well the script
+	// fits the audio. Below MismatchScore (measured for LAS)
 	// the script probably does not match it (commands warn). Zero in
 	// transcription.
 	ScriptScore float64 `json:"script_score,omitempty"`
@@ -486,7 +488,7 @@ func ctcPosteriors(e *asr.Encoded, tokens []int, V int) [][]float32 {
 // one costs log ε ≈ −18.4 of attention, more than any CTC posterior can
 // win back over the emitting frame's (its argmax, so ≥ log 1/V).
 func (t *lasTranscriber) timeWords(e *asr.Encoded, tokens []int, alignment [][]float32, logProbs []float32) ([]Word, error) {
-	frames, err := t.Model.MonotonicFrames(e, tokens, alignment)
+	frames, err := decode.MonotonicFrames(t.Model, e, tokens, alignment)
 	if err != nil {
 		return nil, err
 	}

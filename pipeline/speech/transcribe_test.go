@@ -14,6 +14,7 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 	"github.com/attend-go/attend/pipeline/batch"
 	"github.com/attend-go/attend/pipeline/speech"
 	"github.com/attend-go/attend/pipeline/speechdata"
@@ -52,7 +53,7 @@ func TestTranscribeGuards(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, beam := range []int{1, 4} {
-		tr, err := speech.NewTranscriber(speech.NewLAS(model, &asr.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: beam}), nil)
+		tr, err := speech.NewTranscriber(speech.NewLAS(model, &decode.Options{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: beam}), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,13 +105,13 @@ func TestTranscribeWordTimes(t *testing.T) {
 	hello := loadHello(t)
 	for _, tc := range []struct {
 		name     string
-		search   asr.SearchOptions
+		search   decode.Options
 		fallback bool
 	}{
-		{"greedy attention", asr.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, Beam: 1, NoFallback: true}, false},
-		{"beam with CTC scoring", asr.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 4, NoFallback: true}, false},
+		{"greedy attention", decode.Options{LengthPenalty: 1, EOSThreshold: 1.5, Beam: 1, NoFallback: true}, false},
+		{"beam with CTC scoring", decode.Options{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 4, NoFallback: true}, false},
 		// 10 characters at most: attention cannot finish, CTC takes over.
-		{"CTC fallback", asr.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 4, MaxLengthRatio: 1e-3}, true},
+		{"CTC fallback", decode.Options{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 4, MaxLengthRatio: 1e-3}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := searchTranscriber(t, tc.search, &speech.TranscribeOptions{KeepAlignment: true})

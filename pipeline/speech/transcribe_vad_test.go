@@ -10,7 +10,7 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/audio/audiotest"
-	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 	"github.com/attend-go/attend/pipeline/speech"
 )
 
@@ -81,7 +81,7 @@ func TestTranscribeNoSpeech(t *testing.T) {
 // TestTranscribeNoVAD checks that NoVAD decodes everything: silence then
 // gives a chunk that is not marked no_speech.
 func TestTranscribeNoVAD(t *testing.T) {
-	tr := searchTranscriber(t, asr.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 1}, &speech.TranscribeOptions{NoVAD: true})
+	tr := searchTranscriber(t, decode.Options{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 1}, &speech.TranscribeOptions{NoVAD: true})
 	sig := &audio.Signal{Rate: 16000, Channels: 1, Samples: make([]float32, 16000)}
 	got, err := tr.Stream("silence", sig.Stream())
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/audio/audiotest"
 	"github.com/attend-go/attend/models/asr"
+	"github.com/attend-go/attend/models/asr/decode"
 	"github.com/attend-go/attend/pipeline/metrics"
 	"github.com/attend-go/attend/pipeline/speech"
 	"github.com/attend-go/attend/pipeline/speechdata"
@@ -53,7 +54,7 @@ var (
 
 // evalSearch is the search of the joined-recording runs: the default
 // search with -eval.beam, -eval.ctc-beam, -eval.char-bonus and -eval.lm.
-func evalSearch(t *testing.T, model *asr.Model) asr.SearchOptions {
+func evalSearch(t *testing.T, model *asr.Model) decode.Options {
 	t.Helper()
 	so := speech.DefaultSearchOptions()
 	so.CTCBeam, so.CharBonus = *evalCTCBeam, *evalCharBonus

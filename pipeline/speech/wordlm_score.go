@@ -3,7 +3,7 @@ package speech
 import (
 	"fmt"
 
-	"github.com/attend-go/attend/models/ngram"
+	"github.com/attend-go/attend/models/lm/ngram"
 )
 
 // LMScore is a word language model's perplexity on a text in the form

@@ -1,0 +1,183 @@
+package decode
+
+import (
+	"math"
+	"slices"
+
+	"github.com/attend-go/attend/models/asr"
+)
+
+// ctcBeamPrune keeps, per frame, the characters whose CTC log-posterior
+// is within this many nats of the frame's best: the posteriors are
+// peaky, and a character 12 nats below the best cannot win that frame.
+const ctcBeamPrune = 12
+
+// ctcHyp is a prefix of the CTC prefix beam search: its probability of
+// the frames so far ending in a blank (pb) or in its last character
+// (pnb), and its place in the word language model.
+type ctcHyp struct {
+	tokens  []int
+	pb, pnb float64
+	word    wordState
+	wlm     float64 // cumulative word LM score (look-ahead included)
+}
+
+func (h *ctcHyp) total() float64 { return logAdd(h.pb, h.pnb) }
+
+// ctcBeam runs the CTC prefix beam search (Hannun et al. 2014, "First-pass
+// large vocabulary continuous speech recognition using bi-directional
+// recurrent DNNs", Algorithm 1) over the CTC head's posteriors, fused
+// with the word LM through the lexicon as in the attention search: a
+// prefix is ranked by
+//
+//	log p_ctc(prefix) + β_w·LM(prefix) + bonus·words(prefix)
+//
+// and width prefixes survive each frame. It returns the surviving
+// transcripts (without EOS), best first. Unlike the attention decoder it
+// is monotonic by construction: it cannot loop or stop early, which makes
+// its hypotheses the safety net of joint rescoring.
+func ctcBeam(m *asr.Model, e *asr.Encoded, o Options, width int) [][]int {
+	hyps := ctcBeamHyps(m, e, o, width)
+	out := make([][]int, len(hyps))
+	for i, h := range hyps {
+		out[i] = h.tokens
+	}
+	return out
+}
+
+// ctcBeamHyps is ctcBeam returning the hypotheses with their
+// probabilities.
+func ctcBeamHyps(m *asr.Model, e *asr.Encoded, o Options, width int) []*ctcHyp {
+	T, V := e.T, m.Vocab.Size()
+	s := &ctcSearch{o: o, space: -1, next: map[string]*ctcHyp{}}
+	if id, ok := m.Vocab.ID(' '); ok {
+		s.space = id
+	}
+	root := &ctcHyp{pb: 0, pnb: negInf}
+	if o.WordLM != nil {
+		root.word = o.WordLM.start()
+		root.wlm = float64(root.word.la)
+	}
+	beam := []*ctcHyp{root}
+	var chars []int
+	for t := range T {
+		y := e.CTCLogProbs[t*V : (t+1)*V]
+		chars = likelyChars(chars[:0], y)
+		clear(s.next)
+		for _, h := range beam {
+			s.extend(h, y, chars)
+		}
+		beam = s.prune(beam[:0], width)
+	}
+	return beam
+}
+
+// likelyChars appends to chars the characters (not the blank) of frame
+// posteriors y within ctcBeamPrune of the frame's best class.
+func likelyChars(chars []int, y []float32) []int {
+	best := y[0]
+	for _, v := range y[1:] {
+		best = max(best, v)
+	}
+	for c := 1; c < len(y); c++ {
+		if y[c] >= best-ctcBeamPrune {
+			chars = append(chars, c)
+		}
+	}
+	return chars
+}
+
+// ctcSearch is one frame of the CTC prefix beam search: the prefixes of
+// the next frame by their tokens.
+type ctcSearch struct {
+	o     Options
+	space int // the space's token, −1 without
+	next  map[string]*ctcHyp
+}
+
+// rank is a prefix's score in the beam.
+func (s *ctcSearch) rank(h *ctcHyp) float64 {
+	return h.total() + s.o.WordLMWeight*h.wlm + s.o.WordBonus*float64(h.word.words)
+}
+
+// get returns the next frame's prefix of tokens, made from prefix from
+// (extended by c, or −1 for the same tokens) if it is new.
+func (s *ctcSearch) get(tokens []int, from *ctcHyp, c int) *ctcHyp {
+	k := tokenKey(tokens)
+	if h, ok := s.next[k]; ok {
+		return h
+	}
+	h := &ctcHyp{tokens: tokens, pb: negInf, pnb: negInf, word: from.word, wlm: from.wlm}
+	if c >= 0 && s.o.WordLM != nil {
+		ws, d, _ := s.o.WordLM.extend(from.word, c)
+		h.word, h.wlm = ws, from.wlm+float64(d)
+	}
+	s.next[k] = h
+	return h
+}
+
+// extend adds to the next frame what prefix h becomes with frame
+// posteriors y: itself (a blank, or its last character repeated) and h
+// followed by each of chars.
+func (s *ctcSearch) extend(h *ctcHyp, y []float32, chars []int) {
+	tot := h.total()
+	same := s.get(h.tokens, h, -1)
+	same.pb = logAdd(same.pb, tot+float64(y[asr.EOS]))
+	last := -1
+	if n := len(h.tokens); n > 0 {
+		last = h.tokens[n-1]
+		same.pnb = logAdd(same.pnb, h.pnb+float64(y[last]))
+	}
+	for _, c := range chars {
+		if c == s.space && (last == -1 || last == s.space) {
+			continue // no space first or twice: it would spell no word
+		}
+		ext := s.get(append(slices.Clip(h.tokens), c), h, c)
+		if c == last {
+			ext.pnb = logAdd(ext.pnb, h.pb+float64(y[c]))
+		} else {
+			ext.pnb = logAdd(ext.pnb, tot+float64(y[c]))
+		}
+	}
+}
+
+// prune appends to beam the width best prefixes of the next frame, in a
+// deterministic order, and returns them in memory of their own.
+func (s *ctcSearch) prune(beam []*ctcHyp, width int) []*ctcHyp {
+	for _, h := range s.next {
+		beam = append(beam, h)
+	}
+	slices.SortFunc(beam, func(a, b *ctcHyp) int {
+		if c := cmpDesc(s.rank(a), s.rank(b)); c != 0 {
+			return c
+		}
+		return slices.Compare(a.tokens, b.tokens) // deterministic order
+	})
+	if len(beam) > width {
+		beam = beam[:width]
+	}
+	return slices.Clone(beam)
+}
+
+// ctcSequence returns log p_ctc(tokens | x), the probability of the whole
+// transcript under the CTC head summed over its alignments (the prefix
+// score of tokens followed by EOS).
+func ctcSequence(p *ctcPrefix, tokens []int) float64 {
+	s := p.initial()
+	for _, tok := range tokens {
+		s = p.extend(s, tok)
+		if math.IsInf(s.score, -1) {
+			return negInf
+		}
+	}
+	return p.extend(s, asr.EOS).score
+}
+
+// tokenKey is a map key for a token sequence: one rune per token id.
+func tokenKey(tokens []int) string {
+	r := make([]rune, len(tokens))
+	for i, t := range tokens {
+		r[i] = rune(t)
+	}
+	return string(r)
+}
