@@ -30,7 +30,7 @@ type refKind struct {
 	GreedyNoTimestamps refDecoding `json:"greedy_notimestamps"`
 	GreedyTimestamps   refDecoding `json:"greedy_timestamps"`
 	Beam5NoTimestamps  refDecoding `json:"beam5_notimestamps"`
-	DetectLanguageTop5 [][2]any `json:"detect_language_top5"`
+	DetectLanguageTop5 [][2]any    `json:"detect_language_top5"`
 }
 
 // firstNearTie returns the first step whose reference top-2 margin is
