@@ -3,6 +3,8 @@ package whisper
 import (
 	"math"
 	"sort"
+
+	"github.com/attend-go/attend/attention"
 )
 
 // LogitFilter masks or penalizes one sequence's next-token logits in
@@ -153,11 +155,13 @@ func (f *ApplyTimestampRules) Apply(logits []float32, tokens []int) {
 	// sample a timestamp.
 	lse := logSumExp(logits)
 	timestampLogprob := logSumExp(logits[tb:]) - lse
-	maxText := math.Inf(-1)
+	maxText := float32(math.Inf(-1))
 	for _, v := range logits[:tb] {
-		maxText = math.Max(maxText, float64(v))
+		if v > maxText {
+			maxText = v
+		}
 	}
-	maxTextLogprob := maxText - lse
+	maxTextLogprob := float64(maxText) - lse
 	if timestampLogprob > maxTextLogprob {
 		fill(logits[:tb], negInf)
 	}
@@ -169,18 +173,22 @@ func fill(x []float32, v float32) {
 	}
 }
 
-// logSumExp returns log Σ exp(x) in float64; −∞ when every x is −∞.
+// logSumExp returns log Σ exp(x), accumulated in float64 over float32
+// exponentials (attention.Exp32, relative error below 2e-7, as torch's
+// float32 log_softmax); −∞ when every x is −∞.
 func logSumExp(x []float32) float64 {
-	m := math.Inf(-1)
+	m := float32(math.Inf(-1))
 	for _, v := range x {
-		m = math.Max(m, float64(v))
+		if v > m {
+			m = v
+		}
 	}
-	if math.IsInf(m, -1) {
-		return m
+	if math.IsInf(float64(m), -1) {
+		return math.Inf(-1)
 	}
 	s := 0.0
 	for _, v := range x {
-		s += math.Exp(float64(v) - m)
+		s += float64(attention.Exp32(v - m))
 	}
-	return m + math.Log(s)
+	return float64(m) + math.Log(s)
 }

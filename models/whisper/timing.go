@@ -244,7 +244,8 @@ func mergePunctuations(alignment []wordTiming, prepended, appended string) {
 // WordOptions are transcribe's word-timestamp settings.
 type WordOptions struct {
 	// Heads are the alignment heads (decoder layer, head); nil means
-	// DefaultAlignmentHeads.
+	// AlignmentHeadsFor the model's dimensions (openai/whisper's list for
+	// a released shape, else DefaultAlignmentHeads).
 	Heads [][2]int
 	// PrependPunctuations and AppendPunctuations are merged into the
 	// following and preceding word; DefaultWordOptions sets openai/whisper's.
@@ -272,7 +273,7 @@ func addWordTimestamps(segments []Segment, net Network, tok TextTokenizer, audio
 	}
 	heads := wo.Heads
 	if heads == nil {
-		heads = DefaultAlignmentHeads(net.Dims())
+		heads = AlignmentHeadsFor(net.Dims())
 	}
 	alignment, err := findAlignment(net, tok, audio, sot, text, numFrames, heads, language)
 	if err != nil {
