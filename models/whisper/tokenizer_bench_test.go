@@ -11,7 +11,9 @@ var benchText = strings.Repeat("And so, my fellow Americans: ask not what your c
 
 func BenchmarkTokenizerEncode(b *testing.B) { benchmarkTokenizerEncode(b, englishDims) }
 
-func BenchmarkTokenizerEncodeMultilingual(b *testing.B) { benchmarkTokenizerEncode(b, multilingualDims) }
+func BenchmarkTokenizerEncodeMultilingual(b *testing.B) {
+	benchmarkTokenizerEncode(b, multilingualDims)
+}
 
 func benchmarkTokenizerEncode(b *testing.B, d Dims) {
 	tok := newTestTokenizer(b, d)

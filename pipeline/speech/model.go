@@ -45,8 +45,8 @@ type ModelInfo struct {
 	ChunkLength time.Duration
 	// OwnChunking says the family cuts a recording itself (Whisper's
 	// seek loop over 30-s windows): the Transcriber then hands Encode
-	// the whole recording as one chunk, VAD or not, and reports one
-	// chunk. The recording is then held in memory (4 bytes a sample:
+	// the whole recording as one chunk, VAD or not, untrimmed (digital
+	// silence at its ends included), and reports one chunk. The recording is then held in memory (4 bytes a sample:
 	// 230 MB an hour).
 	OwnChunking bool
 }

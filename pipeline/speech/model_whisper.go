@@ -209,9 +209,7 @@ func (d *whisperDecoder) Decode(e Encoding, o *DecodeOptions) (*Hypothesis, erro
 	}
 	h := &Hypothesis{Words: []Word{}, Stages: Stages{Mel: we.mel, Encode: net.encode, EncodeWindows: net.windows,
 		Decode: time.Since(start) - net.encode, DecodeTokens: net.tokens}}
-	var texts []string
 	for _, s := range r.Segments {
-		texts = append(texts, strings.TrimSpace(s.Text))
 		for _, id := range s.Tokens {
 			if id < d.w.tok.Specials().EOT {
 				h.Tokens = append(h.Tokens, Token{Text: d.w.tok.Decode([]int{id}), LogProb: float32(s.AvgLogprob)})
@@ -221,7 +219,7 @@ func (d *whisperDecoder) Decode(e Encoding, o *DecodeOptions) (*Hypothesis, erro
 			h.Words = append(h.Words, Word{Word: strings.TrimSpace(w.Word), Start: w.Start, End: w.End, Confidence: w.Probability})
 		}
 	}
-	h.Text = strings.Join(strings.Fields(strings.Join(texts, " ")), " ")
+	h.Text = strings.Join(strings.Fields(r.Text), " ")
 	if h.Text == "" && o.DetectNoSpeech {
 		h.NoSpeech = true
 	}

@@ -426,7 +426,13 @@ func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) 
 	if rate != SampleRate {
 		return nil, fmt.Errorf("speech: %d Hz samples: the models take %d Hz", rate, SampleRate)
 	}
-	samples, offset, silent := audible(samples, rate)
+	// Digital silence at a chunk's ends is not decoded, except by a
+	// family that cuts recordings itself: it gets the recording exactly
+	// (Whisper's output depends on every sample, as openai/whisper's).
+	offset, silent := 0.0, false
+	if !t.Model.Info().OwnChunking {
+		samples, offset, silent = audible(samples, rate)
+	}
 	if silent { // nothing to hear
 		c.NoSpeech, c.Words = !t.opts.NoVAD, []Word{}
 		c.decode = time.Since(start).Seconds()
