@@ -225,8 +225,48 @@ func (d *whisperDecoder) Decode(e Encoding, o *DecodeOptions) (*Hypothesis, erro
 	}
 	if o.KeepAlignment {
 		h.Features, h.Frames = we.features(), we.contentFrames()
+		if h.Alignment, err = d.alignment(we, r); err != nil {
+			return nil, err
+		}
 	}
 	return h, nil
+}
+
+// alignment draws where the decoder listened for each text token of r:
+// the alignment heads' cross-attention (whisper.CrossAttention) of each
+// window over its segments' tokens, placed at the window's 20 ms
+// encoder frames in the whole recording.
+func (d *whisperDecoder) alignment(we *whisperEncoding, r *whisper.TranscribeResult) ([][]float32, error) {
+	content := we.contentFrames()
+	cols := (content + 1) / 2
+	sot, err := d.w.tok.SOTSequence(r.Language, d.w.opts.Decoding.Task)
+	if err != nil {
+		return nil, err
+	}
+	eot := d.w.tok.Specials().EOT
+	var rows [][]float32
+	for i := 0; i < len(r.Segments); {
+		seek := r.Segments[i].Seek
+		var tokens []int
+		for ; i < len(r.Segments) && r.Segments[i].Seek == seek; i++ {
+			tokens = append(tokens, r.Segments[i].Tokens...)
+		}
+		n := min(audio.WhisperWindowFrames, content-seek)
+		window := we.spec.Window(nil, seek, n)
+		att, err := whisper.CrossAttention(d.w.net, window, sot, tokens, n, d.w.opts.Words.Heads)
+		if err != nil {
+			return nil, err
+		}
+		for k, id := range tokens {
+			if id >= eot {
+				continue
+			}
+			row := make([]float32, cols)
+			copy(row[min(seek/2, cols):], att[k])
+			rows = append(rows, row)
+		}
+	}
+	return rows, nil
 }
 
 // contentFrames is the number of 10 ms frames holding audio.
@@ -260,7 +300,7 @@ func (d *whisperDecoder) Align(chunks []Encoding, words []string, o *DecodeOptio
 	if we.seconds > 30 {
 		return nil, fmt.Errorf("speech: forced alignment with a Whisper model takes recordings of at most 30 s; this one lasts %.1f s", we.seconds)
 	}
-	window := we.spec.Window(nil, 0, audio.WhisperWindowFrames)
+	window := we.spec.Window(nil, 0, we.contentFrames())
 	lang := d.w.opts.Decoding.Language
 	if lang == "" {
 		lang = "en"
