@@ -59,8 +59,8 @@ func deflateBits(in []byte) int {
 	// memory past the input that longest_match may read).
 	win := make([]byte, len(in)+maxMatch+minMatch)
 	copy(win, in)
-	head := make([]int, 1<<hashBits)
-	prev := make([]int, zlibWindow)
+	head := make([]uint16, 1<<hashBits) // positions < 32 Ki; 0 is NIL
+	prev := make([]uint16, zlibWindow)
 
 	var blk deflateBlock
 	bits := 0
@@ -80,8 +80,8 @@ func deflateBits(in []byte) int {
 		insH = (insH<<hashShift ^ int(win[pos+minMatch-1])) & hashMask
 		h := head[insH]
 		prev[pos&(zlibWindow-1)] = h
-		head[insH] = pos
-		return h
+		head[insH] = uint16(pos)
+		return int(h)
 	}
 	// longest is longest_match: the best of at most maxChain earlier
 	// positions with the same hash, longer than prevLength; matchStart is
@@ -108,7 +108,7 @@ func deflateBits(in []byte) int {
 					break
 				}
 			}
-			cur = prev[cur&(zlibWindow-1)]
+			cur = int(prev[cur&(zlibWindow-1)])
 			chain--
 			if cur <= limit || chain == 0 {
 				break

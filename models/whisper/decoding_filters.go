@@ -152,19 +152,31 @@ func (f *ApplyTimestampRules) Apply(logits []float32, tokens []int) {
 	}
 
 	// If the probability mass on timestamps exceeds any text token's,
-	// sample a timestamp.
-	lse := logSumExp(logits)
-	timestampLogprob := logSumExp(logits[tb:]) - lse
+	// sample a timestamp. (log_softmax's shared normalizer, the log-sum
+	// of both parts, is subtracted from both sides as there.)
+	textLSE, tsLSE := logSumExp(logits[:tb]), logSumExp(logits[tb:])
+	lse := logAddExp(textLSE, tsLSE)
 	maxText := float32(math.Inf(-1))
 	for _, v := range logits[:tb] {
 		if v > maxText {
 			maxText = v
 		}
 	}
-	maxTextLogprob := float64(maxText) - lse
-	if timestampLogprob > maxTextLogprob {
+	if tsLSE-lse > float64(maxText)-lse {
 		fill(logits[:tb], negInf)
 	}
+}
+
+// logAddExp returns log(e^a + e^b).
+func logAddExp(a, b float64) float64 {
+	if math.IsInf(a, -1) {
+		return b
+	}
+	if math.IsInf(b, -1) {
+		return a
+	}
+	m := math.Max(a, b)
+	return m + math.Log(math.Exp(a-m)+math.Exp(b-m))
 }
 
 func fill(x []float32, v float32) {

@@ -101,10 +101,13 @@ func (b *BeamSearchDecoder) Update(seqs [][]int, logits [][]float32, sumLogprobs
 	var cand orderedScores
 	sources := map[string]int{}
 	for j := 0; j < b.BeamSize && j < len(seqs); j++ {
-		lp := logSoftmax(logits[j])
-		for _, tok := range topK(lp, b.BeamSize+1) {
+		// log_softmax keeps the logits' order: the top tokens are the
+		// logits' top tokens.
+		lse := logSumExp(logits[j])
+		for _, tok := range topK(logits[j], b.BeamSize+1) {
+			lp := float32(float64(logits[j][tok]) - lse)
 			seq := append(seqs[j][:len(seqs[j]):len(seqs[j])], tok)
-			key := cand.set(seq, float64(sumLogprobs[j]+lp[tok]))
+			key := cand.set(seq, float64(sumLogprobs[j]+lp))
 			sources[key] = j
 		}
 	}
@@ -274,16 +277,6 @@ func topK(x []float32, k int) []int {
 		}
 	}
 	return top
-}
-
-// logSoftmax returns log softmax(x) in float32, as F.log_softmax.
-func logSoftmax(x []float32) []float32 {
-	lse := logSumExp(x)
-	out := make([]float32, len(x))
-	for i, v := range x {
-		out[i] = float32(float64(v) - lse)
-	}
-	return out
 }
 
 func logSoftmaxAt(x []float32, i int) float32 { return float32(float64(x[i]) - logSumExp(x)) }

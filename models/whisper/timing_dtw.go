@@ -1,9 +1,6 @@
 package whisper
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // medianFilter is openai/whisper's median_filter along each row of x
 // (rows × cols, row-major) in place: every value becomes the median of
@@ -29,8 +26,15 @@ func medianFilter(x []float32, rows, cols, width int) {
 			padded[i] = row[j]
 		}
 		for i := range row {
-			copy(win, padded[i:i+width])
-			sort.Slice(win, func(a, b int) bool { return lessNaNLast(win[a], win[b]) })
+			// Insertion sort of the window (width is small: 7).
+			for k, v := range padded[i : i+width] {
+				p := k
+				for p > 0 && lessNaNLast(v, win[p-1]) {
+					win[p] = win[p-1]
+					p--
+				}
+				win[p] = v
+			}
 			row[i] = win[pad]
 		}
 	}

@@ -158,3 +158,34 @@ func TestTranscribeRejectsBadMel(t *testing.T) {
 		t.Error("a mel of the wrong size: no error")
 	}
 }
+
+func TestTranscribeDetectsLanguage(t *testing.T) {
+	net := planNet(map[int][]int{0: {ts(0), 2, ts(50)}}, nil)
+	script := net.script
+	net.script = func(w float32, tokens []int) []float32 {
+		if slices.Equal(tokens, []int{fSOT}) {
+			x := peaked(0)
+			x[fEn], x[fDe] = 1, 3
+			return x
+		}
+		return script(w, tokens)
+	}
+	net.dims.NVocab = 51865 // a multilingual model
+	mel, frames := rampMel(1000)
+	opts := DefaultTranscribeOptions()
+	opts.Decoding.Task = "translate"
+	res, err := Transcribe(net, fakeTokenizer{multilingual: true}, mel, frames, opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Language != "de" {
+		t.Errorf("language %q, want de", res.Language)
+	}
+	// Detection once on the first 30 s, then windows decoded in German.
+	if len(net.prompts) != 2 || !slices.Equal(net.prompts[0], []int{fSOT}) || !slices.Equal(net.prompts[1], []int{fSOT, fDe, fTranslate}) {
+		t.Errorf("decoder inputs %v, want [[SOT] [SOT de translate]]", net.prompts)
+	}
+	if len(res.Segments) != 1 || res.Segments[0].End != 1 {
+		t.Errorf("segments %+v", res.Segments)
+	}
+}
