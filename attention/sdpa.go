@@ -92,25 +92,32 @@ func (a SDPA) head(dst, q, k, v, s []float32, h, dh int, scale float32, tq, tk, 
 }
 
 // SoftmaxInPlace replaces x with softmax(x) = exp(x − max)/Σ exp(x − max),
-// with a fast float32 exponential (relative error below 2e-7).
+// with a fast float32 exponential (Exp32: relative error below 2e-7). With
+// AVX2 and FMA the three passes (max, exponentials and their sum, scale)
+// run eight lanes at a time in assembly (softmax_amd64.s), computing the
+// same exponential; only the order of the sum differs.
 func SoftmaxInPlace(x []float32) {
 	if len(x) == 0 {
 		return
 	}
-	m := x[0]
-	for _, v := range x[1:] {
+	done, m := maxFast(x)
+	if done == 0 {
+		m = x[0]
+	}
+	for _, v := range x[done:] {
 		if v > m {
 			m = v
 		}
 	}
-	var sum float32
-	for i, v := range x {
+	done, sum := expSubSumFast(x, m)
+	for i, v := range x[done:] {
 		e := Exp32(v - m)
-		x[i] = e
+		x[done+i] = e
 		sum += e
 	}
 	inv := 1 / sum
-	for i := range x {
-		x[i] *= inv
+	done = scaleFast(x, inv)
+	for i := range x[done:] {
+		x[done+i] *= inv
 	}
 }
