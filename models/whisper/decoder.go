@@ -99,7 +99,13 @@ func (d *textDecoder) Forward(tokens []int) ([][]float32, error) {
 	d.len += t
 	d.m.decLn.forward(x, x, t)
 	d.logits = grow(d.logits, t*dims.NVocab)
-	sgemm.Gemm(false, true, t, dims.NVocab, n, 1, x, n, d.m.tokEmb, n, 0, d.logits, dims.NVocab)
+	if d.m.tokEmbHalf != nil {
+		for i := range t {
+			halfMatVec(d.logits[i*dims.NVocab:(i+1)*dims.NVocab], x[i*n:(i+1)*n], d.m.tokEmbHalf, dims.NVocab, n)
+		}
+	} else {
+		sgemm.Gemm(false, true, t, dims.NVocab, n, 1, x, n, d.m.tokEmb, n, 0, d.logits, dims.NVocab)
+	}
 	rows := make([][]float32, t)
 	for i := range rows {
 		rows[i] = d.logits[i*dims.NVocab : (i+1)*dims.NVocab]

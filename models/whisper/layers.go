@@ -12,12 +12,17 @@ import (
 type linear struct {
 	w       []float32 // (out, in)
 	b       []float32 // (out) or nil
+	half    []uint16  // w in binary16 for one-row products, when exact (half.go); else nil
 	in, out int
 }
 
 // forward writes y (rows, out) = x (rows, in)·Wᵀ + b.
 func (l *linear) forward(y, x []float32, rows int) {
-	sgemm.Gemm(false, true, rows, l.out, l.in, 1, x, l.in, l.w, l.in, 0, y, l.out)
+	if rows == 1 && l.half != nil {
+		halfMatVec(y, x, l.half, l.out, l.in)
+	} else {
+		sgemm.Gemm(false, true, rows, l.out, l.in, 1, x, l.in, l.w, l.in, 0, y, l.out)
+	}
 	if l.b != nil {
 		for r := range rows {
 			addTo(y[r*l.out:(r+1)*l.out], l.b)
