@@ -45,10 +45,11 @@ func (a SDPA) Attend(dst, q, k, v []float32, tq, tk, width int) {
 	scale := float32(1 / math.Sqrt(float64(dh)))
 	workers := min(a.Heads, parallelism())
 	if tq*tk < sdpaParallelScores || workers == 1 {
-		s := make([]float32, tq*tk)
+		s := getScores(tq * tk)
 		for h := range a.Heads {
-			a.head(dst, q, k, v, s, h, dh, scale, tq, tk, width)
+			a.head(dst, q, k, v, *s, h, dh, scale, tq, tk, width)
 		}
+		scorePool.Put(s)
 		return
 	}
 	var wg sync.WaitGroup
@@ -61,13 +62,28 @@ func (a SDPA) Attend(dst, q, k, v []float32, tq, tk, width int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := make([]float32, tq*tk)
+			s := getScores(tq * tk)
 			for h := range next {
-				a.head(dst, q, k, v, s, h, dh, scale, tq, tk, width)
+				a.head(dst, q, k, v, *s, h, dh, scale, tq, tk, width)
 			}
+			scorePool.Put(s)
 		}()
 	}
 	wg.Wait()
+}
+
+// scorePool recycles score matrices between calls: a decoding step calls
+// Attend twice per layer, and the encoder's 1500×1500 scores are 9 MB.
+var scorePool sync.Pool
+
+// getScores returns a score buffer of length n from the pool.
+func getScores(n int) *[]float32 {
+	if p, ok := scorePool.Get().(*[]float32); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	s := make([]float32, n)
+	return &s
 }
 
 // head computes one head's O_h into its columns of dst, using s (Tq·Tk)
