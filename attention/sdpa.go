@@ -45,11 +45,11 @@ func (a SDPA) Attend(dst, q, k, v []float32, tq, tk, width int) {
 	scale := float32(1 / math.Sqrt(float64(dh)))
 	workers := min(a.Heads, parallelism())
 	if tq*tk < sdpaParallelScores || workers == 1 {
-		s := getScores(tq * tk)
+		w := getHeadScratch()
 		for h := range a.Heads {
-			a.head(dst, q, k, v, *s, h, dh, scale, tq, tk, width)
+			a.head(dst, q, k, v, w, h, dh, scale, tq, tk, width)
 		}
-		scorePool.Put(s)
+		headScratchPool.Put(w)
 		return
 	}
 	var wg sync.WaitGroup
@@ -62,49 +62,90 @@ func (a SDPA) Attend(dst, q, k, v []float32, tq, tk, width int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := getScores(tq * tk)
+			w := getHeadScratch()
 			for h := range next {
-				a.head(dst, q, k, v, *s, h, dh, scale, tq, tk, width)
+				a.head(dst, q, k, v, w, h, dh, scale, tq, tk, width)
 			}
-			scorePool.Put(s)
+			headScratchPool.Put(w)
 		}()
 	}
 	wg.Wait()
 }
 
-// scorePool recycles score matrices between calls: a decoding step calls
-// Attend twice per layer, and the encoder's 1500×1500 scores are 9 MB.
-var scorePool sync.Pool
+// sdpaBlockRows is the number of query rows whose scores a head computes,
+// normalizes and multiplies by V_h at a time when Tq is larger: 64×1500
+// scores (384 KB) stay in L2 between the two products, where the whole
+// 1500×1500 matrix (9 MB) went to memory and back. K_hᵀ and V_h are packed
+// once per head for all the blocks. 64 rows keep each product under
+// sgemm's threshold for splitting over goroutines: the heads already do.
+const sdpaBlockRows = 64
 
-// getScores returns a score buffer of length n from the pool.
-func getScores(n int) *[]float32 {
-	if p, ok := scorePool.Get().(*[]float32); ok && cap(*p) >= n {
-		*p = (*p)[:n]
-		return p
-	}
-	s := make([]float32, n)
-	return &s
+// headScratch is one goroutine's buffers: scores, and K_hᵀ and V_h packed.
+type headScratch struct {
+	s     []float32
+	kt, v sgemm.PackedB
 }
 
-// head computes one head's O_h into its columns of dst, using s (Tq·Tk)
-// as the score matrix.
-func (a SDPA) head(dst, q, k, v, s []float32, h, dh int, scale float32, tq, tk, width int) {
-	c := h * dh
-	// Large products inside a head run serially: the heads already fill the cores.
-	sgemm.GemmSerial(false, true, tq, tk, dh, scale, q[c:], width, k[c:], width, 0, s, tk)
-	if a.KeepScores != nil {
-		a.KeepScores(h, s)
+// headScratchPool recycles head buffers between calls: a decoding step
+// calls Attend twice per layer.
+var headScratchPool sync.Pool
+
+func getHeadScratch() *headScratch {
+	if w, ok := headScratchPool.Get().(*headScratch); ok {
+		return w
 	}
-	for i := range tq {
+	return new(headScratch)
+}
+
+// head computes one head's O_h into its columns of dst: whole (Tq·Tk
+// scores) when Tq is small or the scores are kept, else in blocks of
+// sdpaBlockRows query rows.
+func (a SDPA) head(dst, q, k, v []float32, w *headScratch, h, dh int, scale float32, tq, tk, width int) {
+	c := h * dh
+	if a.KeepScores != nil || tq <= sdpaBlockRows {
+		w.s = growScores(w.s, tq*tk)
+		s := w.s
+		// Large products inside a head run serially: the heads already fill the cores.
+		sgemm.GemmSerial(false, true, tq, tk, dh, scale, q[c:], width, k[c:], width, 0, s, tk)
+		if a.KeepScores != nil {
+			a.KeepScores(h, s)
+		}
+		a.softmaxRows(s, 0, tq, tk)
+		sgemm.GemmSerial(false, false, tq, dh, tk, 1, s, tk, v[c:], width, 0, dst[c:], width)
+		return
+	}
+	w.kt.Pack(true, dh, tk, k[c:], width) // K_hᵀ (d_h, Tk)
+	w.v.Pack(false, tk, dh, v[c:], width) // V_h (Tk, d_h)
+	w.s = growScores(w.s, sdpaBlockRows*tk)
+	for r := 0; r < tq; r += sdpaBlockRows {
+		rows := min(sdpaBlockRows, tq-r)
+		s := w.s[:rows*tk]
+		sgemm.GemmPacked(false, rows, scale, q[r*width+c:], width, &w.kt, 0, s, tk)
+		a.softmaxRows(s, r, rows, tk)
+		sgemm.GemmPacked(false, rows, 1, s, tk, &w.v, 0, dst[r*width+c:], width)
+	}
+}
+
+// softmaxRows normalizes rows score rows of Tk, the first being query
+// row first, with the causal mask when a says so.
+func (a SDPA) softmaxRows(s []float32, first, rows, tk int) {
+	for i := range rows {
 		row := s[i*tk : (i+1)*tk]
 		n := tk
 		if a.Causal {
-			n = min(tk, a.Offset+i+1)
+			n = min(tk, a.Offset+first+i+1)
 			clear(row[n:])
 		}
 		SoftmaxInPlace(row[:n])
 	}
-	sgemm.GemmSerial(false, false, tq, dh, tk, 1, s, tk, v[c:], width, 0, dst[c:], width)
+}
+
+// growScores returns s resized to n, reusing its array when large enough.
+func growScores(s []float32, n int) []float32 {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]float32, n)
 }
 
 // SoftmaxInPlace replaces x with softmax(x) = exp(x − max)/Σ exp(x − max),
