@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"time"
 )
 
 // Whisper's audio framing (openai/whisper's whisper/audio.py).
@@ -97,9 +98,21 @@ type Segment struct {
 
 // TranscribeResult is transcribe()'s result.
 type TranscribeResult struct {
-	Text     string    `json:"text"`
-	Segments []Segment `json:"segments"`
-	Language string    `json:"language"`
+	Text     string          `json:"text"`
+	Segments []Segment       `json:"segments"`
+	Language string          `json:"language"`
+	Stats    TranscribeStats `json:"-"`
+}
+
+// TranscribeStats say where Transcribe's time went, as whisper.cpp prints
+// it: the encoder's windows (language detection's included) and time, and
+// the rest — decoding at every temperature tried, language detection's
+// and word timing's decoder passes — with the token positions decode()
+// ran.
+type TranscribeStats struct {
+	EncodeWindows  int
+	Encode, Decode time.Duration
+	DecodedTokens  int
 }
 
 // Transcribe is openai/whisper's transcribe(): it decodes the audio
@@ -135,11 +148,13 @@ func Transcribe(net Network, tok TextTokenizer, mel []float32, frames int, opts 
 		}
 	}
 	t.res.Text = tok.Decode(t.allTokens[len(t.initialPrompt):])
+	t.res.Stats.Decode = time.Since(t.start) - t.res.Stats.Encode
 	return t.res, nil
 }
 
 // transcription is transcribe()'s state across windows.
 type transcription struct {
+	start   time.Time
 	net     Network
 	tok     TextTokenizer
 	sp      Specials
@@ -176,11 +191,13 @@ func newTranscription(net Network, tok TextTokenizer, mel []float32, frames int,
 		return nil, fmt.Errorf("whisper: transcribe: %d audio positions do not divide a %d-frame window", d.NAudioCtx, melWindowFrames)
 	}
 	t := &transcription{
-		net: net, tok: tok, sp: tok.Specials(), opts: opts, dec: opts.Decoding, r: r,
+		start: time.Now(),
+		net:   net, tok: tok, sp: tok.Specials(), opts: opts, dec: opts.Decoding, r: r,
 		mel: mel, frames: frames, content: frames - melWindowFrames,
 		inputStride: melWindowFrames / d.NAudioCtx,
 	}
 	t.timePrecision = float64(t.inputStride*melHopLength) / audioSampleRate
+	t.res = &TranscribeResult{Segments: []Segment{}}
 	clips, err := seekClips(opts.ClipTimestamps, t.content)
 	if err != nil {
 		return nil, err
@@ -193,7 +210,7 @@ func newTranscription(net Network, tok TextTokenizer, mel []float32, frames int,
 			t.dec.Language = "en"
 		} else {
 			// Detect on pad_or_trim(mel, N_FRAMES): the first 30 s.
-			audio, err := net.Encode(t.cut(0, melWindowFrames))
+			audio, err := t.encode(t.cut(0, melWindowFrames))
 			if err != nil {
 				return nil, fmt.Errorf("whisper: transcribe: %w", err)
 			}
@@ -211,7 +228,7 @@ func newTranscription(net Network, tok TextTokenizer, mel []float32, frames int,
 		t.initialPrompt = PromptTokens(tok, opts.InitialPrompt)
 		t.allTokens = append(t.allTokens, t.initialPrompt...)
 	}
-	t.res = &TranscribeResult{Language: t.dec.Language, Segments: []Segment{}}
+	t.res.Language = t.dec.Language
 	return t, nil
 }
 
@@ -251,6 +268,15 @@ func (t *transcription) cut(seek, size int) []float32 {
 	return w
 }
 
+// encode runs the encoder on a window, counting it.
+func (t *transcription) encode(window []float32) (*AudioFeatures, error) {
+	start := time.Now()
+	a, err := t.net.Encode(window)
+	t.res.Stats.Encode += time.Since(start)
+	t.res.Stats.EncodeWindows++
+	return a, err
+}
+
 // prompt is the window's prompt: the text since the last reset, or with
 // CarryInitialPrompt the initial prompt followed by as much of it as fits.
 func (t *transcription) prompt() []int {
@@ -270,13 +296,13 @@ func (t *transcription) window(clipEnd int) error {
 	windowEnd := float64((seek+melWindowFrames)*melHopLength) / audioSampleRate
 	segmentSize := min(melWindowFrames, t.content-seek, clipEnd-seek)
 	segmentDuration := float64(segmentSize*melHopLength) / audioSampleRate
-	audio, err := t.net.Encode(t.cut(seek, segmentSize))
+	audio, err := t.encode(t.cut(seek, segmentSize))
 	if err != nil {
 		return fmt.Errorf("whisper: transcribe: %w", err)
 	}
 	dec := t.dec
 	dec.Prompt = t.prompt()
-	result, err := decodeWithFallback(t.net, t.tok, audio, dec, t.opts, t.r)
+	result, err := decodeWithFallback(t.net, t.tok, audio, dec, t.opts, t.r, &t.res.Stats.DecodedTokens)
 	if err != nil {
 		return err
 	}
@@ -406,7 +432,7 @@ func (t *transcription) cutSegments(result *DecodingResult, seek int, timeOffset
 // decodeWithFallback is transcribe()'s decode_with_fallback: decode at
 // each temperature until the result is neither too repetitive nor too
 // improbable, or is judged silence.
-func decodeWithFallback(net Network, tok TextTokenizer, audio *AudioFeatures, dec DecodingOptions, opts TranscribeOptions, r *rand.Rand) (*DecodingResult, error) {
+func decodeWithFallback(net Network, tok TextTokenizer, audio *AudioFeatures, dec DecodingOptions, opts TranscribeOptions, r *rand.Rand, decoded *int) (*DecodingResult, error) {
 	var result *DecodingResult
 	for _, t := range opts.Temperatures {
 		o := dec
@@ -421,6 +447,7 @@ func decodeWithFallback(net Network, tok TextTokenizer, audio *AudioFeatures, de
 		if err != nil {
 			return nil, err
 		}
+		*decoded += result.DecodedTokens
 		needsFallback := result.CompressionRatio > opts.CompressionRatioThreshold || // too repetitive
 			result.AvgLogprob < opts.LogprobThreshold // too improbable
 		if result.NoSpeechProb > opts.NoSpeechThreshold && result.AvgLogprob < opts.LogprobThreshold {
