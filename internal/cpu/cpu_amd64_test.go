@@ -35,5 +35,8 @@ func TestAVX2FMA(t *testing.T) {
 	if got := hasAVX2FMA(); got != want {
 		t.Errorf("hasAVX2FMA() = %v, /proc/cpuinfo flags say %v", got, want)
 	}
+	if got, wantF16C := hasF16C(), slices.Contains(flags, "f16c"); got != wantF16C {
+		t.Errorf("hasF16C() = %v, /proc/cpuinfo flags say %v", got, wantF16C)
+	}
 	t.Logf("AVX2 and FMA: %v", want)
 }

@@ -48,7 +48,9 @@ import "fmt"
 //
 // Special shapes:
 //   - m = 1 (greedy decoding, one row) and n = 1 are matrix–vector
-//     products: streaming over B without packing it (sgemv.go).
+//     products: streaming over B without packing it (sgemv.go). A large
+//     one (Whisper's 51,864×384 output layer) splits its columns over
+//     goroutines: reading B is the cost, and two cores read faster than one.
 //   - Few rows (m ≤ sgemmInPlaceRows) with op(B) = B: B's panels are read
 //     in place with its own row stride; packing them would cost about as
 //     much as the product.
@@ -89,6 +91,8 @@ func gemm(parallel, transA, transB bool, m, n, k int, alpha float32, a []float32
 		bf16: bf16Mode.Load(),
 	}
 	switch {
+	case m == 1 && parallel && n*k >= sgemvParallelElems:
+		g.run() // its chunks are column blocks, each a gemvRow (serial)
 	case m == 1:
 		g.gemvRow()
 	case n == 1:

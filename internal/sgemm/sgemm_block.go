@@ -22,6 +22,10 @@ const (
 // serial computes the product on the calling goroutine with the packing
 // buffers of s.
 func (g *gemmArgs) serial(s *sgemmScratch) {
+	if g.m == 1 && g.packed == nil && g.packedBF == nil {
+		g.gemvRow() // a column chunk of a parallel matrix–vector product
+		return
+	}
 	if g.bf16 {
 		g.serialBF16(s)
 		return

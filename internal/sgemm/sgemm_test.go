@@ -226,6 +226,8 @@ func TestSgemmParallel(t *testing.T) {
 		{false, true, 16, 1100, 512, 1, 1, 0},   // column chunks, B transposed
 		{true, true, 500, 97, 200, -1, 0.25, 2}, // row chunks, both transposed
 		{false, false, 400, 410, 60, 1, 0, 1},   // many chunks each way
+		{false, true, 1, 33000, 264, 1, 0, 1},   // one row: column chunks of gemvT
+		{true, false, 1, 33000, 260, 0.5, 1, 0}, // one row, A a column: chunks of gemvN
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	r := rand.New(rand.NewPCG(3, 4))

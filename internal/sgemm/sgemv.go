@@ -8,6 +8,12 @@ package sgemm
 //	gemvN: y = xᵀ·M for M stored k×len(y)   (stream over the rows of M)
 //	gemvT: y = M·x for M stored len(y)×k    (dot products with its rows)
 
+// sgemvParallelElems is the size of op(B) (n·k) from which a one-row
+// product may split over goroutines (gemm; run's own threshold of
+// sgemmParallelFlops, n·k ≥ 8.4 M, then decides): below it B is read from
+// cache in less time than a hand-off takes.
+const sgemvParallelElems = 1 << 20
+
 // gemvRow computes the one row of C = α·op(A)·op(B) + β·C.
 func (g *gemmArgs) gemvRow() {
 	s := getScratch()

@@ -4,6 +4,9 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+	"time"
+
+	"github.com/attend-go/attend/internal/sgemm"
 )
 
 func BenchmarkEncodeTiny(b *testing.B) { benchmarkEncode(b, tinyDims) }
@@ -28,10 +31,18 @@ func benchModel(b *testing.B, d Dims) (*Model, []float32) {
 	return m, mel
 }
 
+// reportCPU adds the process's CPU time per iteration since start as the
+// metric cpu-ms/op (with more than one thread it can exceed ns/op).
+func reportCPU(b *testing.B, start time.Duration) {
+	b.StopTimer()
+	b.ReportMetric(float64(processCPU()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+}
+
 // benchmarkEncode times the encoder on one 30-second window.
 func benchmarkEncode(b *testing.B, d Dims) {
 	m, mel := benchModel(b, d)
 	b.ReportAllocs()
+	defer reportCPU(b, processCPU())
 	b.ResetTimer()
 	for range b.N {
 		if _, err := m.Encode(mel); err != nil {
@@ -54,6 +65,7 @@ func benchmarkDecodeToken(b *testing.B, d Dims) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	defer reportCPU(b, processCPU())
 	b.ResetTimer()
 	var dec TextDecoder
 	for i := range b.N {
@@ -64,6 +76,45 @@ func benchmarkDecodeToken(b *testing.B, d Dims) {
 		}
 		if _, err := dec.Forward([]int{1000 + i%200}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLogitsFloat32 and BenchmarkLogitsHalf time the decoding step's
+// output layer alone, x (384)·Eᵀ with E the 51,864×384 token embedding, in
+// float32 (sgemm's streaming gemv) and from its binary16 copy: a test of
+// memory bandwidth, 80 MB or 40 MB read per call.
+func BenchmarkLogitsFloat32(b *testing.B) { benchmarkLogits(b, false) }
+func BenchmarkLogitsHalf(b *testing.B)    { benchmarkLogits(b, true) }
+
+func benchmarkLogits(b *testing.B, half bool) {
+	const vocab, n = 51864, 384
+	r := rand.New(rand.NewPCG(3, 3))
+	e := make([]float32, vocab*n)
+	for i := range e {
+		e[i] = roundHalf(float32(r.NormFloat64() * 0.05))
+	}
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = float32(r.NormFloat64())
+	}
+	y := make([]float32, vocab)
+	var h []uint16
+	if half {
+		if h = halfExact(e); h == nil || !useHalfAVX2 {
+			b.Skip("no half-precision kernel")
+		}
+		e = nil
+	}
+	runtime.GC()
+	b.ReportAllocs()
+	defer reportCPU(b, processCPU())
+	b.ResetTimer()
+	for range b.N {
+		if half {
+			halfMatVec(y, x, h, vocab, n)
+		} else {
+			sgemm.Gemm(false, true, 1, vocab, n, 1, x, n, e, n, 0, y, vocab)
 		}
 	}
 }

@@ -43,6 +43,9 @@ type textDecoder struct {
 	record         bool
 	qk             [][][]float32 // [layer·heads + head][position] → (Frames) raw scores
 	logits         []float32     // (t, n_vocab) of the last Forward
+	x              []float32     // (t, n) the residual stream, reused by Forward
+	s              *scratch      // activations for t tokens, reused by Forward; nil in a fresh clone
+	st             int           // the t that s holds
 }
 
 // Len implements TextDecoder.
@@ -62,7 +65,7 @@ func (d *textDecoder) Clone() TextDecoder {
 			c.qk[i] = append([][]float32(nil), d.qk[i]...)
 		}
 	}
-	c.logits = nil
+	c.logits, c.x, c.s, c.st = nil, nil, nil, 0
 	return &c
 }
 
@@ -84,7 +87,8 @@ func (d *textDecoder) Forward(tokens []int) ([][]float32, error) {
 	if off+t > dims.NTextCtx {
 		return nil, fmt.Errorf("whisper: decoding past the text context: %d tokens, the model holds %d", off+t, dims.NTextCtx)
 	}
-	x := make([]float32, t*n)
+	d.x = grow(d.x, t*n)
+	x := d.x
 	for i, tok := range tokens {
 		if tok < 0 || tok >= dims.NVocab {
 			return nil, fmt.Errorf("whisper: token %d is outside the vocabulary [0, %d)", tok, dims.NVocab)
@@ -92,14 +96,23 @@ func (d *textDecoder) Forward(tokens []int) ([][]float32, error) {
 		copy(x[i*n:(i+1)*n], d.m.tokEmb[tok*n:(tok+1)*n])
 		addTo(x[i*n:(i+1)*n], d.m.decPos[(off+i)*n:(off+i+1)*n])
 	}
-	s := newScratch(t, n)
+	if d.s == nil || d.st < t {
+		d.s, d.st = newScratch(t, n), t
+	}
+	s := d.s
 	for l := range d.m.decBlocks {
 		d.block(l, x, s, t)
 	}
 	d.len += t
 	d.m.decLn.forward(x, x, t)
 	d.logits = grow(d.logits, t*dims.NVocab)
-	sgemm.Gemm(false, true, t, dims.NVocab, n, 1, x, n, d.m.tokEmb, n, 0, d.logits, dims.NVocab)
+	if d.m.tokEmbHalf != nil {
+		for i := range t {
+			halfMatVec(d.logits[i*dims.NVocab:(i+1)*dims.NVocab], x[i*n:(i+1)*n], d.m.tokEmbHalf, dims.NVocab, n)
+		}
+	} else {
+		sgemm.Gemm(false, true, t, dims.NVocab, n, 1, x, n, d.m.tokEmb, n, 0, d.logits, dims.NVocab)
+	}
 	rows := make([][]float32, t)
 	for i := range rows {
 		rows[i] = d.logits[i*dims.NVocab : (i+1)*dims.NVocab]

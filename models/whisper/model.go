@@ -29,6 +29,7 @@ type Model struct {
 	encBlocks    []block
 	lnPost       layerNorm
 	tokEmb       []float32 // (n_vocab, n_text_state)
+	tokEmbHalf   []uint16  // tokEmb in binary16 when exact (half.go), else nil
 	decPos       []float32 // (n_text_ctx, n_text_state)
 	decBlocks    []block
 	decLn        layerNorm
@@ -96,6 +97,7 @@ func newModel(d Dims, src tensorSource) (*Model, error) {
 	if l.err != nil {
 		return nil, l.err
 	}
+	m.prepareHalf()
 	return m, nil
 }
 

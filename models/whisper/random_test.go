@@ -20,8 +20,9 @@ func (s mapSource) tensor(name string) ([]float32, []int, error) {
 }
 
 // randomTensors draws every tensor of a model of dims from a seeded
-// normal distribution scaled by 1/√fan-in (layer norms near 1), as the
-// bundle's random models are.
+// normal distribution scaled by 1/√fan-in (layer norms near 1), rounded
+// to half precision as the bundle's random models (and OpenAI's float16
+// checkpoints) are.
 func randomTensors(d Dims, seed uint64) mapSource {
 	r := rand.New(rand.NewPCG(seed, 0))
 	src := mapSource{}
@@ -32,7 +33,7 @@ func randomTensors(d Dims, seed uint64) mapSource {
 		}
 		v := make([]float32, n)
 		for i := range v {
-			v[i] = offset + float32(r.NormFloat64()*scale)
+			v[i] = roundHalf(offset + float32(r.NormFloat64()*scale))
 		}
 		src[name] = struct {
 			v     []float32

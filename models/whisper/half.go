@@ -1,0 +1,135 @@
+package whisper
+
+import (
+	"math"
+	"runtime"
+	"sync"
+)
+
+// Half-precision weights for decoding. A decoding step multiplies one row
+// by every decoder weight and by the 51,864-row token embedding: each
+// weight is read once per token, so the step is bound by memory bandwidth
+// (tiny: 80 MB of embedding and 33 MB of layer weights per token in
+// float32). Whisper's checkpoints are float16, so their weights are exactly
+// representable in IEEE half precision: when every value of a matrix is,
+// the model keeps a half copy that one-row products read instead (two
+// bytes a weight, converted by VCVTPH2PS on the fly), with results equal
+// to the float32 product's up to the order of the sums. A matrix with any
+// value that half precision cannot hold gets no copy and stays float32.
+
+// halfExact returns w in IEEE 754 binary16 bits, or nil when some value of
+// w is not exactly representable (±Inf and NaN count as not).
+func halfExact(w []float32) []uint16 {
+	h := make([]uint16, len(w))
+	for i, v := range w {
+		b, ok := toHalfExact(v)
+		if !ok {
+			return nil
+		}
+		h[i] = b
+	}
+	return h
+}
+
+// toHalfExact converts v to binary16 bits when it is exact there: normal
+// halves (2⁻¹⁴ ≤ |v| ≤ 65504, 11 significant bits), subnormal ones
+// (multiples of 2⁻²⁴ below 2⁻¹⁴) and ±0.
+func toHalfExact(v float32) (uint16, bool) {
+	b := math.Float32bits(v)
+	sign := uint16(b>>16) & 0x8000
+	e := int(b>>23&0xff) - 127
+	mant := b & 0x7fffff
+	switch {
+	case b&0x7fffffff == 0:
+		return sign, true
+	case e == 128: // Inf, NaN
+		return 0, false
+	case e >= -14 && e <= 15:
+		if mant&0x1fff != 0 {
+			return 0, false
+		}
+		return sign | uint16(e+15)<<10 | uint16(mant>>13), true
+	case e >= -24 && e < -14:
+		// |v| = (2²³ + mant)·2^(e−23) = m·2⁻²⁴ with m = (2²³ + mant)>>(−e−1).
+		full := uint32(1)<<23 | mant
+		shift := uint(-e - 1)
+		if full&(1<<shift-1) != 0 {
+			return 0, false
+		}
+		return sign | uint16(full>>shift), true
+	}
+	return 0, false
+}
+
+// halfToFloat32 converts binary16 bits to float32 (exactly).
+func halfToFloat32(h uint16) float32 {
+	sign := uint32(h&0x8000) << 16
+	e := uint32(h >> 10 & 0x1f)
+	mant := uint32(h & 0x3ff)
+	switch {
+	case e == 0x1f:
+		return math.Float32frombits(sign | 0x7f800000 | mant<<13)
+	case e != 0:
+		return math.Float32frombits(sign | (e+112)<<23 | mant<<13)
+	}
+	v := float32(mant) / (1 << 24)
+	if sign != 0 {
+		return -v
+	}
+	return v
+}
+
+// halfParallelElems is the matrix size from which halfMatVec splits its
+// rows over goroutines: the token embedding (51,864×384), not the layers.
+const halfParallelElems = 1 << 20
+
+// halfMatVec computes y (rows) = W·x for W (rows, cols) in binary16, x
+// (cols), split over up to GOMAXPROCS goroutines when W is large.
+func halfMatVec(y, x []float32, w []uint16, rows, cols int) {
+	_, _, _ = y[rows-1], x[cols-1], w[rows*cols-1]
+	procs := runtime.GOMAXPROCS(0)
+	if procs < 2 || rows*cols < halfParallelElems {
+		halfDotRows(y[:rows], x[:cols], w, cols)
+		return
+	}
+	var wg sync.WaitGroup
+	chunk := (rows + procs - 1) / procs
+	for lo := 0; lo < rows; lo += chunk {
+		hi := min(rows, lo+chunk)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			halfDotRows(y[lo:hi], x[:cols], w[lo*cols:hi*cols], cols)
+		}()
+	}
+	wg.Wait()
+}
+
+// halfDotRows computes y[j] = Σ_p x[p]·w[j·cols+p] for j < len(y).
+func halfDotRows(y, x []float32, w []uint16, cols int) {
+	done := halfDotRowsFast(y, x, w, cols)
+	for j := range y[done:] {
+		row := w[(done+j)*cols:][:cols]
+		var s float32
+		for p, v := range x {
+			s += v * halfToFloat32(row[p])
+		}
+		y[done+j] = s
+	}
+}
+
+// prepareHalf gives the decoder's weights and the token embedding their
+// half copies where exact, once when the model is built.
+func (m *Model) prepareHalf() {
+	if !useHalfAVX2 {
+		return // the Go fallback converts each weight on every read: slower than float32
+	}
+	m.tokEmbHalf = halfExact(m.tokEmb)
+	for i := range m.decBlocks {
+		b := &m.decBlocks[i]
+		for _, l := range []*linear{&b.attn.query, &b.attn.key, &b.attn.value, &b.attn.out,
+			&b.cross.query, &b.cross.out, &b.mlp1, &b.mlp2} {
+			l.half = halfExact(l.w)
+		}
+	}
+}

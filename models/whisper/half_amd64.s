@@ -1,0 +1,117 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// func halfDotRowsAVX2(k int, x *float32, w *uint16, ldw int, y *float32, n int)
+//
+// y[j] = Σ_{p<k} x[p]·w[j·ldw+p] for j < n, w in binary16, k a positive
+// multiple of 8: the rows converted eight at a time by VCVTPH2PS. Four rows
+// at a time share each load of x; 16 steps per iteration keep eight
+// accumulators in flight (as sgemvTAVX2 in internal/sgemm).
+TEXT ·halfDotRowsAVX2(SB), NOSPLIT, $0-48
+	MOVQ k+0(FP), CX
+	MOVQ x+8(FP), SI
+	MOVQ w+16(FP), DI
+	MOVQ ldw+24(FP), R9
+	SHLQ $1, R9             // row stride in bytes
+	MOVQ y+32(FP), DX
+	MOVQ n+40(FP), BX
+	MOVQ CX, R10
+	ANDQ $-16, R10          // R10 = elements covered 16 at a time
+
+rows4:
+	CMPQ BX, $4
+	JL   rows1
+	MOVQ DI, R11
+	LEAQ (DI)(R9*1), R12
+	LEAQ (DI)(R9*2), R13
+	LEAQ (R12)(R9*2), R8
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	XORQ AX, AX
+	CMPQ R10, $0
+	JE   tail4
+
+loop4x16:
+	VMOVUPS     (SI)(AX*4), Y8
+	VMOVUPS     32(SI)(AX*4), Y9
+	VCVTPH2PS   (R11)(AX*2), Y10
+	VCVTPH2PS   (R12)(AX*2), Y11
+	VCVTPH2PS   (R13)(AX*2), Y12
+	VCVTPH2PS   (R8)(AX*2), Y13
+	VFMADD231PS Y8, Y10, Y0
+	VFMADD231PS Y8, Y11, Y1
+	VFMADD231PS Y8, Y12, Y2
+	VFMADD231PS Y8, Y13, Y3
+	VCVTPH2PS   16(R11)(AX*2), Y10
+	VCVTPH2PS   16(R12)(AX*2), Y11
+	VCVTPH2PS   16(R13)(AX*2), Y12
+	VCVTPH2PS   16(R8)(AX*2), Y13
+	VFMADD231PS Y9, Y10, Y4
+	VFMADD231PS Y9, Y11, Y5
+	VFMADD231PS Y9, Y12, Y6
+	VFMADD231PS Y9, Y13, Y7
+	ADDQ $16, AX
+	CMPQ AX, R10
+	JL   loop4x16
+
+tail4:
+	CMPQ AX, CX
+	JGE  reduce4
+	VMOVUPS     (SI)(AX*4), Y8
+	VCVTPH2PS   (R11)(AX*2), Y10
+	VCVTPH2PS   (R12)(AX*2), Y11
+	VCVTPH2PS   (R13)(AX*2), Y12
+	VCVTPH2PS   (R8)(AX*2), Y13
+	VFMADD231PS Y8, Y10, Y0
+	VFMADD231PS Y8, Y11, Y1
+	VFMADD231PS Y8, Y12, Y2
+	VFMADD231PS Y8, Y13, Y3
+
+reduce4:
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VADDPS Y6, Y2, Y2
+	VADDPS Y7, Y3, Y3
+	VHADDPS Y1, Y0, Y0      // Y0 = [r0 r0 r1 r1 | r0 r0 r1 r1] partial sums
+	VHADDPS Y3, Y2, Y2
+	VHADDPS Y2, Y0, Y0      // Y0 = [r0 r1 r2 r3 | r0 r1 r2 r3]
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VMOVUPS X0, (DX)
+	LEAQ (DI)(R9*4), DI
+	ADDQ $16, DX
+	SUBQ $4, BX
+	JMP  rows4
+
+rows1:
+	TESTQ BX, BX
+	JZ   done1
+	VXORPS Y0, Y0, Y0
+	XORQ AX, AX
+
+loop1x8:
+	VCVTPH2PS   (DI)(AX*2), Y10
+	VFMADD231PS (SI)(AX*4), Y10, Y0
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JL   loop1x8
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VMOVSS X0, (DX)
+	ADDQ R9, DI
+	ADDQ $4, DX
+	DECQ BX
+	JMP  rows1
+
+done1:
+	VZEROUPPER
+	RET

@@ -1,0 +1,10 @@
+//go:build !amd64 || purego
+
+package whisper
+
+// Without assembly there are no half copies (prepareHalf) and halfDotRows
+// runs its Go loop.
+
+var useHalfAVX2 = false
+
+func halfDotRowsFast(y, x []float32, w []uint16, cols int) int { return 0 }

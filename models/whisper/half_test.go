@@ -1,0 +1,90 @@
+package whisper
+
+import (
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+)
+
+// roundHalf rounds v to the nearest binary16 value (ties to even), as the
+// float16 checkpoints' weights are.
+func roundHalf(v float32) float32 {
+	if math.Abs(float64(v)) < 1.0/(1<<14) { // subnormal in half: multiples of 2⁻²⁴
+		return float32(math.RoundToEven(float64(v)*(1<<24)) / (1 << 24))
+	}
+	b := math.Float32bits(v)
+	b += 0xfff + (b >> 13 & 1)
+	return math.Float32frombits(b &^ 0x1fff)
+}
+
+// TestHalfExact converts every binary16 value to float32 and back, and
+// checks that values half precision cannot hold are refused.
+func TestHalfExact(t *testing.T) {
+	for h := range 1 << 16 {
+		f := halfToFloat32(uint16(h))
+		if e := h >> 10 & 0x1f; e == 0x1f {
+			if _, ok := toHalfExact(f); ok {
+				t.Errorf("toHalfExact(%v) accepted Inf or NaN", f)
+			}
+			continue
+		}
+		if g, ok := toHalfExact(f); !ok || g != uint16(h) {
+			t.Errorf("half %#04x = %v converts back to %#04x, %v", h, f, g, ok)
+		}
+		if want := float32(math.Ldexp(float64(h&0x3ff|min(1, h>>10&0x1f)<<10), max(1, h>>10&0x1f)-25)); math.Abs(float64(f)) != float64(want) {
+			t.Errorf("half %#04x = %v, want magnitude %v", h, f, want)
+		}
+	}
+	for _, v := range []float32{1 + 1.0/(1<<11), 65520, 1e-8, 3e-8, 0.1, float32(math.Inf(1)), float32(math.NaN())} {
+		if _, ok := toHalfExact(v); ok {
+			t.Errorf("toHalfExact(%v) accepted a value binary16 does not hold", v)
+		}
+	}
+	if halfExact([]float32{1, 0.5, 0.1}) != nil {
+		t.Error("halfExact made a copy of a matrix with an inexact value")
+	}
+}
+
+// TestHalfMatVec checks the half-precision product, assembly and Go, one
+// goroutine and several, against float64 sums over the same weights.
+func TestHalfMatVec(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	defer func(v bool) { useHalfAVX2 = v }(useHalfAVX2)
+	r := rand.New(rand.NewPCG(10, 11))
+	for _, sz := range []struct{ rows, cols int }{{1, 8}, {3, 16}, {5, 24}, {7, 384}, {70, 1536}, {2731, 384}} {
+		w := make([]float32, sz.rows*sz.cols)
+		for i := range w {
+			w[i] = roundHalf(float32(r.NormFloat64() * 0.05))
+		}
+		h := halfExact(w)
+		if h == nil {
+			t.Fatal("rounded weights are not exact in half precision")
+		}
+		x := make([]float32, sz.cols)
+		for i := range x {
+			x[i] = float32(r.NormFloat64())
+		}
+		for _, asm := range []bool{false, true} {
+			if asm && !useHalfAVX2 {
+				continue
+			}
+			for _, procs := range []int{1, 2} {
+				useHalfAVX2 = asm
+				runtime.GOMAXPROCS(procs)
+				y := make([]float32, sz.rows)
+				halfMatVec(y, x, h, sz.rows, sz.cols)
+				for j := range y {
+					var want, bound float64
+					for p := range x {
+						want += float64(x[p]) * float64(w[j*sz.cols+p])
+						bound += math.Abs(float64(x[p]) * float64(w[j*sz.cols+p]))
+					}
+					if d := math.Abs(float64(y[j]) - want); d > 1e-6*bound+1e-30 {
+						t.Fatalf("%d×%d asm=%v procs=%d: row %d = %v, want %v", sz.rows, sz.cols, asm, procs, j, y[j], want)
+					}
+				}
+			}
+		}
+	}
+}
