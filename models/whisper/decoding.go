@@ -120,6 +120,9 @@ type DecodingResult struct {
 	NoSpeechProb     float64
 	Temperature      float64
 	CompressionRatio float64
+	// DecodedTokens counts the token positions the text decoder ran:
+	// the initial tokens once, then one per sequence per step.
+	DecodedTokens int
 }
 
 // Specials are the special token ids decoding needs, numbered as

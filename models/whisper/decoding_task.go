@@ -147,7 +147,7 @@ func (t *decodingTask) run(net Network, audio *AudioFeatures) (*DecodingResult, 
 		res.Language, res.LanguageProbs = lang, probs.Probs
 	}
 
-	seqs, sum, noSpeech, err := t.mainLoop(net, audio, tokens)
+	seqs, sum, noSpeech, err := t.mainLoop(net, audio, tokens, &res.DecodedTokens)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +176,7 @@ func (t *decodingTask) run(net Network, audio *AudioFeatures) (*DecodingResult, 
 // mainLoop is _main_loop: it feeds the initial tokens once, then one token
 // per sequence per step, with a key/value cache per sequence that follows
 // the decoder's sources (rearrange_kv_cache).
-func (t *decodingTask) mainLoop(net Network, audio *AudioFeatures, initial []int) ([][]int, []float32, float64, error) {
+func (t *decodingTask) mainLoop(net Network, audio *AudioFeatures, initial []int, forwarded *int) ([][]int, []float32, float64, error) {
 	n := t.nGroup
 	seqs := make([][]int, n)
 	for k := range seqs {
@@ -186,6 +186,7 @@ func (t *decodingTask) mainLoop(net Network, audio *AudioFeatures, initial []int
 	decs := make([]TextDecoder, n)
 	decs[0] = net.NewDecoder(audio, false)
 	rows, err := decs[0].Forward(initial)
+	*forwarded += len(initial)
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("whisper: decoding: %w", err)
 	}
@@ -204,6 +205,7 @@ func (t *decodingTask) mainLoop(net Network, audio *AudioFeatures, initial []int
 		if i > 0 {
 			for k, d := range decs {
 				rows, err := d.Forward(seqs[k][len(seqs[k])-1:])
+				*forwarded++
 				if err != nil {
 					return nil, nil, 0, fmt.Errorf("whisper: decoding: %w", err)
 				}

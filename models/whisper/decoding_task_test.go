@@ -146,3 +146,27 @@ func TestDecodingOptionsValidate(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeBestOfAndBeam(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(*DecodingOptions)
+	}{
+		{"best of 3 at temperature 1", func(o *DecodingOptions) { o.Temperature, o.BestOf = 1, 3 }},
+		{"beam 4, patience 1.5", func(o *DecodingOptions) { o.BeamSize, o.Patience = 4, 1.5 }},
+	} {
+		net := newFakeNet(chainScript)
+		opts := DefaultDecodingOptions()
+		opts.Language = "en"
+		opts.WithoutTimestamps = true
+		tc.edit(&opts)
+		res, err := Decode(net, fakeTokenizer{}, &AudioFeatures{Data: []float32{0}}, opts, newRand(3))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		// The chain's tokens win by a logit margin of 10 over 1,530 others.
+		if !slices.Equal(res.Tokens, []int{4, 5}) || res.AvgLogprob > 0 || res.AvgLogprob < -0.1 {
+			t.Errorf("%s: tokens %v avg_logprob %v", tc.name, res.Tokens, res.AvgLogprob)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"time"
 )
 
 // Whisper's audio framing (openai/whisper's whisper/audio.py).
@@ -43,10 +44,22 @@ type TranscribeOptions struct {
 	ConditionOnPreviousText bool
 	// InitialPrompt is text given as the first window's prompt.
 	InitialPrompt string
+	// CarryInitialPrompt prepends InitialPrompt to every window's prompt
+	// (the previous text then fills what room is left), not just the
+	// first's.
+	CarryInitialPrompt bool
 	// WordTimestamps adds word-level timestamps (Segment.Words), which
 	// also moves the next window's start to the last word's end.
 	WordTimestamps bool
 	Words          WordOptions
+	// ClipTimestamps are the stretches to transcribe, in seconds: start,
+	// end, start, end, …; a missing last end is the end of the audio; none
+	// is all of it.
+	ClipTimestamps []float64
+	// HallucinationSilenceThreshold (seconds; 0: off), with word
+	// timestamps, skips silences longer than this around segments whose
+	// words look hallucinated (improbable, very short or very long).
+	HallucinationSilenceThreshold float64
 }
 
 // DefaultTranscribeOptions returns openai/whisper's transcribe() defaults.
@@ -85,16 +98,28 @@ type Segment struct {
 
 // TranscribeResult is transcribe()'s result.
 type TranscribeResult struct {
-	Text     string    `json:"text"`
-	Segments []Segment `json:"segments"`
-	Language string    `json:"language"`
+	Text     string          `json:"text"`
+	Segments []Segment       `json:"segments"`
+	Language string          `json:"language"`
+	Stats    TranscribeStats `json:"-"`
 }
 
-// Transcribe is openai/whisper's transcribe() without clip_timestamps,
-// carry_initial_prompt and hallucination_silence_threshold: it decodes the
-// audio 30-second window by window, retrying at higher temperatures when a
-// decoding fails the thresholds, cuts each window's tokens into segments at
-// consecutive timestamps and moves to the last complete segment's end.
+// TranscribeStats say where Transcribe's time went, as whisper.cpp prints
+// it: the encoder's windows (language detection's included) and time, and
+// the rest — decoding at every temperature tried, language detection's
+// and word timing's decoder passes — with the token positions decode()
+// ran.
+type TranscribeStats struct {
+	EncodeWindows  int
+	Encode, Decode time.Duration
+	DecodedTokens  int
+}
+
+// Transcribe is openai/whisper's transcribe(): it decodes the audio
+// 30-second window by window, retrying at higher temperatures when a
+// decoding fails the thresholds, cuts each window's tokens into segments
+// at consecutive timestamps and moves on to the last complete segment's
+// end (or, with word timestamps, the last word's).
 //
 // mel is the whole recording's log-mel spectrogram followed by 30 s of
 // padding, as log_mel_spectrogram(audio, padding=N_SAMPLES) computes it:
@@ -102,6 +127,59 @@ type TranscribeResult struct {
 // drives sampling above temperature 0 (it may be nil when every
 // temperature is 0).
 func Transcribe(net Network, tok TextTokenizer, mel []float32, frames int, opts TranscribeOptions, r *rand.Rand) (*TranscribeResult, error) {
+	t, err := newTranscription(net, tok, mel, frames, opts, r)
+	if err != nil {
+		return nil, err
+	}
+	for t.clip < len(t.clips) {
+		clip := t.clips[t.clip]
+		if t.seek < clip[0] {
+			t.seek = clip[0]
+		}
+		if t.seek >= clip[1] {
+			t.clip++
+			if t.clip < len(t.clips) {
+				t.seek = t.clips[t.clip][0]
+			}
+			continue
+		}
+		if err := t.window(clip[1]); err != nil {
+			return nil, err
+		}
+	}
+	t.res.Text = tok.Decode(t.allTokens[len(t.initialPrompt):])
+	t.res.Stats.Decode = time.Since(t.start) - t.res.Stats.Encode
+	return t.res, nil
+}
+
+// transcription is transcribe()'s state across windows.
+type transcription struct {
+	start   time.Time
+	net     Network
+	tok     TextTokenizer
+	sp      Specials
+	opts    TranscribeOptions
+	dec     DecodingOptions // the per-window options, language resolved
+	r       *rand.Rand
+	mel     []float32
+	frames  int
+	content int      // frames of audio
+	clips   [][2]int // [start, end) frames to transcribe
+	clip    int
+	sot     []int
+
+	inputStride   int     // mel frames per decoder position: 2
+	timePrecision float64 // seconds per timestamp step: 0.02
+
+	seek                int
+	allTokens           []int
+	initialPrompt       []int
+	promptResetSince    int
+	lastSpeechTimestamp float64
+	res                 *TranscribeResult
+}
+
+func newTranscription(net Network, tok TextTokenizer, mel []float32, frames int, opts TranscribeOptions, r *rand.Rand) (*transcription, error) {
 	d := net.Dims()
 	if frames < melWindowFrames || len(mel) != d.NMels*frames {
 		return nil, fmt.Errorf("whisper: transcribe: mel has %d values for %d frames of %d bins; want %d bins × (content + %d padding frames)", len(mel), frames, d.NMels, d.NMels, melWindowFrames)
@@ -109,29 +187,30 @@ func Transcribe(net Network, tok TextTokenizer, mel []float32, frames int, opts 
 	if len(opts.Temperatures) == 0 {
 		return nil, errors.New("whisper: transcribe: no temperature to decode at")
 	}
-	if melWindowFrames%d.NAudioCtx != 0 {
+	if d.NAudioCtx <= 0 || melWindowFrames%d.NAudioCtx != 0 {
 		return nil, fmt.Errorf("whisper: transcribe: %d audio positions do not divide a %d-frame window", d.NAudioCtx, melWindowFrames)
 	}
-	content := frames - melWindowFrames
-	window := func(seek, size int) []float32 {
-		w := make([]float32, d.NMels*melWindowFrames) // pad_or_trim pads with zeros
-		for b := 0; b < d.NMels; b++ {
-			copy(w[b*melWindowFrames:b*melWindowFrames+size], mel[b*frames+seek:b*frames+seek+size])
-		}
-		return w
+	t := &transcription{
+		start: time.Now(),
+		net:   net, tok: tok, sp: tok.Specials(), opts: opts, dec: opts.Decoding, r: r,
+		mel: mel, frames: frames, content: frames - melWindowFrames,
+		inputStride: melWindowFrames / d.NAudioCtx,
 	}
+	t.timePrecision = float64(t.inputStride*melHopLength) / audioSampleRate
+	t.res = &TranscribeResult{Segments: []Segment{}}
+	clips, err := seekClips(opts.ClipTimestamps, t.content)
+	if err != nil {
+		return nil, err
+	}
+	t.clips = clips
+	t.seek = clips[0][0]
 
-	dec := opts.Decoding
-	language := dec.Language
-	if language == "" {
+	if t.dec.Language == "" {
 		if !d.Multilingual() {
-			language = "en"
+			t.dec.Language = "en"
 		} else {
-			first := make([]float32, d.NMels*melWindowFrames) // pad_or_trim(mel, N_FRAMES)
-			for b := 0; b < d.NMels; b++ {
-				copy(first[b*melWindowFrames:(b+1)*melWindowFrames], mel[b*frames:b*frames+melWindowFrames])
-			}
-			audio, err := net.Encode(first)
+			// Detect on pad_or_trim(mel, N_FRAMES): the first 30 s.
+			audio, err := t.encode(t.cut(0, melWindowFrames))
 			if err != nil {
 				return nil, fmt.Errorf("whisper: transcribe: %w", err)
 			}
@@ -139,162 +218,221 @@ func Transcribe(net Network, tok TextTokenizer, mel []float32, frames int, opts 
 			if err != nil {
 				return nil, err
 			}
-			language = probs.Best()
+			t.dec.Language = probs.Best()
 		}
 	}
-	dec.Language = language
-	sot, err := tok.SOTSequence(language, dec.Task)
-	if err != nil {
+	if t.sot, err = tok.SOTSequence(t.dec.Language, t.dec.Task); err != nil {
 		return nil, fmt.Errorf("whisper: transcribe: %w", err)
 	}
-	sp := tok.Specials()
-
-	inputStride := melWindowFrames / d.NAudioCtx                         // mel frames per output position: 2
-	timePrecision := float64(inputStride*melHopLength) / audioSampleRate // 0.02 s
-	var allTokens []int
-	var initialPrompt []int
 	if opts.InitialPrompt != "" {
-		initialPrompt = PromptTokens(tok, opts.InitialPrompt)
-		allTokens = append(allTokens, initialPrompt...)
+		t.initialPrompt = PromptTokens(tok, opts.InitialPrompt)
+		t.allTokens = append(t.allTokens, t.initialPrompt...)
 	}
-	res := &TranscribeResult{Language: language}
-	promptResetSince := 0
-	lastSpeechTimestamp := 0.0
-	seek := 0
-	for seek < content {
-		timeOffset := float64(seek*melHopLength) / audioSampleRate
-		segmentSize := min(melWindowFrames, content-seek)
-		audio, err := net.Encode(window(seek, segmentSize))
-		if err != nil {
-			return nil, fmt.Errorf("whisper: transcribe: %w", err)
-		}
-		segmentDuration := float64(segmentSize*melHopLength) / audioSampleRate
+	t.res.Language = t.dec.Language
+	return t, nil
+}
 
-		dec.Prompt = append([]int(nil), allTokens[promptResetSince:]...)
-		result, err := decodeWithFallback(net, tok, audio, dec, opts, r)
-		if err != nil {
-			return nil, err
+// seekClips turns clip_timestamps (seconds: start, end, start, end, …; a
+// missing last end is the end of the audio) into frame ranges, as
+// transcribe() does; no timestamps is the whole audio. Ends are clamped
+// to the audio.
+func seekClips(ts []float64, content int) ([][2]int, error) {
+	var points []int
+	for _, s := range ts {
+		if s < 0 || math.IsNaN(s) || math.IsInf(s, 0) {
+			return nil, fmt.Errorf("whisper: transcribe: clip timestamp %v is not a time in the audio", s)
 		}
-		tokens := result.Tokens
+		points = append(points, int(math.RoundToEven(s*melFramesPerSecond)))
+	}
+	if len(points) == 0 {
+		points = append(points, 0)
+	}
+	if len(points)%2 == 1 {
+		points = append(points, content)
+	}
+	clips := make([][2]int, 0, len(points)/2)
+	for i := 0; i < len(points); i += 2 {
+		clips = append(clips, [2]int{points[i], min(points[i+1], content)})
+	}
+	return clips, nil
+}
 
-		// No voice activity: skip the window.
-		shouldSkip := result.NoSpeechProb > opts.NoSpeechThreshold
-		if result.AvgLogprob > opts.LogprobThreshold {
-			shouldSkip = false // the log-probability is high enough
-		}
-		if shouldSkip {
-			seek += segmentSize
-			continue
-		}
+// cut returns size frames of the mel from seek, zero-padded to a window
+// (pad_or_trim).
+func (t *transcription) cut(seek, size int) []float32 {
+	nm := t.net.Dims().NMels
+	w := make([]float32, nm*melWindowFrames)
+	for b := 0; b < nm; b++ {
+		copy(w[b*melWindowFrames:b*melWindowFrames+size], t.mel[b*t.frames+seek:b*t.frames+seek+size])
+	}
+	return w
+}
 
-		newSegment := func(start, end float64, toks []int) Segment {
-			var text []int
-			for _, t := range toks {
-				if t < sp.EOT {
-					text = append(text, t)
-				}
-			}
-			return Segment{
-				Seek: seek, Start: start, End: end,
-				Text: tok.Decode(text), Tokens: append([]int{}, toks...),
-				Temperature: result.Temperature, AvgLogprob: result.AvgLogprob,
-				CompressionRatio: result.CompressionRatio, NoSpeechProb: result.NoSpeechProb,
-			}
-		}
-		isTimestamp := func(i int) bool { return tokens[i] >= sp.TimestampBegin }
-		n := len(tokens)
-		singleTimestampEnding := n >= 2 && !isTimestamp(n-2) && isTimestamp(n-1)
-		var consecutive []int
-		for i := 0; i+1 < n; i++ {
-			if isTimestamp(i) && isTimestamp(i+1) {
-				consecutive = append(consecutive, i+1)
-			}
-		}
+// encode runs the encoder on a window, counting it.
+func (t *transcription) encode(window []float32) (*AudioFeatures, error) {
+	start := time.Now()
+	a, err := t.net.Encode(window)
+	t.res.Stats.Encode += time.Since(start)
+	t.res.Stats.EncodeWindows++
+	return a, err
+}
 
-		var current []Segment
-		if len(consecutive) > 0 {
-			// Cut at every pair of consecutive timestamps.
-			slices := consecutive
-			if singleTimestampEnding {
-				slices = append(slices, n)
-			}
-			last := 0
-			for _, cur := range slices {
-				part := tokens[last:cur]
-				startPos := part[0] - sp.TimestampBegin
-				endPos := part[len(part)-1] - sp.TimestampBegin
-				current = append(current, newSegment(
-					timeOffset+float64(startPos)*timePrecision,
-					timeOffset+float64(endPos)*timePrecision, part))
-				last = cur
-			}
-			if singleTimestampEnding {
-				// No speech after the last timestamp.
-				seek += segmentSize
-			} else {
-				// Drop the unfinished segment; go on from its start.
-				seek += (tokens[last-1] - sp.TimestampBegin) * inputStride
-			}
-		} else {
-			duration := segmentDuration
-			lastTS := -1
-			for i := range tokens {
-				if isTimestamp(i) {
-					lastTS = tokens[i]
-				}
-			}
-			if lastTS >= 0 && lastTS != sp.TimestampBegin {
-				// No consecutive timestamps but a timestamp: use the last.
-				duration = float64(lastTS-sp.TimestampBegin) * timePrecision
-			}
-			current = append(current, newSegment(timeOffset, timeOffset+duration, tokens))
-			seek += segmentSize
-		}
+// prompt is the window's prompt: the text since the last reset, or with
+// CarryInitialPrompt the initial prompt followed by as much of it as fits.
+func (t *transcription) prompt() []int {
+	if !t.opts.CarryInitialPrompt {
+		return append([]int(nil), t.allTokens[t.promptResetSince:]...)
+	}
+	remaining := t.net.Dims().NTextCtx/2 - 1 - len(t.initialPrompt)
+	ignored := max(len(t.initialPrompt), t.promptResetSince)
+	return append(append([]int(nil), t.initialPrompt...), pyTail(t.allTokens[ignored:], remaining)...)
+}
 
-		if opts.WordTimestamps {
-			wo := opts.Words
-			if err := addWordTimestamps(current, net, tok, audio, sot, language, segmentSize, wo, lastSpeechTimestamp); err != nil {
-				return nil, err
-			}
-			if !singleTimestampEnding {
-				if end, ok := lastWordEnd(current); ok && end > timeOffset {
-					seek = int(math.RoundToEven(end * melFramesPerSecond))
-				}
-			}
-			if end, ok := lastWordEnd(current); ok {
-				lastSpeechTimestamp = end
-			}
-		}
+// window decodes the window at t.seek (within a clip ending at clipEnd)
+// and moves t.seek on.
+func (t *transcription) window(clipEnd int) error {
+	seek := t.seek
+	timeOffset := float64(seek*melHopLength) / audioSampleRate
+	windowEnd := float64((seek+melWindowFrames)*melHopLength) / audioSampleRate
+	segmentSize := min(melWindowFrames, t.content-seek, clipEnd-seek)
+	segmentDuration := float64(segmentSize*melHopLength) / audioSampleRate
+	audio, err := t.encode(t.cut(seek, segmentSize))
+	if err != nil {
+		return fmt.Errorf("whisper: transcribe: %w", err)
+	}
+	dec := t.dec
+	dec.Prompt = t.prompt()
+	result, err := decodeWithFallback(t.net, t.tok, audio, dec, t.opts, t.r, &t.res.Stats.DecodedTokens)
+	if err != nil {
+		return err
+	}
 
-		// Clear instantaneous or empty segments.
-		for i := range current {
-			s := &current[i]
-			if s.Start == s.End || pyStrip(s.Text) == "" {
-				s.Text = ""
-				s.Tokens = []int{}
-				if opts.WordTimestamps {
-					s.Words = []Word{}
-				}
+	// No voice activity: skip the window.
+	shouldSkip := result.NoSpeechProb > t.opts.NoSpeechThreshold
+	if result.AvgLogprob > t.opts.LogprobThreshold {
+		shouldSkip = false // the log-probability is high enough
+	}
+	if shouldSkip {
+		t.seek += segmentSize
+		return nil
+	}
+
+	current, advance, singleTimestampEnding := t.cutSegments(result, seek, timeOffset, segmentSize, segmentDuration)
+	t.seek += advance
+
+	if t.opts.WordTimestamps {
+		if err := addWordTimestamps(current, t.net, t.tok, audio, t.sot, t.dec.Language, segmentSize, t.opts.Words, t.lastSpeechTimestamp); err != nil {
+			return err
+		}
+		if !singleTimestampEnding {
+			if end, ok := lastWordEnd(current); ok && end > timeOffset {
+				t.seek = int(math.RoundToEven(end * melFramesPerSecond))
 			}
 		}
-		for _, s := range current {
-			s.ID = len(res.Segments)
-			res.Segments = append(res.Segments, s)
-			allTokens = append(allTokens, s.Tokens...)
+		if th := t.opts.HallucinationSilenceThreshold; th > 0 {
+			var skipWindow bool
+			current, skipWindow = t.skipHallucinations(current, th, seek, segmentSize, timeOffset, windowEnd, segmentDuration, singleTimestampEnding)
+			if skipWindow {
+				return nil
+			}
 		}
-		if !opts.ConditionOnPreviousText || result.Temperature > 0.5 {
-			// Do not feed the prompt tokens if a high temperature was used.
-			promptResetSince = len(allTokens)
+		if end, ok := lastWordEnd(current); ok {
+			t.lastSpeechTimestamp = end
 		}
 	}
-	res.Text = tok.Decode(allTokens[len(initialPrompt):])
-	return res, nil
+
+	// Clear instantaneous or empty segments.
+	for i := range current {
+		s := &current[i]
+		if s.Start == s.End || pyStrip(s.Text) == "" {
+			s.Text = ""
+			s.Tokens = []int{}
+			if t.opts.WordTimestamps {
+				s.Words = []Word{}
+			}
+		}
+	}
+	for _, s := range current {
+		s.ID = len(t.res.Segments)
+		t.res.Segments = append(t.res.Segments, s)
+		t.allTokens = append(t.allTokens, s.Tokens...)
+	}
+	if !t.opts.ConditionOnPreviousText || result.Temperature > 0.5 {
+		// Do not feed the prompt tokens if a high temperature was used.
+		t.promptResetSince = len(t.allTokens)
+	}
+	return nil
+}
+
+// cutSegments splits a window's tokens into segments at every pair of
+// consecutive timestamps and returns them, how far to seek, and whether
+// the tokens end in a single timestamp (no speech after it).
+func (t *transcription) cutSegments(result *DecodingResult, seek int, timeOffset float64, segmentSize int, segmentDuration float64) ([]Segment, int, bool) {
+	tokens := result.Tokens
+	tb := t.sp.TimestampBegin
+	newSegment := func(start, end float64, toks []int) Segment {
+		var text []int
+		for _, id := range toks {
+			if id < t.sp.EOT {
+				text = append(text, id)
+			}
+		}
+		return Segment{
+			Seek: seek, Start: start, End: end,
+			Text: t.tok.Decode(text), Tokens: append([]int{}, toks...),
+			Temperature: result.Temperature, AvgLogprob: result.AvgLogprob,
+			CompressionRatio: result.CompressionRatio, NoSpeechProb: result.NoSpeechProb,
+		}
+	}
+	n := len(tokens)
+	isTimestamp := func(i int) bool { return tokens[i] >= tb }
+	singleTimestampEnding := n >= 2 && !isTimestamp(n-2) && isTimestamp(n-1)
+	var consecutive []int
+	for i := 0; i+1 < n; i++ {
+		if isTimestamp(i) && isTimestamp(i+1) {
+			consecutive = append(consecutive, i+1)
+		}
+	}
+
+	if len(consecutive) == 0 {
+		duration := segmentDuration
+		last := -1
+		for i := range tokens {
+			if isTimestamp(i) {
+				last = tokens[i]
+			}
+		}
+		if last >= 0 && last != tb {
+			// No consecutive timestamps but a timestamp: use the last.
+			duration = float64(last-tb) * t.timePrecision
+		}
+		return []Segment{newSegment(timeOffset, timeOffset+duration, tokens)}, segmentSize, singleTimestampEnding
+	}
+
+	slices := consecutive
+	if singleTimestampEnding {
+		slices = append(slices, n)
+	}
+	var segs []Segment
+	last := 0
+	for _, cur := range slices {
+		part := tokens[last:cur]
+		start := float64(part[0]-tb) * t.timePrecision
+		end := float64(part[len(part)-1]-tb) * t.timePrecision
+		segs = append(segs, newSegment(timeOffset+start, timeOffset+end, part))
+		last = cur
+	}
+	if singleTimestampEnding {
+		return segs, segmentSize, true // no speech after the last timestamp
+	}
+	// Drop the unfinished segment; go on from the last timestamp.
+	return segs, (tokens[last-1] - tb) * t.inputStride, false
 }
 
 // decodeWithFallback is transcribe()'s decode_with_fallback: decode at
 // each temperature until the result is neither too repetitive nor too
 // improbable, or is judged silence.
-func decodeWithFallback(net Network, tok TextTokenizer, audio *AudioFeatures, dec DecodingOptions, opts TranscribeOptions, r *rand.Rand) (*DecodingResult, error) {
+func decodeWithFallback(net Network, tok TextTokenizer, audio *AudioFeatures, dec DecodingOptions, opts TranscribeOptions, r *rand.Rand, decoded *int) (*DecodingResult, error) {
 	var result *DecodingResult
 	for _, t := range opts.Temperatures {
 		o := dec
@@ -309,6 +447,7 @@ func decodeWithFallback(net Network, tok TextTokenizer, audio *AudioFeatures, de
 		if err != nil {
 			return nil, err
 		}
+		*decoded += result.DecodedTokens
 		needsFallback := result.CompressionRatio > opts.CompressionRatioThreshold || // too repetitive
 			result.AvgLogprob < opts.LogprobThreshold // too improbable
 		if result.NoSpeechProb > opts.NoSpeechThreshold && result.AvgLogprob < opts.LogprobThreshold {

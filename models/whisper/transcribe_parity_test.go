@@ -150,3 +150,54 @@ func compareSegments(t *testing.T, got, want []whisper.Segment) {
 	}
 	t.Logf("%d segments, %d words compared", min(len(got), len(want)), words)
 }
+
+// BenchmarkTranscribeJFK transcribes jfk.wav (11 s, one window, -nf) with
+// the bundle's small-en f16 model (2+2 layers, width 64), from its
+// log-mel: encoder, greedy decoding with timestamps, segment cutting.
+func BenchmarkTranscribeJFK(b *testing.B) {
+	dir := shareddata.Path(b, "whisper")
+	m, err := whisper.Load(filepath.Join(dir, "small-en.ggml-f16.bin"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tok, err := whisper.NewTokenizer(m.Dims())
+	if err != nil {
+		b.Fatal(err)
+	}
+	filters, err := audio.WhisperMelFilters(m.Dims().NMels)
+	if err != nil {
+		b.Fatal(err)
+	}
+	front, err := audio.NewWhisperMel(filters, m.Dims().NMels)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, "clips", "jfk.wav"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	sig, err := audio.Decode(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	spec, err := front.Spectrogram(sig.Samples, audio.WhisperWindowSamples)
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := whisper.DefaultTranscribeOptions()
+	opts.Decoding.Language = "en"
+	opts.Temperatures = []float64{0}
+	text := whisper.TokenizerText(tok)
+	var st whisper.TranscribeStats
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := whisper.Transcribe(m, text, spec.Data, spec.Frames, opts, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		st = res.Stats
+	}
+	b.ReportMetric(float64(st.Decode.Microseconds())/1000/float64(st.DecodedTokens), "decode-ms/token")
+	b.ReportMetric(float64(st.Encode.Milliseconds())/float64(st.EncodeWindows), "encode-ms/window")
+}

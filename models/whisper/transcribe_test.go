@@ -73,6 +73,11 @@ func TestTranscribeSeeksAndCutsSegments(t *testing.T) {
 			t.Errorf("segment %d: temperature %v avg_logprob %v", i, g.Temperature, g.AvgLogprob)
 		}
 	}
+	// Two windows. decode() ran [SOT] and a step per token but the last
+	// (EOT): 1 + 9; then the 9 initial tokens (prompt included) and 3.
+	if st := res.Stats; st.EncodeWindows != 2 || st.DecodedTokens != 22 || st.Encode <= 0 || st.Decode <= 0 {
+		t.Errorf("stats %+v, want 2 windows and 22 decoded tokens", st)
+	}
 	if res.Text != " w2 w3 w4 w6" || res.Language != "en" {
 		t.Errorf("text %q language %q", res.Text, res.Language)
 	}
