@@ -201,14 +201,13 @@ func (d *whisperDecoder) Decode(e Encoding, o *DecodeOptions) (*Hypothesis, erro
 	if o == nil {
 		o = &DecodeOptions{}
 	}
-	start := time.Now()
-	net := &stagedNetwork{Network: d.w.net}
-	r, err := whisper.Transcribe(net, d.w.tok, we.spec.Data, we.spec.Frames, d.w.opts, d.rng)
+	r, err := whisper.Transcribe(d.w.net, d.w.tok, we.spec.Data, we.spec.Frames, d.w.opts, d.rng)
 	if err != nil {
 		return nil, err
 	}
-	h := &Hypothesis{Words: []Word{}, Stages: Stages{Mel: we.mel, Encode: net.encode, EncodeWindows: net.windows,
-		Decode: time.Since(start) - net.encode, DecodeTokens: net.tokens}}
+	st := r.Stats
+	h := &Hypothesis{Words: []Word{}, Stages: Stages{Mel: we.mel, Encode: st.Encode, EncodeWindows: st.EncodeWindows,
+		Decode: st.Decode, DecodeTokens: st.DecodedTokens}}
 	for _, s := range r.Segments {
 		for _, id := range s.Tokens {
 			if id < d.w.tok.Specials().EOT {
