@@ -9,9 +9,11 @@ import (
 // Stages is where a transcription's time went, stage by stage, as
 // whisper.cpp prints its timings: the front end (log-mel), the encoder
 // (LAS: the listener per chunk; Whisper: one 30-second window each time
-// its seek loop encodes one), and decoding (the searches, over every
-// token they ran the decoder for, beams, temperatures and word timing
-// included). Model loading and reading the audio file are not in it.
+// its seek loop encodes one), and decoding (the searches and word
+// timing). DecodeTokens counts, for Whisper, the token positions its
+// searches ran the decoder for (every beam and temperature tried), for
+// LAS the characters of the transcripts. Model loading and reading the
+// audio file are not in it.
 type Stages struct {
 	Mel           time.Duration
 	Encode        time.Duration
