@@ -48,6 +48,12 @@ still transcribed; the exit status is then 1. On a terminal, stderr shows
 a progress line (percentage, speed, time left) unless --quiet. -t N
 decodes the chunks of a file on N cores, with the same output.
 
+As with whisper.cpp, -otxt, -osrt, -ovtt and -ojson also write each
+file's transcript beside it (talk.wav.srt; several at once, replacing
+what is there), -timestamps prints txt as a line per chunk after its
+times ("[00:00:01.000 --> 00:00:04.200]  text"), and -blank-audio shows
+a chunk without speech as [BLANK_AUDIO].
+
 Batches: when an argument is a directory, or -o, --list, --out-dir,
 --resume or --shard is given, the inputs are transcribed as a batch by -j
 workers sharing one model. Directories are walked (recursively unless
@@ -77,10 +83,12 @@ Examples:
 	asr transcribe -format json testdata/hello.wav
 	asr transcribe -beam 1 -format srt testdata/hello.wav
 	asr transcribe -align /tmp/hello-align.png testdata/hello.wav
+	asr transcribe -timestamps -blank-audio testdata/hello.wav
 	asr transcribe -beam 1 -j 2 --quiet testdata/speech > transcripts.jsonl
 
 Recipes:
 
+	asr transcribe -osrt -otxt talk.wav
 	asr transcribe -o transcripts.jsonl corpus/
 	asr transcribe --resume -o transcripts.jsonl corpus/
 	asr transcribe --format srt --out-dir subtitles/ corpus/
@@ -102,6 +110,8 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	vad := fs.Bool("vad", true, "skip non-speech (voice activity detection) and cut chunks in pauses; false decodes all audio")
 	noFallback := fs.Bool("no-fallback", false, "keep the attention output even where it looks broken (no CTC fallback)")
 	threads := fs.Int("t", 1, "decode the chunks of each file on `N` cores at once (0: one per core); the output is the same; files only (batches: -j)")
+	var wf whisperFlags
+	wf.register(fs)
 	bf := cli.Batch{Tool: "asr", Inputs: "audio files", Accept: batch.IsAudio, Formats: speech.Formats}
 	bf.Register(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
@@ -119,6 +129,9 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	if fs.NArg() == 0 && bf.List == "" {
 		return cli.Usagef("transcribe needs at least one audio file or directory")
 	}
+	if err := wf.check(fs.Args(), isBatch); err != nil {
+		return err
+	}
 	so.NoFallback = *noFallback
 	search, lm, err := sf.finish(fs)
 	if err != nil {
@@ -131,7 +144,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 		*threads = runtime.GOMAXPROCS(0)
 	}
 	tj := &transcription{paths: fs.Args(), modelPath: *modelPath, noVAD: !*vad, threads: *threads, quiet: bf.Quiet,
-		stdin: stdin, stdout: stdout, stderr: stderr}
+		whisper: wf, stdin: stdin, stdout: stdout, stderr: stderr}
 	var opts *batch.Options
 	alignDir := false
 	if isBatch {
@@ -180,6 +193,7 @@ type transcription struct {
 	noVAD          bool // decode all audio (-vad=false)
 	threads        int  // -t: workers decoding the chunks of a file
 	quiet          bool // no progress line
+	whisper        whisperFlags
 	stdin          io.Reader
 	stdout, stderr io.Writer
 }
@@ -225,7 +239,7 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 		}
 		progress = cli.NewAudioProgress(tj.stderr, "asr", input.DisplayName(path), showProgress)
 		out = &progressWriter{w: tj.stdout, progress: progress, terminal: stdoutTerminal}
-		if out.tw, err = speech.NewTranscriptWriter(out, format, prefix); err != nil {
+		if out.tw, err = speech.NewTranscriptWriterOptions(out, format, prefix, tj.whisper.textOptions()); err != nil {
 			return err
 		}
 		t, err := tr.File(path, tj.stdin)
@@ -262,6 +276,14 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 		}
 		if err := out.tw.Finish(t); err != nil {
 			return err
+		}
+		files, err := tj.whisper.write(path, t)
+		for _, f := range files {
+			fmt.Fprintln(tj.stderr, "asr: wrote", f)
+		}
+		if err != nil {
+			fmt.Fprintln(tj.stderr, "asr:", err)
+			failed++
 		}
 	}
 	if failed > 0 {
