@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/attend-go/attend/cmd/internal/cli"
@@ -181,6 +182,9 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	if isBatch {
 		return tj.batch(&bf, opts)
 	}
+	if err := checkOutputs(fs.Args(), *align, alignDir, &wf); err != nil {
+		return err
+	}
 	return tj.files(*format, *align, alignDir)
 }
 
@@ -203,6 +207,19 @@ type transcription struct {
 // progress line on stderr when it is a terminal. With align, it draws
 // each file's alignment there (a directory when alignDir).
 func (tj *transcription) files(format, align string, alignDir bool) error {
+	failed := 0
+	var paths []string
+	for _, path := range tj.paths {
+		if err := checkAudio(path); err != nil {
+			fmt.Fprintln(tj.stderr, "asr:", err)
+			failed++
+			continue
+		}
+		paths = append(paths, path)
+	}
+	if len(paths) == 0 { // the model need not load
+		return fmt.Errorf("%w: %d of %d files failed", cli.ErrReported, failed, len(tj.paths))
+	}
 	model, err := tj.openModel()
 	if err != nil {
 		return err
@@ -231,8 +248,7 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 	}
 	showProgress := !tj.quiet && cli.IsTerminal(tj.stderr)
 	stdoutTerminal := cli.IsTerminal(tj.stdout)
-	failed := 0
-	for _, path := range tj.paths {
+	for _, path := range paths {
 		prefix := ""
 		if format == "txt" && len(tj.paths) > 1 {
 			prefix = path + "\t"
@@ -253,8 +269,8 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 			failed++
 			continue
 		}
-		if t.Truncated {
-			fmt.Fprintf(tj.stderr, "asr: warning: %s: the file is cut short: transcribed the %.1f s it holds\n", input.DisplayName(path), t.Duration)
+		for _, w := range t.Warnings() {
+			fmt.Fprintf(tj.stderr, "asr: warning: %s: %s\n", input.DisplayName(path), w)
 		}
 		if align != "" {
 			dst := align
@@ -326,13 +342,34 @@ func (tj *transcription) batch(b *cli.Batch, opts *batch.Options) error {
 	if err != nil {
 		return err
 	}
-	model, err := tj.openModel()
-	if err != nil {
-		return err
+	for i := range inputs {
+		if inputs[i].Err == nil {
+			inputs[i].Err = checkAudio(inputs[i].Path) // recorded as failed, unopened
+		}
 	}
-	speech.SetFFTWorkers(min(opts.Jobs, len(inputs)))
 	opts.Model, opts.Stdout, opts.Stderr = speech.ModelID(tj.modelPath), tj.stdout, tj.stderr
-	return b.Run(inputs, speech.BatchFactory(model, &speech.TranscribeOptions{Search: tj.search, NoVAD: tj.noVAD}), opts)
+	// The model loads when batch.Run starts its first worker: after the
+	// outputs are checked, and not at all when no input is left to do.
+	var (
+		once    sync.Once
+		factory batch.Factory
+		loadErr error
+	)
+	return b.Run(inputs, func(w int) (batch.Processor, error) {
+		once.Do(func() {
+			model, err := tj.openModel()
+			if err != nil {
+				loadErr = err
+				return
+			}
+			speech.SetFFTWorkers(min(opts.Jobs, len(inputs)))
+			factory = speech.BatchFactory(model, &speech.TranscribeOptions{Search: tj.search, NoVAD: tj.noVAD})
+		})
+		if loadErr != nil {
+			return nil, loadErr
+		}
+		return factory(w)
+	}, opts)
 }
 
 // openModel opens the acoustic model and sets up the language model for
