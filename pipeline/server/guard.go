@@ -109,7 +109,8 @@ func (s *Server) receive(w http.ResponseWriter, r *http.Request, raw bool) (u *u
 		return nil, nil, err
 	}
 	rc := http.NewResponseController(w)
-	r.Body = &rateReader{r: r.Body, rc: rc, start: time.Now(), grace: s.o.RateGrace, rate: s.o.MinRate}
+	start := time.Now()
+	r.Body = &rateReader{r: r.Body, rc: rc, start: start, grace: s.o.RateGrace, rate: s.o.MinRate, end: start.Add(s.o.Timeout)}
 	u, err = readUpload(w, r, s.o.MaxBytes, raw)
 	// The body is read (or abandoned): lift the deadline, whose expiry
 	// would otherwise end the request's context while it is worked on.
@@ -143,12 +144,16 @@ type rateReader struct {
 	rc    *http.ResponseController
 	start time.Time
 	grace time.Duration
-	rate  int64 // bytes per second
-	n     int64 // bytes read so far
+	rate  int64     // bytes per second
+	end   time.Time // the request's deadline (Options.Timeout), which caps every other
+	n     int64     // bytes read so far
 }
 
 func (b *rateReader) Read(p []byte) (int, error) {
 	due := b.start.Add(b.grace + time.Duration(float64(b.n)/float64(b.rate)*float64(time.Second)))
+	if due.After(b.end) {
+		due = b.end
+	}
 	_ = b.rc.SetReadDeadline(due) // unsupported (a test's recorder): no deadline
 	n, err := b.r.Read(p)
 	b.n += int64(n)

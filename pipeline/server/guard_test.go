@@ -287,3 +287,25 @@ func TestAbort(t *testing.T) {
 	wg.Wait()
 	t.Logf("returned %v after Abort", time.Since(t0).Round(time.Millisecond))
 }
+
+// TestUploadBoundedByTimeout: however generous the rate's grace, a body
+// still arriving at the request's timeout is cut off then.
+func TestUploadBoundedByTimeout(t *testing.T) {
+	s := newASRServer(t, Options{Jobs: 1, Timeout: time.Second, RateGrace: time.Minute})
+	ts := serve(t, s)
+	stop := make(chan struct{})
+	defer close(stop)
+	start := time.Now()
+	u := startSlowUpload(t, strings.TrimPrefix(ts.URL, "http://"), 2, stop)
+	select {
+	case status := <-u.done:
+		if status != http.StatusRequestTimeout {
+			t.Errorf("status %d, want 408", status)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("cut off after %v, want about the 1 s timeout", d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a slow upload outlived the request timeout by 9 s")
+	}
+}
