@@ -121,6 +121,7 @@ func openMP3(r *bufReadSeeker) (s Stream, declared int64, err error) {
 	if err := h.supported(); err != nil {
 		return nil, 0, err
 	}
+	cut := mp3CutShort(r)
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return nil, 0, err
 	}
@@ -128,7 +129,7 @@ func openMP3(r *bufReadSeeker) (s Stream, declared int64, err error) {
 	if err != nil {
 		return nil, 0, formatErrorf("MP3: %w", err)
 	}
-	st := &mp3Stream{d: d, rate: d.SampleRate(), channels: 2}
+	st := &mp3Stream{d: d, rate: d.SampleRate(), channels: 2, cut: cut}
 	if h.mono {
 		st.channels = 1
 	}
@@ -145,7 +146,42 @@ type mp3Stream struct {
 	rate     int
 	channels int
 	buf      []byte
-	pending  int // bytes at the start of buf not yet converted (< 4)
+	pending  int  // bytes at the start of buf not yet converted (< 4)
+	cut      bool // the last frame runs past the end of the file
+}
+
+// Truncated reports whether the file ends inside its last frame: a copy
+// or download cut short. go-mp3 counts only whole frames, so the length
+// it declares says nothing of it.
+func (s *mp3Stream) Truncated() bool { return s.cut }
+
+// mp3CutShort walks the frame headers of r from its start (each gives
+// its frame's length) and reports whether the last frame runs past the
+// end of r. It stops, saying no, at bytes that are no frame header (an
+// ID3v1 or APE tag, junk): only a frame known to be incomplete counts.
+// It reads 4 bytes a frame, and leaves r's position anywhere.
+func mp3CutShort(r *bufReadSeeker) bool {
+	var head [4]byte
+	for pos := int64(0); pos < r.size; {
+		if _, err := r.Seek(pos, io.SeekStart); err != nil {
+			return false
+		}
+		n, _ := io.ReadFull(r, head[:])
+		h, ok := parseMPEGHeader(head[:n])
+		if !ok {
+			// A header cut in its first bytes: the sync bits and no more.
+			return n < 4 && n > 0 && head[0] == 0xFF && (n == 1 || head[1]&0xE0 == 0xE0)
+		}
+		fl := h.frameLen()
+		if fl <= 0 {
+			return false
+		}
+		if pos+int64(fl) > r.size {
+			return true
+		}
+		pos += int64(fl)
+	}
+	return false
 }
 
 func (s *mp3Stream) Rate() int     { return s.rate }

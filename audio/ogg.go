@@ -30,8 +30,12 @@ func openOggVorbis(r *bufReadSeeker) (s Stream, declared int64, err error) {
 // float32 clamped to [-1, 1]; NaN, which corrupt input can produce, is set
 // to 0.
 type oggStream struct {
-	d *oggvorbis.Reader
+	d   *oggvorbis.Reader
+	bad int64 // NaN samples read
 }
+
+// NonFinite returns how many samples read so far were NaN (read as 0).
+func (s *oggStream) NonFinite() int64 { return s.bad }
 
 func (s *oggStream) Rate() int     { return s.d.SampleRate() }
 func (s *oggStream) Channels() int { return s.d.Channels() }
@@ -40,6 +44,9 @@ func (s *oggStream) Read(dst []float32) (n int, err error) {
 	defer recoverDecoder(FormatOggVorbis, &err)
 	n, err = s.d.Read(dst)
 	for i, x := range dst[:n] {
+		if x != x {
+			s.bad++
+		}
 		dst[i] = clampSample(x)
 	}
 	if err == io.EOF && n > 0 {

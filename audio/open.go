@@ -129,6 +129,16 @@ func (s *decodeStream) Truncated() bool {
 	return s.cut || (s.eof && s.declared > 0 && s.frames < s.declared)
 }
 
+// NonFinite returns how many samples read so far were NaN or ±Inf in
+// the file (float WAV, Vorbis), which Read gives as 0 and ±1: a file
+// holding many is likely broken, and callers warn.
+func (s *decodeStream) NonFinite() int64 {
+	if c, ok := s.Stream.(interface{ NonFinite() int64 }); ok {
+		return c.NonFinite()
+	}
+	return 0
+}
+
 // Read reads from the format decoder, enforcing the duration limit and
 // telling I/O failures of the input apart from corrupt data.
 func (s *decodeStream) Read(dst []float32) (int, error) {

@@ -32,10 +32,15 @@ type wavStream struct {
 	left    int64 // bytes of whole frames not yet read
 	buf     []byte
 	convert func(dst []float32, src []byte)
+	bad     int64 // non-finite float samples read
 }
 
 // Truncated reports whether the file ends before its data chunk does.
 func (s *wavStream) Truncated() bool { return s.h.truncated }
+
+// NonFinite returns how many float samples read so far were NaN or ±Inf
+// (read as 0 and ±1).
+func (s *wavStream) NonFinite() int64 { return s.bad }
 
 func (s *wavStream) Rate() int     { return s.h.rate }
 func (s *wavStream) Channels() int { return s.h.channels }
@@ -67,6 +72,9 @@ func (s *wavStream) Read(dst []float32) (int, error) {
 	}
 	got -= got % int(fs)
 	samples := got / s.h.sampleSize
+	if s.h.encoding == wavFloat {
+		s.bad += countNonFinite(s.buf[:got], s.h.sampleSize)
+	}
 	s.convert(dst[:samples], s.buf[:got])
 	if samples == 0 {
 		return 0, io.EOF
@@ -148,6 +156,26 @@ func float64LE(dst []float32, src []byte) {
 	for i := range dst {
 		dst[i] = clampSample(float32(math.Float64frombits(binary.LittleEndian.Uint64(src[8*i:]))))
 	}
+}
+
+// countNonFinite counts the NaN and ±Inf among little-endian IEEE
+// floats of size 4 or 8 bytes: those whose exponent bits are all ones.
+func countNonFinite(src []byte, size int) int64 {
+	var n int64
+	if size == 4 {
+		for i := 0; i+4 <= len(src); i += 4 {
+			if binary.LittleEndian.Uint32(src[i:])&0x7F800000 == 0x7F800000 {
+				n++
+			}
+		}
+		return n
+	}
+	for i := 0; i+8 <= len(src); i += 8 {
+		if binary.LittleEndian.Uint64(src[i:])&0x7FF0000000000000 == 0x7FF0000000000000 {
+			n++
+		}
+	}
+	return n
 }
 
 // clampSample maps a float sample into [-1, 1]: NaN becomes 0, and values

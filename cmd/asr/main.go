@@ -22,8 +22,10 @@ func main() {
 	os.Exit(cli.ExitCode("asr", run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))
 }
 
-// commands holds the subcommands; each file adds its own from init.
-var commands cli.Registry
+// commands holds the subcommands; each file adds its own from init. An
+// argument that is not a command name is audio to transcribe, as with
+// caption: "asr talk.wav" runs "asr transcribe talk.wav".
+var commands = cli.Registry{Default: "transcribe"}
 
 const usageHead = `asr turns speech into text with an attention-based encoder–decoder.
 
@@ -33,10 +35,14 @@ Usage:
 `
 
 const usageTail = `
-Run "asr <command> -h" for a command's flags and examples.
+Run "asr <command> -h" for a command's flags and examples. A file as
+the first argument means transcribe: "asr talk.wav" is "asr transcribe
+talk.wav".
 
-Example:
+Examples:
 
+	asr testdata/hello.wav
+	asr transcribe -format srt testdata/hello.wav
 	asr features testdata/hello.wav
 `
 

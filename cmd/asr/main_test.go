@@ -37,7 +37,10 @@ func TestRun(t *testing.T) {
 		{name: "features flags after the file", args: []string{"features", hello, "-json"}, code: 0, stdout: `"frames":342`},
 		{name: "features double dash", args: []string{"features", "--", "-x.wav"}, code: 1, stderr: "-x.wav: no such file"},
 		{name: "features no file", args: []string{"features"}, code: 2, stderr: "needs at least one audio file"},
-		{name: "features bad flag", args: []string{"features", "-nope", hello}, code: 2, stderr: "flag provided but not defined"},
+		{name: "features bad flag", args: []string{"features", "-nope", hello}, code: 2, stderr: "asr: flag provided but not defined: -nope\nRun 'asr features -h' for its flags and examples.\n"},
+		{name: "a file means transcribe", args: []string{hello, "-beam", "1"}, code: 0, stdout: "the quick brown fox"},
+		{name: "flags then a file mean transcribe", args: []string{"-format", "srt", hello}, code: 0, stdout: "00:00:00,"},
+		{name: "unknown command, one line of help", args: []string{"transcrib", hello}, code: 2, stderr: "asr: unknown command \"transcrib\", and no file of that name\nRun 'asr -h' for the commands.\n"},
 		{name: "features bad width", args: []string{"features", "-width", "0", hello}, code: 2, stderr: "-width 0"},
 		{
 			name: "one bad file among good", args: []string{"features", hello, "main.go", hello},

@@ -39,6 +39,15 @@ SIGTERM stops accepting, finishes the requests in flight and exits.
 Listening on a loopback address (the default), the server answers only
 requests addressed to localhost or a loopback IP.
 
+A request's body is read before it queues for the model, at 16 KiB/s
+or faster once 10 s have passed (else 408), and one client address may
+have at most half of the requests the server takes (else 429). A page
+of another origin may not call the server (403) unless -allow-origin
+lists it. With -api-key, or $ATTEND_API_KEY, the API (not the page)
+needs the header "Authorization: Bearer KEY", as OpenAI's clients send
+it; the page asks for the key. Listening beyond loopback without a key
+prints a warning.
+
 Flags:
 `
 
@@ -50,6 +59,7 @@ Examples:
 Recipes:
 
 	asr serve
+	ATTEND_API_KEY=$(openssl rand -hex 16) asr serve -addr 0.0.0.0:8080
 	asr serve -addr 127.0.0.1:9000 -j 2 -beam 8
 	curl -s http://127.0.0.1:8080/v1/audio/transcriptions -F file=@testdata/hello.wav
 	curl -s http://127.0.0.1:8080/v1/audio/transcriptions -F file=@testdata/hello.wav -F response_format=srt

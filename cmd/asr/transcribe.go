@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/attend-go/attend/cmd/internal/cli"
@@ -49,6 +50,12 @@ still transcribed; the exit status is then 1. On a terminal, stderr shows
 a progress line (percentage, speed, time left) unless --quiet. -t N
 decodes the chunks of a file on N cores, with the same output.
 
+As with whisper.cpp, -otxt, -osrt, -ovtt and -ojson also write each
+file's transcript beside it (talk.wav.srt; several at once, replacing
+what is there), -timestamps prints txt as a line per chunk after its
+times ("[00:00:01.000 --> 00:00:04.200]  text"), and -blank-audio shows
+a chunk without speech as [BLANK_AUDIO].
+
 Batches: when an argument is a directory, or -o, --list, --out-dir,
 --resume or --shard is given, the inputs are transcribed as a batch by -j
 workers sharing one model. Directories are walked (recursively unless
@@ -78,10 +85,12 @@ Examples:
 	asr transcribe -format json testdata/hello.wav
 	asr transcribe -beam 1 -format srt testdata/hello.wav
 	asr transcribe -align /tmp/hello-align.png testdata/hello.wav
+	asr transcribe -timestamps -blank-audio testdata/hello.wav
 	asr transcribe -beam 1 -j 2 --quiet testdata/speech > transcripts.jsonl
 
 Recipes:
 
+	asr transcribe -osrt -otxt talk.wav
 	asr transcribe -o transcripts.jsonl corpus/
 	asr transcribe --resume -o transcripts.jsonl corpus/
 	asr transcribe --format srt --out-dir subtitles/ corpus/
@@ -101,6 +110,8 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	noFallback := fs.Bool("no-fallback", false, "keep the first decoding even where it looks broken: no CTC fallback (our model), no temperature fallback (Whisper models, whisper.cpp's -nf)")
 	timings := fs.Bool("timings", false, `print where the time went to standard error at the end, one JSON line: {"mel_ms", "encode_ms", "encode_windows", "decode_ms", "decode_tokens"} over every file (model loading and file reading excluded); files only`)
 	threads := fs.Int("t", 1, "decode the chunks of each file on `N` cores at once (0: one per core); the output is the same; files only (batches: -j)")
+	var wf whisperFlags
+	wf.register(fs)
 	bf := cli.Batch{Tool: "asr", Inputs: "audio files", Accept: batch.IsAudio, Formats: speech.Formats}
 	bf.Register(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
@@ -118,6 +129,9 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	if fs.NArg() == 0 && bf.List == "" {
 		return cli.Usagef("transcribe needs at least one audio file or directory")
 	}
+	if err := wf.check(fs.Args(), isBatch); err != nil {
+		return err
+	}
 	sf.so.NoFallback = *noFallback
 	dec, err := sf.decoding(fs)
 	if err != nil {
@@ -130,7 +144,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 		*threads = runtime.GOMAXPROCS(0)
 	}
 	tj := &transcription{paths: fs.Args(), modelPath: *modelPath, noVAD: !*vad, threads: *threads, quiet: bf.Quiet, timings: *timings,
-		stdin: stdin, stdout: stdout, stderr: stderr}
+		whisper: wf, stdin: stdin, stdout: stdout, stderr: stderr}
 	var opts *batch.Options
 	alignDir := false
 	if isBatch {
@@ -167,6 +181,9 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	if isBatch {
 		return tj.batch(&bf, opts)
 	}
+	if err := checkOutputs(fs.Args(), *align, alignDir, &wf); err != nil {
+		return err
+	}
 	return tj.files(*format, *align, alignDir)
 }
 
@@ -179,6 +196,7 @@ type transcription struct {
 	threads        int  // -t: workers decoding the chunks of a file
 	quiet          bool // no progress line
 	timings        bool // -timings: print the stages' times at the end
+	whisper        whisperFlags
 	stdin          io.Reader
 	stdout, stderr io.Writer
 }
@@ -188,6 +206,19 @@ type transcription struct {
 // progress line on stderr when it is a terminal. With align, it draws
 // each file's alignment there (a directory when alignDir).
 func (tj *transcription) files(format, align string, alignDir bool) error {
+	failed := 0
+	var paths []string
+	for _, path := range tj.paths {
+		if err := checkAudio(path); err != nil {
+			fmt.Fprintln(tj.stderr, "asr:", err)
+			failed++
+			continue
+		}
+		paths = append(paths, path)
+	}
+	if len(paths) == 0 { // the model need not load
+		return fmt.Errorf("%w: %d of %d files failed", cli.ErrReported, failed, len(tj.paths))
+	}
 	model, err := tj.openModel()
 	if err != nil {
 		return err
@@ -216,16 +247,15 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 	}
 	showProgress := !tj.quiet && cli.IsTerminal(tj.stderr)
 	stdoutTerminal := cli.IsTerminal(tj.stdout)
-	failed := 0
 	var stages speech.Stages
-	for _, path := range tj.paths {
+	for _, path := range paths {
 		prefix := ""
 		if format == "txt" && len(tj.paths) > 1 {
 			prefix = path + "\t"
 		}
 		progress = cli.NewAudioProgress(tj.stderr, "asr", input.DisplayName(path), showProgress)
 		out = &progressWriter{w: tj.stdout, progress: progress, terminal: stdoutTerminal}
-		if out.tw, err = speech.NewTranscriptWriter(out, format, prefix); err != nil {
+		if out.tw, err = speech.NewTranscriptWriterOptions(out, format, prefix, tj.whisper.textOptions()); err != nil {
 			return err
 		}
 		t, err := tr.File(path, tj.stdin)
@@ -240,8 +270,8 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 			continue
 		}
 		stages.Add(t.Stages)
-		if t.Truncated {
-			fmt.Fprintf(tj.stderr, "asr: warning: %s: the file is cut short: transcribed the %.1f s it holds\n", input.DisplayName(path), t.Duration)
+		for _, w := range t.Warnings() {
+			fmt.Fprintf(tj.stderr, "asr: warning: %s: %s\n", input.DisplayName(path), w)
 		}
 		if align != "" {
 			dst := align
@@ -263,6 +293,14 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 		}
 		if err := out.tw.Finish(t); err != nil {
 			return err
+		}
+		files, err := tj.whisper.write(path, t)
+		for _, f := range files {
+			fmt.Fprintln(tj.stderr, "asr: wrote", f)
+		}
+		if err != nil {
+			fmt.Fprintln(tj.stderr, "asr:", err)
+			failed++
 		}
 	}
 	if tj.timings {
@@ -312,13 +350,34 @@ func (tj *transcription) batch(b *cli.Batch, opts *batch.Options) error {
 	if err != nil {
 		return err
 	}
-	model, err := tj.openModel()
-	if err != nil {
-		return err
+	for i := range inputs {
+		if inputs[i].Err == nil {
+			inputs[i].Err = checkAudio(inputs[i].Path) // recorded as failed, unopened
+		}
 	}
-	speech.SetFFTWorkers(min(opts.Jobs, len(inputs)))
 	opts.Model, opts.Stdout, opts.Stderr = speech.ModelID(tj.modelPath), tj.stdout, tj.stderr
-	return b.Run(inputs, speech.BatchFactory(model, &speech.TranscribeOptions{NoVAD: tj.noVAD}), opts)
+	// The model loads when batch.Run starts its first worker: after the
+	// outputs are checked, and not at all when no input is left to do.
+	var (
+		once    sync.Once
+		factory batch.Factory
+		loadErr error
+	)
+	return b.Run(inputs, func(w int) (batch.Processor, error) {
+		once.Do(func() {
+			model, err := tj.openModel()
+			if err != nil {
+				loadErr = err
+				return
+			}
+			speech.SetFFTWorkers(min(opts.Jobs, len(inputs)))
+			factory = speech.BatchFactory(model, &speech.TranscribeOptions{NoVAD: tj.noVAD})
+		})
+		if loadErr != nil {
+			return nil, loadErr
+		}
+		return factory(w)
+	}, opts)
 }
 
 // openModel opens the speech model with its search and language model.

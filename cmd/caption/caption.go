@@ -141,8 +141,7 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if len(d.paths) > 0 && !looksLikeImage(d.paths[0]) {
 		// "caption nope" reaches here as "caption describe nope": a word
 		// that names neither a command nor a file is a mistyped command.
-		fmt.Fprint(stderr, commands.Usage(usageHead, usageTail))
-		return cli.Usagef("unknown command %q, and no image file of that name", d.paths[0])
+		return cli.Usagef("unknown command %q, and no image file of that name\nRun 'caption -h' for the commands.", d.paths[0])
 	}
 	if o.Beam < 1 {
 		return cli.Usagef("-beam %d: want at least 1", o.Beam)

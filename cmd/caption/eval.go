@@ -79,6 +79,11 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	o.Dataset = fs.Arg(0)
 	o.Search.NoUnk = !*allowUnk
+	if *captions != "" {
+		if err := cli.CheckWritable(*captions, "-captions"); err != nil { // before the model and the evaluation
+			return err
+		}
+	}
 	m, err := captioning.OpenModel(*model)
 	if err != nil {
 		return err
@@ -93,17 +98,13 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *captions != "" {
-		f, err := os.Create(*captions)
-		if err != nil {
-			return err
-		}
-		enc := json.NewEncoder(f)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep.Rows); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
+		// Atomically and durably: a crash or a full disk never leaves
+		// half a file in place of the last evaluation's.
+		return cli.WriteFile(*captions, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rep.Rows)
+		})
 	}
 	return nil
 }

@@ -23,6 +23,9 @@ func TestEvalCommand(t *testing.T) {
 		{name: "bad beams", args: append(base, "-beams", "1,x", fixture), code: 2, stderr: `-beams "1,x"`},
 		{name: "no cache", args: []string{"eval", "-model", fixtureModel, fixture}, code: 2, stderr: "caption features -split test"},
 		{name: "unknown split", args: append(base, "-split", "restval", fixture), code: 1, stderr: "restval"},
+		{name: "unwritable captions, found before the model loads", args: []string{"eval", "-model", "/nonexistent/model", "-cache", fixtureCache, "-captions", "/nonexistent/c.json", fixture},
+			code: 1, stderr: "-captions /nonexistent/c.json: cannot write in /nonexistent"},
+		{name: "captions to a device", args: append(base, "-split", "train", "-beams", "1", "-captions", os.DevNull, fixture), stdout: "greedy"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,5 +56,29 @@ func TestEvalCommand(t *testing.T) {
 	}
 	if len(rows) != 2 || len(rows[0].Captions) != 4 || rows[0].Captions[0].Caption != "a red square" {
 		t.Errorf("captions file %s", data)
+	}
+	// Written atomically: nothing but the file beside it.
+	if entries, _ := os.ReadDir(filepath.Dir(captions)); len(entries) != 1 {
+		t.Errorf("%d entries beside the captions file, want none", len(entries)-1)
+	}
+}
+
+// TestJSONToDevNull: "caption -json … -o /dev/null" works (a device
+// output is written as a stream, not resumed or truncated).
+func TestJSONToDevNull(t *testing.T) {
+	if _, err := os.Stat("/dev/null"); err != nil {
+		t.Skip("no /dev/null")
+	}
+	img := filepath.Join(t.TempDir(), "red-square.png")
+	data, err := os.ReadFile("../../testdata/caption/images/red-square.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(img, data, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCase([]string{"-json", "-model", fixtureModel, "-cache", fixtureCache, "-o", "/dev/null", img}, nil)
+	if code != 0 {
+		t.Errorf("exit %d\n%s", code, stderr)
 	}
 }

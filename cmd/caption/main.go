@@ -36,10 +36,18 @@ Usage:
 `
 
 const usageTail = `
-Run "caption <command> -h" for a command's flags and examples.
+Run "caption <command> -h" for a command's flags and examples. A file as
+the first argument means describe: "caption photo.jpg" is "caption
+describe photo.jpg" (the image encoder is found, or downloaded, on
+first use). For instance:
 
-Example:
+	caption photo.jpg
+	caption -json -beam 5 photos/ > captions.jsonl
+	caption serve
 
+Examples (on the tiny test model):
+
+	caption -model testdata/caption/tiny.safetensors -cache testdata/caption/features-7x7.safetensors testdata/caption/images/red-square.png
 	caption inspect testdata/gradient.png
 `
 

@@ -48,6 +48,15 @@ requests in flight and exits. Listening on a loopback address (the
 default), the server answers only requests addressed to localhost or a
 loopback IP.
 
+A request's body is read before it queues for the model, at 16 KiB/s
+or faster once 10 s have passed (else 408), and one client address may
+have at most half of the requests the server takes (else 429). A page
+of another origin may not call the server (403) unless -allow-origin
+lists it. With -api-key, or $ATTEND_API_KEY, the API (not the page)
+needs the header "Authorization: Bearer KEY", as OpenAI's clients send
+it; the page asks for the key. Listening beyond loopback without a key
+prints a warning.
+
 Flags:
 `
 
@@ -59,6 +68,7 @@ Examples:
 Recipes:
 
 	caption serve
+	ATTEND_API_KEY=$(openssl rand -hex 16) caption serve -addr 0.0.0.0:8081
 	caption serve -encoder ../shared/data/mobilenet/mobilenet_v2_1.0_224_quant.tflite -beam 5
 	curl -s http://127.0.0.1:8081/v1/captions -F file=@testdata/photos/chelsea.jpg
 	curl -s 'http://127.0.0.1:8081/v1/captions?beam=5&alternatives=3' --data-binary @testdata/photos/coffee.jpg -H 'Content-Type: image/jpeg'

@@ -15,7 +15,8 @@
 // Writing fails with "writing PATH: …", a failed directory sync after the
 // rename with "PATH written, but syncing its directory failed: …";
 // errors from creating or renaming are the *os.PathError or
-// *os.LinkError of the call.
+// *os.LinkError of the call, naming the target rather than the
+// temporary file.
 package atomicfile
 
 import (
@@ -64,10 +65,14 @@ type osDir struct{}
 func (osDir) OpenFile(name string, flag int, perm os.FileMode) (*os.File, error) {
 	return os.OpenFile(name, flag, perm)
 }
-func (osDir) Open(name string) (*os.File, error)   { return os.Open(name) }
-func (osDir) Rename(oldname, newname string) error { return os.Rename(oldname, newname) }
-func (osDir) Link(oldname, newname string) error   { return os.Link(oldname, newname) }
-func (osDir) Remove(name string) error             { return os.Remove(name) }
+func (osDir) Open(name string) (*os.File, error)    { return os.Open(name) }
+func (osDir) Rename(oldname, newname string) error  { return os.Rename(oldname, newname) }
+func (osDir) Link(oldname, newname string) error    { return os.Link(oldname, newname) }
+func (osDir) Remove(name string) error              { return os.Remove(name) }
+func (osDir) Stat(name string) (fs.FileInfo, error) { return os.Stat(name) }
+func (osDir) MkdirAll(name string, perm os.FileMode) error {
+	return os.MkdirAll(name, perm)
+}
 
 // File is a file being written atomically: an open temporary file beside
 // the target. Write to it, then Commit (or Replace); Abort gives up.
@@ -100,6 +105,12 @@ func create(d dir, name string, o *Options) (*File, error) {
 	}
 	f, err := d.OpenFile(tmp, os.O_RDWR|os.O_CREATE|flag, perm)
 	if err != nil {
+		// Name the file the caller asked for, not the hidden temporary
+		// one it has never heard of.
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, &os.PathError{Op: "create", Path: name, Err: pe.Err}
+		}
 		return nil, err
 	}
 	if o.Perm != 0 {
@@ -178,15 +189,57 @@ func WriteFile(path string, write func(io.Writer) error, o *Options) error {
 }
 
 // WriteIn is WriteFile for the file name within root. It makes missing
-// parent directories of name (mode 0777 less the umask).
+// parent directories of name (mode 0777 less the umask), and syncs the
+// directory above each one it makes, so that a crash cannot lose the
+// directories of a file written.
 func WriteIn(root *os.Root, name string, write func(io.Writer) error, o *Options) error {
 	if dir := filepath.Dir(name); dir != "." {
-		if err := root.MkdirAll(dir, 0o777); err != nil {
+		if err := mkdirAllSynced(root, dir); err != nil {
 			return err
 		}
 	}
 	return writeFile(root, name, write, o)
 }
+
+// treeDir is a dir that can also make directories: an os.Root.
+type treeDir interface {
+	dir
+	Stat(name string) (fs.FileInfo, error)
+	MkdirAll(name string, perm os.FileMode) error
+}
+
+// mkdirAllSynced is root.MkdirAll(dir) that syncs the parent of each
+// directory it creates, from the deepest up.
+func mkdirAllSynced(root treeDir, dir string) error {
+	var missing []string // dir and the ancestors that do not exist, deepest first
+	for d := dir; d != "." && d != string(filepath.Separator); d = filepath.Dir(d) {
+		if _, err := root.Stat(d); err == nil {
+			break
+		}
+		missing = append(missing, d)
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	if err := root.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	for _, d := range missing {
+		if err := syncDir(root, filepath.Dir(d)); err != nil {
+			return fmt.Errorf("%s made, but syncing its parent failed: %w", d, err)
+		}
+	}
+	return nil
+}
+
+// MkdirAll is os.MkdirAll(dir, 0777 less the umask) that syncs the
+// directory above each one it makes, so that they survive a crash.
+func MkdirAll(dir string) error { return mkdirAllSynced(osDir{}, filepath.Clean(dir)) }
+
+// SyncDir flushes to disk the entries of the directory dir (a file
+// created or renamed there), as Commit does for the files it writes; for
+// files written in place, such as a new append-only log.
+func SyncDir(dir string) error { return syncDir(osDir{}, dir) }
 
 func writeFile(d dir, name string, write func(io.Writer) error, o *Options) error {
 	f, err := create(d, name, o)

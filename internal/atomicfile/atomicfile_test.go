@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -186,5 +187,59 @@ func TestFixedTemp(t *testing.T) {
 	}
 	if names := entries(t, dir); len(names) != 1 {
 		t.Errorf("directory holds %v, want only out.txt", names)
+	}
+}
+
+// TestCreateErrorNamesTarget: a failure to create names the file asked
+// for, not the hidden temporary file.
+func TestCreateErrorNamesTarget(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing", "plot.png")
+	err := WriteFile(path, writeString("x"), nil)
+	var pe *os.PathError
+	if !errors.As(err, &pe) || pe.Path != path || strings.Contains(err.Error(), ".tmp") || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("error %v: want a *PathError naming %s", err, path)
+	}
+}
+
+// syncRecorder is an os.Root that records the directories synced.
+type syncRecorder struct {
+	*os.Root
+	synced []string
+}
+
+func (r *syncRecorder) Open(name string) (*os.File, error) {
+	f, err := r.Root.Open(name)
+	if err == nil {
+		if st, _ := f.Stat(); st != nil && st.IsDir() {
+			r.synced = append(r.synced, name)
+		}
+	}
+	return f, err
+}
+
+// TestMkdirAllSynced: each directory made has its parent synced, the
+// deepest first; existing ones are left alone.
+func TestMkdirAllSynced(t *testing.T) {
+	root, err := os.OpenRoot(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if err := root.Mkdir("a", 0o777); err != nil {
+		t.Fatal(err)
+	}
+	rec := &syncRecorder{Root: root}
+	if err := mkdirAllSynced(rec, filepath.Join("a", "b", "c")); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{filepath.Join("a", "b"), "a"}; !slices.Equal(rec.synced, want) {
+		t.Errorf("synced %q, want %q", rec.synced, want)
+	}
+	rec.synced = nil
+	if err := mkdirAllSynced(rec, filepath.Join("a", "b")); err != nil || len(rec.synced) != 0 {
+		t.Errorf("existing directories: %v, synced %q", err, rec.synced)
+	}
+	if err := WriteIn(root, filepath.Join("x", "y", "f.txt"), writeString("z"), nil); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -26,6 +27,7 @@ type output struct {
 	name      string
 	f         *os.File  // nil when writing to a stream
 	w         io.Writer // f, or the stream
+	dev       *os.File  // the stream, when it is a device or pipe opened by name
 	codec     codec
 	syncEvery time.Duration
 	lastSync  time.Time
@@ -52,14 +54,49 @@ func openStream(w io.Writer, c codec) (*output, error) {
 	return &output{name: "standard output", w: w, codec: c}, nil
 }
 
+// openDevice opens an output that is no regular file for writing, as a
+// stream (see openOutput).
+func openDevice(path string, c codec) (*output, *resumed, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("batch: opening the output: %w", err)
+	}
+	o := &output{name: path, w: f, dev: f, codec: c}
+	if h := c.header(); h != nil {
+		if _, err := f.Write(h); err != nil {
+			f.Close()
+			return nil, nil, writeError(path, err)
+		}
+	}
+	return o, &resumed{done: map[string]bool{}}, nil
+}
+
 // openOutput opens the combined output file path for appending, resuming
 // or replacing it as asked. On resume it drops an incomplete last record,
 // and rewrites the file (atomically) without failure records, which are
 // retried, and without duplicates.
+//
+// A path that is no regular file (/dev/null, /dev/stdout, a named pipe)
+// is written as a stream: nothing to resume, replace, lock or sync. A
+// file it creates has its directory synced, so that the new file's
+// entry survives a crash as its records do.
 func openOutput(path string, c codec, resume, overwrite bool, syncEvery time.Duration) (*output, *resumed, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		if st.IsDir() {
+			return nil, nil, fmt.Errorf("batch: the output %s is a directory", path)
+		}
+		return openDevice(path, c)
+	}
+	_, statErr := os.Lstat(path)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o666)
 	if err != nil {
 		return nil, nil, fmt.Errorf("batch: opening the output: %w", err)
+	}
+	if errors.Is(statErr, fs.ErrNotExist) {
+		if err := atomicfile.SyncDir(filepath.Dir(path)); err != nil {
+			f.Close()
+			return nil, nil, fmt.Errorf("batch: syncing the directory of the new output %s: %w", path, err)
+		}
 	}
 	if err := lockFile(f); err != nil {
 		f.Close()
@@ -224,7 +261,7 @@ func (o *output) tmpName() string {
 // last sync is older than syncEvery.
 func (o *output) write(line []byte) error {
 	if _, err := o.w.Write(line); err != nil {
-		return fmt.Errorf("batch: writing %s: %w", o.name, err)
+		return writeError(o.name, err)
 	}
 	if o.f == nil {
 		return nil
@@ -249,6 +286,12 @@ func (o *output) sync() error {
 
 // close syncs and closes the file.
 func (o *output) close() error {
+	if o.dev != nil {
+		if err := o.dev.Close(); err != nil {
+			return fmt.Errorf("batch: closing %s: %w", o.name, err)
+		}
+		return nil
+	}
 	if o.f == nil {
 		return nil
 	}
@@ -257,4 +300,13 @@ func (o *output) close() error {
 		err = fmt.Errorf("batch: closing %s: %w", o.name, cerr)
 	}
 	return err
+}
+
+// writeError is the error of a failed write to the output name.
+func writeError(name string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // "write NAME" again says nothing more
+	}
+	return fmt.Errorf("batch: writing %s: %w", name, err)
 }

@@ -22,6 +22,8 @@ type outcome struct {
 	i         int
 	line      []byte // the encoded record; nil when abandoned
 	failure   *Failure
+	path      string   // the input's
+	warnings  []string // of an input done (Result.Warnings)
 	abandoned bool
 }
 
@@ -95,6 +97,9 @@ func (r *runner) run(ctx context.Context, procs []Processor) error {
 		bar.add()
 		if oc.failure == nil {
 			r.sum.Done++
+			for _, w := range oc.warnings {
+				r.sum.Warnings = append(r.sum.Warnings, Failure{Path: oc.path, Reason: w})
+			}
 			return
 		}
 		r.sum.Failed++
@@ -161,9 +166,9 @@ func (r *runner) process(ctx context.Context, p Processor, j job) outcome {
 			err = r.finish(j.i, &rec, &res)
 		}
 	}
-	oc := outcome{i: j.i}
+	oc := outcome{i: j.i, path: in.Path, warnings: rec.Warnings}
 	if err != nil {
-		rec.Text, rec.Result, rec.Error = "", nil, err.Error()
+		rec.Text, rec.Result, rec.Error, rec.Truncated, rec.Warnings = "", nil, err.Error(), false, nil
 		oc.failure = &Failure{Path: in.Path, Reason: rec.Error}
 	}
 	line, encErr := r.codec.encode(nil, &rec)
@@ -176,7 +181,7 @@ func (r *runner) process(ctx context.Context, p Processor, j job) outcome {
 
 // finish fills a successful record and writes the sidecar.
 func (r *runner) finish(i int, rec *Record, res *Result) error {
-	rec.Text = res.Text
+	rec.Text, rec.Truncated, rec.Warnings = res.Text, res.Truncated, res.Warnings
 	if res.Value != nil && r.opts.Format == FormatJSONL {
 		v, err := json.Marshal(res.Value)
 		if err != nil {

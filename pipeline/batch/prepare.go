@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/attend-go/attend/internal/atomicfile"
 )
 
 // runner is one Run.
@@ -45,7 +47,7 @@ func (r *runner) prepare(inputs []Input) error {
 		}
 	}
 	if o.OutDir != "" {
-		if err := os.MkdirAll(o.OutDir, 0o777); err != nil {
+		if err := atomicfile.MkdirAll(o.OutDir); err != nil {
 			return fmt.Errorf("batch: creating the output directory: %w", err)
 		}
 		if r.outRoot, err = os.OpenRoot(o.OutDir); err != nil {

@@ -65,8 +65,12 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// printSummary writes the failures, one per line, then the summary line.
+// printSummary writes the warnings and failures, one per line, then the
+// summary line.
 func printSummary(w io.Writer, name string, s *Summary, quiet bool) {
+	for _, f := range s.Warnings {
+		fmt.Fprintf(w, "%s: warning: %s\n", name, f)
+	}
 	for _, f := range s.Failures {
 		fmt.Fprintf(w, "%s: failed: %s\n", name, f)
 	}

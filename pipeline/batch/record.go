@@ -31,6 +31,9 @@ type Record struct {
 	Text    string          `json:"text"`              // the flat result
 	Result  json.RawMessage `json:"result,omitempty"`  // the structured result
 	Error   string          `json:"error,omitempty"`   // why the input failed
+	// Truncated and Warnings are Result's (JSONL only).
+	Truncated bool     `json:"truncated,omitempty"`
+	Warnings  []string `json:"warnings,omitempty"`
 }
 
 // Failed reports whether the record is a failure.

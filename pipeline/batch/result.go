@@ -18,7 +18,9 @@ type Processor func(ctx context.Context, in Input) (Result, error)
 // model is loaded once, before Run, and shared read-only by every
 // Processor; the Factory gives each its own scratch state (a
 // speech.Transcriber, say). Run calls it Jobs times before any input
-// starts.
+// starts, once the outputs are open, and not at all when every input to
+// do failed already (Input.Err): a Factory may load the model at its
+// first call, so that bad outputs and inputs cost no model load.
 type Factory func(worker int) (Processor, error)
 
 // Shared returns a Factory that hands every worker p, for a Processor
@@ -41,6 +43,14 @@ type Result struct {
 	Cues []Cue
 	// Render, when set, writes every sidecar format itself instead.
 	Render func(w io.Writer, format string) error
+	// Truncated says the input ended before its header said it would (a
+	// file cut short): the result covers what it holds. It becomes the
+	// record's "truncated", and should have a warning.
+	Truncated bool
+	// Warnings are what an input done has to say (a file cut short,
+	// broken samples): the record's "warnings" and, after the run, a
+	// line each on Options.Stderr.
+	Warnings []string
 }
 
 // ErrNoCues is returned for an srt or vtt sidecar of a result without

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"time"
 )
 
@@ -112,7 +113,11 @@ func Run(ctx context.Context, inputs []Input, newProcessor Factory, opts *Option
 		return nil, err
 	}
 	procs := make([]Processor, min(o.Jobs, len(r.todo)))
+	needed := slices.ContainsFunc(r.todo, func(in Input) bool { return in.Err == nil })
 	for w := range procs {
+		if !needed {
+			break // every input to do failed already: no worker needs a model
+		}
 		p, err := newProcessor(w)
 		if err != nil {
 			return nil, fmt.Errorf("batch: starting worker %d: %w", w, err)

@@ -20,6 +20,9 @@ type Summary struct {
 	Interrupted bool
 	// Failures lists every failed input in the order written.
 	Failures []Failure
+	// Warnings lists what the inputs done had to say (Result.Warnings),
+	// in the order written, as Failures with the warning as Reason.
+	Warnings []Failure
 }
 
 // Failure is a failed input and why it failed.

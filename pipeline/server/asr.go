@@ -75,15 +75,6 @@ type asrRequest struct {
 	attention bool   // verbose_json carries attend's alignment extras
 }
 
-// parse reads and checks the parameters common to both endpoints.
-func (a *asrService) parse(w http.ResponseWriter, r *http.Request, defaultFormat string) (*asrRequest, error) {
-	u, err := readUpload(w, r, a.s.o.MaxBytes, false)
-	if err != nil {
-		return nil, err
-	}
-	return parseASRFields(u, defaultFormat)
-}
-
 // parseASRFields checks the parameters of an upload.
 func parseASRFields(u *upload, defaultFormat string) (*asrRequest, error) {
 	req := &asrRequest{audio: u.data, name: u.name, format: u.get("response_format"), attention: true}
@@ -132,13 +123,13 @@ func (a *asrService) inference(w http.ResponseWriter, r *http.Request) { a.answe
 func (a *asrService) answer(w http.ResponseWriter, r *http.Request, defaultFormat string) {
 	ctx, cancel := context.WithTimeout(r.Context(), a.s.o.Timeout)
 	defer cancel()
-	release, err := a.s.admit()
+	u, release, err := a.s.receive(w, r, false)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
 	defer release()
-	req, err := a.parse(w, r, defaultFormat)
+	req, err := parseASRFields(u, defaultFormat)
 	if err != nil {
 		writeError(w, err)
 		return

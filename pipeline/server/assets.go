@@ -4,6 +4,7 @@ import (
 	"embed"
 	"io/fs"
 	"net/http"
+	"strings"
 
 	"github.com/attend-go/attend/vision"
 )
@@ -13,13 +14,22 @@ import (
 //go:embed web
 var web embed.FS
 
-// staticFiles serves the page's assets.
+// staticFiles serves the page's assets, files only: a folder (the
+// prefix itself included) is not listed but answered 404.
 func staticFiles() http.Handler {
 	sub, err := fs.Sub(web, "web")
 	if err != nil {
 		panic(err) // the embedded tree is fixed at build time
 	}
-	return http.FileServerFS(sub)
+	files := http.FileServerFS(sub)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, "/")
+		if st, err := fs.Stat(sub, name); name == "" || err != nil || st.IsDir() {
+			writeError(w, &APIError{Status: http.StatusNotFound, Type: typeNotFound, Message: "no such file"})
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
 }
 
 // page serves the tool's page at "/".

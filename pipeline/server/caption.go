@@ -125,17 +125,12 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 func (c *captionService) caption(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), c.s.o.Timeout)
 	defer cancel()
-	release, err := c.s.admit()
+	u, release, err := c.s.receive(w, r, true)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
 	defer release()
-	u, err := readUpload(w, r, c.s.o.MaxBytes, true)
-	if err != nil {
-		writeError(w, err)
-		return
-	}
 	req, err := parseCaptionFields(u, c.cfg.Beam)
 	if err != nil {
 		writeError(w, err)

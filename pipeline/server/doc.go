@@ -44,7 +44,8 @@
 // parameter or undecodable media, 413 a body over Options.MaxBytes, audio
 // over ASRConfig.MaxDuration or an image over CaptionConfig.MaxPixels,
 // 415 a body that is no multipart form (or, for images, not an image),
-// 429 when the queue is full, 503 when a request waited or worked past
+// 401 without the API key, 403 from another origin's page, 408 a body
+// too slow, 429 when the queue is full, 503 when a request waited or worked past
 // Options.Timeout.
 //
 // # Safety
@@ -53,9 +54,26 @@
 // bounded by Options.MaxBytes, and never written to disk. Options.Jobs
 // requests are worked on at once (a Transcriber each; captions share the
 // encoder, which encodes one image at a time), Options.Queue more wait,
-// and the rest are refused with 429 at once, before their body is read.
+// and the rest are refused with 429.
+//
+// A request's body is read before the request queues for a worker, so a
+// slow upload holds no worker's place: it must arrive at Options.MinRate
+// or faster once Options.RateGrace has passed (else 408), at most
+// Options.Uploads bodies are read at once, and one client address may
+// have at most Options.PerClient requests in the server (else 429), so
+// that neither a few slow uploads nor one greedy address lock the others
+// out.
+//
+// A browser's request from a page of another origin (a simple
+// cross-origin POST needs no preflight) is refused with 403 unless
+// Options.AllowOrigins lists the origin, which then gets CORS answers.
+// With Options.APIKey the API endpoints need "Authorization: Bearer
+// KEY", as OpenAI's clients send it (401 otherwise); the page, its
+// assets and /healthz stay open, and the page asks for the key. /static/
+// serves files only, never a folder's listing.
+//
 // ListenAndServe shuts down gracefully when its context ends, finishing
-// the requests in flight; when it listens on a loopback address it
-// answers only requests whose Host is a loopback name, so that a web
-// page cannot reach it through DNS rebinding.
+// the requests in flight (Abort cuts that short); when it listens on a
+// loopback address it answers only requests whose Host is a loopback
+// name, so that a web page cannot reach it through DNS rebinding.
 package server

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -47,6 +49,30 @@ type Options struct {
 	Timeout time.Duration
 	// Log receives one line per request (nil: none).
 	Log io.Writer
+
+	// PerClient is how many requests one client address may have in the
+	// server at once, reading, waiting or worked on (0: half of
+	// Jobs+Queue, at least 1; negative: no limit). Beyond it that
+	// address gets 429, so one address cannot take every slot.
+	PerClient int
+	// Uploads is how many request bodies may be read at once (0: four
+	// times Jobs+Queue, at least 16). A request reads its body before it
+	// queues for a worker, so a slow upload holds no worker's place.
+	Uploads int
+	// MinRate is the slowest a body may arrive, in bytes per second, once
+	// RateGrace has passed (0: DefaultMinRate); a slower one gets 408.
+	MinRate int64
+	// RateGrace is how long a body may lag behind MinRate at first (0:
+	// DefaultRateGrace).
+	RateGrace time.Duration
+	// APIKey, when set, is required by the API endpoints (not the page,
+	// its assets or /healthz) as "Authorization: Bearer KEY"; the page
+	// asks for it.
+	APIKey string
+	// AllowOrigins lists the origins ("https://example.com", or "*" for
+	// any) whose pages may call the server; a browser's request from any
+	// other origin but the server's own gets 403.
+	AllowOrigins []string
 }
 
 // withDefaults fills the zero fields.
@@ -66,6 +92,21 @@ func (o Options) withDefaults() Options {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
+	switch {
+	case o.PerClient == 0:
+		o.PerClient = max(1, (o.Jobs+o.Queue)/2)
+	case o.PerClient < 0:
+		o.PerClient = math.MaxInt
+	}
+	if o.Uploads <= 0 {
+		o.Uploads = max(16, 4*(o.Jobs+o.Queue))
+	}
+	if o.MinRate <= 0 {
+		o.MinRate = DefaultMinRate
+	}
+	if o.RateGrace <= 0 {
+		o.RateGrace = DefaultRateGrace
+	}
 	return o
 }
 
@@ -80,6 +121,9 @@ type Server struct {
 	posts    map[string]bool // the POST endpoints, to answer 405 to other methods
 	admitted chan struct{}   // a token per request admitted: working or waiting
 	working  chan struct{}   // a token per request being worked on
+	clients  clients         // requests per client address, bodies being read
+	abort    chan struct{}   // closed by Abort
+	aborted  sync.Once
 	// loopback restricts the Host header to loopback names, against DNS
 	// rebinding, when the server listens on a loopback address only.
 	loopback atomic.Bool
@@ -89,7 +133,8 @@ type Server struct {
 func newServer(tool string, models []modelInfo, o Options) *Server {
 	o = o.withDefaults()
 	s := &Server{o: o, tool: tool, models: models, mux: http.NewServeMux(),
-		admitted: make(chan struct{}, o.Jobs+o.Queue), working: make(chan struct{}, o.Jobs), posts: map[string]bool{}}
+		admitted: make(chan struct{}, o.Jobs+o.Queue), working: make(chan struct{}, o.Jobs), posts: map[string]bool{},
+		clients: clients{perClient: o.PerClient, uploads: o.Uploads, in: map[string]int{}}, abort: make(chan struct{})}
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.HandleFunc("GET /v1/models", s.listModels)
 	s.mux.HandleFunc("GET /v1/colormaps", serveColormaps)
@@ -139,6 +184,9 @@ func (s *Server) Handler() http.Handler {
 				Message: "this server answers only requests to localhost or a loopback address"})
 			return
 		}
+		if !s.checkOrigin(rec, r) || !s.checkKey(rec, r) {
+			return
+		}
 		s.mux.ServeHTTP(rec, r)
 	})
 }
@@ -150,8 +198,8 @@ func (s *Server) logf(format string, args ...any) {
 	}
 }
 
-// admit admits a request into the bounded queue, before its body is
-// read, or refuses it with 429 when Jobs+Queue requests are in already.
+// admit admits a request into the bounded queue, once its body is read
+// (receive), or refuses it with 429 when Jobs+Queue requests are in already.
 // The caller calls release when done.
 func (s *Server) admit() (release func(), err error) {
 	select {
@@ -184,7 +232,7 @@ func (s *Server) work(ctx context.Context, fn func(context.Context) error) error
 
 // ListenAndServe serves on addr until ctx is done, then shuts down
 // gracefully: it stops accepting, lets the requests in flight finish
-// (for up to Options.Timeout) and returns. ready, if not nil, receives
+// (for up to Options.Timeout, or until Abort) and returns. ready, if not nil, receives
 // the address listened on (addr may name port 0).
 func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net.Addr)) error {
 	ln, err := net.Listen("tcp", addr)
@@ -215,7 +263,21 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), s.o.Timeout+10*time.Second)
 	defer cancel()
+	go func() {
+		select {
+		case <-s.abort:
+			cancel()
+		case <-shutdown.Done():
+		}
+	}()
 	if err := hs.Shutdown(shutdown); err != nil {
+		select {
+		case <-s.abort:
+			_ = hs.Close() // cut the requests in flight
+			<-served
+			return nil
+		default:
+		}
 		return fmt.Errorf("server: shutting down: %w", err)
 	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
@@ -223,6 +285,11 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 	}
 	return nil
 }
+
+// Abort cuts a graceful shutdown short: ListenAndServe closes the
+// connections of the requests still in flight and returns. A second
+// Ctrl-C calls it.
+func (s *Server) Abort() { s.aborted.Do(func() { close(s.abort) }) }
 
 // loopbackHost reports whether a Host header names this machine by a
 // loopback name: localhost or a loopback IP, any port.

@@ -122,10 +122,11 @@ func (u *upload) readMultipart(body io.Reader, boundary string) error {
 }
 
 // readError is the APIError of a failed body read: 413 past the limit,
-// 400 for a malformed body.
+// 408 for a body too slow (rateReader), 400 for a malformed body.
 func readError(err error) error {
 	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
+	var api *APIError
+	if errors.As(err, &tooBig) || errors.As(err, &api) {
 		return classify(err)
 	}
 	return badRequest("", "reading the request body: %v", err)

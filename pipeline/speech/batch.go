@@ -2,6 +2,7 @@ package speech
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"time"
 
@@ -63,6 +64,20 @@ type contextStream struct {
 	audio.Stream
 }
 
+// Truncated and NonFinite pass on the file's, which StreamContext
+// records in the transcript.
+func (s contextStream) Truncated() bool {
+	t, ok := s.Stream.(interface{ Truncated() bool })
+	return ok && t.Truncated()
+}
+
+func (s contextStream) NonFinite() int64 {
+	if c, ok := s.Stream.(interface{ NonFinite() int64 }); ok {
+		return c.NonFinite()
+	}
+	return 0
+}
+
 func (s contextStream) Read(dst []float32) (int, error) {
 	if err := s.ctx.Err(); err != nil {
 		return 0, err
@@ -81,7 +96,20 @@ func BatchResult(t *Transcript) batch.Result {
 	for i, c := range cues {
 		timed[i] = batch.Cue{Start: milliseconds(c.Start), End: milliseconds(c.End), Text: c.Text}
 	}
-	return batch.Result{Text: t.Text, Value: t, Cues: timed}
+	return batch.Result{Text: t.Text, Value: t, Cues: timed, Truncated: t.Truncated, Warnings: t.Warnings()}
+}
+
+// Warnings are what a command says of a transcript besides its text: a
+// file cut short, samples that were not numbers.
+func (t *Transcript) Warnings() []string {
+	var w []string
+	if t.Truncated {
+		w = append(w, fmt.Sprintf("the file is cut short: transcribed the %.1f s it holds", t.Duration))
+	}
+	if t.NonFinite > 0 {
+		w = append(w, fmt.Sprintf("%d samples are NaN or infinite (read as 0 and ±1): the file is probably broken", t.NonFinite))
+	}
+	return w
 }
 
 // milliseconds rounds seconds to the millisecond, as WriteTranscript's

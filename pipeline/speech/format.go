@@ -39,6 +39,7 @@ type TranscriptWriter struct {
 	cues    int    // numbered so far (srt)
 	prevEnd float64
 	err     error
+	opts    TextOptions
 }
 
 // NewTranscriptWriter returns a writer of one transcript in format; a
@@ -57,11 +58,16 @@ func (tw *TranscriptWriter) Chunk(c Chunk) {
 	if tw.err != nil {
 		return
 	}
+	c = tw.marked(c)
 	var b strings.Builder
 	switch tw.format {
 	case "txt":
 		if c.Text == "" {
 			return
+		}
+		if tw.opts.Timestamps {
+			tw.timedLine(&b, c)
+			break
 		}
 		if !tw.started {
 			b.WriteString(tw.prefix)
@@ -109,6 +115,9 @@ func (tw *TranscriptWriter) Finish(t *Transcript) error {
 	}
 	switch tw.format {
 	case "txt":
+		if tw.opts.Timestamps {
+			break // each line ended with its chunk
+		}
 		if !tw.started {
 			tw.write(tw.prefix)
 		}

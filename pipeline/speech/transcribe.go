@@ -90,6 +90,9 @@ type Transcript struct {
 	// Truncated says the file ended before its header said it would: the
 	// audio there was transcribed (commands warn).
 	Truncated bool `json:"truncated,omitempty"`
+	// NonFinite counts the samples that were NaN or ±Inf in the file,
+	// read as 0 and ±1 (commands warn: the file is likely broken).
+	NonFinite int64 `json:"nonfinite_samples,omitempty"`
 	// ScriptScore is, in forced alignment, the mean log-probability per
 	// token (Hypothesis.Tokens; for LAS per character, spaces excepted)
 	// of the normalized script under the model: how well the script
@@ -267,6 +270,9 @@ func (t *Transcriber) StreamContext(ctx context.Context, path string, stream aud
 	tr.Decode = roundMs(tr.Decode)
 	if t, ok := stream.(interface{ Truncated() bool }); ok {
 		tr.Truncated = t.Truncated()
+	}
+	if c, ok := stream.(interface{ NonFinite() int64 }); ok {
+		tr.NonFinite = c.NonFinite()
 	}
 	var texts []string
 	for _, c := range tr.Chunks {

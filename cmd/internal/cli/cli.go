@@ -63,6 +63,10 @@ func ExitCode(tool string, err error, stderr io.Writer) int {
 		if msg := strings.TrimPrefix(err.Error(), ErrUsage.Error()+": "); msg != ErrUsage.Error() {
 			fmt.Fprintf(stderr, "%s: %s\n", tool, msg)
 		}
+		var bad *flagError
+		if errors.As(err, &bad) {
+			fmt.Fprintf(stderr, "Run '%s %s -h' for its flags and examples.\n", tool, bad.cmd)
+		}
 		return 2
 	case errors.Is(err, ErrReported), errors.Is(err, batch.ErrFailed):
 		return 1
@@ -102,8 +106,8 @@ func NewFlagSet(name, head, examples string, stderr io.Writer) *flag.FlagSet {
 // -h, -help or --help stop the command: Parse returns false and a *Help
 // error carrying the usage text, which Dispatch prints to standard output
 // (the command then succeeds), so that "asr transcribe -h | less" works.
-// A bad flag is a usage error, the flag package's message and the usage
-// going to the flag set's output (stderr).
+// A bad flag is a usage error: ExitCode prints the flag package's
+// message and a line on where help is, not the whole usage.
 func Parse(fs *flag.FlagSet, args []string) (ok bool, err error) {
 	out := fs.Output()
 	var buf strings.Builder
@@ -114,8 +118,9 @@ func Parse(fs *flag.FlagSet, args []string) (ok bool, err error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return false, &Help{Text: buf.String()}
 		}
-		fmt.Fprint(out, buf.String())
-		return false, ErrUsage // the flag package said why
+		// The flag package's message, and where help is: the whole
+		// usage would scroll the message away.
+		return false, &flagError{cmd: fs.Name(), err: err}
 	}
 	// Leave the positional arguments in fs.Args(); "--" keeps any that
 	// look like flags from being parsed again.
@@ -164,6 +169,21 @@ func isFlagValue(fs *flag.FlagSet, args []string) bool {
 	}
 	b, isBool := f.Value.(interface{ IsBoolFlag() bool })
 	return !isBool || !b.IsBoolFlag()
+}
+
+// flagError is the usage error of a flag the flag package refused, in
+// the command cmd.
+type flagError struct {
+	cmd string
+	err error
+}
+
+func (e *flagError) Error() string   { return e.err.Error() }
+func (e *flagError) Unwrap() []error { return []error{ErrUsage, e.err} }
+
+// commandsHint is the line that follows an unknown command.
+func commandsHint(tool string) string {
+	return fmt.Sprintf("Run '%s -h' for the commands.", tool)
 }
 
 // Help is the "error" of -h: the command's usage, which belongs on
@@ -231,8 +251,7 @@ func Dispatch(tool, usage string, version func() string, commands map[string]Com
 			// "asr help transcribe" is "asr transcribe -h".
 			cmd, ok := commands[args[1]]
 			if !ok {
-				fmt.Fprint(stderr, usage)
-				return Usagef("help: unknown command %q", args[1])
+				return Usagef("help: unknown command %q\n%s", args[1], commandsHint(tool))
 			}
 			return printHelp(cmd([]string{"-h"}, stdin, stdout, stderr), stdout)
 		}
@@ -244,8 +263,7 @@ func Dispatch(tool, usage string, version func() string, commands map[string]Com
 	default:
 		cmd, ok := commands[name]
 		if !ok {
-			fmt.Fprint(stderr, usage)
-			return Usagef("unknown command %q", name)
+			return Usagef("unknown command %q\n%s", name, commandsHint(tool))
 		}
 		return printHelp(cmd(args[1:], stdin, stdout, stderr), stdout)
 	}

@@ -105,7 +105,7 @@ func TestDispatch(t *testing.T) {
 		{nil, 2, "", "USAGE", ""},
 		{[]string{"-h"}, 0, "USAGE", "", ""},
 		{[]string{"version"}, 0, "tool v1\n", "", ""},
-		{[]string{"stop"}, 2, "", "USAGEtool: unknown command \"stop\"\n", ""},
+		{[]string{"stop"}, 2, "", "tool: unknown command \"stop\"\nRun 'tool -h' for the commands.\n", ""},
 		{[]string{"go", "a", "b"}, 0, "", "", "a b"},
 	}
 	for _, tc := range tests {

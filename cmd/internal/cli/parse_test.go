@@ -58,10 +58,28 @@ func TestParseHelp(t *testing.T) {
 			t.Errorf("Parse(a.wav %s) = %v, %v; stderr %q; want the usage as a *Help and nothing on stderr", h, ok, err, stderr.String())
 		}
 	}
-	var stderr bytes.Buffer
-	fs := NewFlagSet("t", "HEAD\n", "EXAMPLES\n", &stderr)
-	if ok, err := Parse(fs, []string{"a.wav", "-nope"}); ok || !errors.Is(err, ErrUsage) || !strings.Contains(stderr.String(), "-nope") {
-		t.Errorf("bad flag: %v, %v, stderr %q", ok, err, stderr.String())
+	// A bad flag: its message and one line on where help is, as Go's and
+	// git's tools print, not the whole usage that would scroll it away.
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{{[]string{"a.wav", "-nope"}, "not defined: -nope"}, {[]string{"-quiet=maybe"}, "-quiet"}} {
+		args := tc.args
+		var stderr bytes.Buffer
+		fs := NewFlagSet("cmd", "HEAD\n", "EXAMPLES\n", &stderr)
+		fs.Bool("quiet", false, "be quiet")
+		ok, err := Parse(fs, args)
+		if ok || !errors.Is(err, ErrUsage) || stderr.Len() > 0 {
+			t.Errorf("bad flag %q: %v, %v, stderr %q", args, ok, err, stderr.String())
+		}
+		if code := ExitCode("tool", err, &stderr); code != 2 {
+			t.Errorf("bad flag %q: exit %d, want 2", args, code)
+		}
+		lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+		if len(lines) != 2 || !strings.HasPrefix(lines[0], "tool: ") || !strings.Contains(lines[0], tc.says) ||
+			lines[1] != "Run 'tool cmd -h' for its flags and examples." {
+			t.Errorf("bad flag %q: stderr %q, want the error and where help is", args, stderr.String())
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 )
@@ -16,7 +17,9 @@ import (
 //
 // Default names the command that runs when the first argument is not a
 // command name (nor help or version): "caption photo.jpg" runs
-// "caption describe photo.jpg".
+// "caption describe photo.jpg", "asr talk.wav" runs "asr transcribe
+// talk.wav". A first argument that is a plain word and no file ("asr
+// transcrib") is an unknown command.
 type Registry struct {
 	Default   string
 	commands  map[string]Command
@@ -86,9 +89,24 @@ func (r *Registry) Dispatch(tool, head, tail string, version func() string, args
 	if r.Default != "" && len(args) > 0 && r.commands[r.Default] != nil {
 		switch a := args[0]; {
 		case r.commands[a] != nil, a == "version", a == "help", a == "-h", a == "-help", a == "--help", a == "-version", a == "--version":
+		case !strings.HasPrefix(a, "-") && !looksLikePath(a):
+			// A word that names neither a command nor a file is a
+			// mistyped command, not an input.
+			return Usagef("unknown command %q, and no file of that name\n%s", a, commandsHint(tool))
 		default:
 			args = append([]string{r.Default}, args...)
 		}
 	}
 	return Dispatch(tool, r.Usage(head, tail), version, r.commands, args, stdin, stdout, stderr)
+}
+
+// looksLikePath reports whether a first argument names an input rather
+// than a mistyped command: it has a dot or a slash, or a file has that
+// name.
+func looksLikePath(arg string) bool {
+	if strings.ContainsAny(arg, `./\`) {
+		return true
+	}
+	_, err := os.Stat(arg)
+	return err == nil
 }

@@ -78,4 +78,12 @@ func TestRegistryDefault(t *testing.T) {
 	if err := r.Dispatch("t", "H\n", "T\n", v1, []string{"-h"}, nil, &out, &errOut); err != nil || !strings.Contains(out.String(), "Commands:") {
 		t.Errorf("-h: %v, %q", err, out.String())
 	}
+	// A plain word that is neither a command nor a file: a mistyped
+	// command, said in two lines.
+	got = nil
+	err := r.Dispatch("t", "H\n", "T\n", v1, []string{"descrbe", "x.png"}, nil, &out, &errOut)
+	errOut.Reset()
+	if code := ExitCode("t", err, &errOut); code != 2 || got != nil || errOut.String() != "t: unknown command \"descrbe\", and no file of that name\nRun 't -h' for the commands.\n" {
+		t.Errorf("descrbe: exit %d, ran %q, stderr %q", code, got, errOut.String())
+	}
 }

@@ -27,9 +27,19 @@ const attend = (() => {
   });
 
   // post sends a form and returns the JSON answer, throwing the server's
-  // error message.
-  async function post(url, body, headers) {
-    const r = await fetch(url, { method: "POST", body, headers });
+  // error message. A server started with an API key answers 401: the page
+  // then asks for the key once and keeps it for this tab.
+  async function post(url, body, headers = {}) {
+    let r;
+    for (;;) {
+      const key = sessionStorage.getItem("attend-api-key");
+      const h = key ? { ...headers, Authorization: "Bearer " + key } : headers;
+      r = await fetch(url, { method: "POST", body, headers: h });
+      if (r.status !== 401) break;
+      const k = prompt("This server needs its API key (serve's -api-key or $ATTEND_API_KEY):");
+      if (!k) break;
+      sessionStorage.setItem("attend-api-key", k.trim());
+    }
     const text = await r.text();
     let data;
     try { data = JSON.parse(text); } catch { data = null; }
