@@ -96,6 +96,10 @@ const halfParallelElems = 1 << 20
 // halfMatVec computes y (rows) = W·x for W (rows, cols) in binary16, x
 // (cols), split over up to GOMAXPROCS goroutines when W is large.
 func halfMatVec(y, x []float32, w []uint16, rows, cols int) {
+	if rows == 0 || cols == 0 {
+		clear(y[:rows])
+		return
+	}
 	_, _, _ = y[rows-1], x[cols-1], w[rows*cols-1]
 	procs := runtime.GOMAXPROCS(0)
 	if procs < 2 || rows*cols < halfParallelElems {
