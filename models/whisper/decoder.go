@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/attend-go/attend/attention"
-	"github.com/attend-go/attend/internal/sgemm"
 )
 
 // NewDecoder implements Network. The cross-attention keys and values
@@ -46,6 +45,7 @@ type textDecoder struct {
 	x              []float32     // (t, n) the residual stream, reused by Forward
 	s              *scratch      // activations for t tokens, reused by Forward; nil in a fresh clone
 	st             int           // the t that s holds
+	embBuf         []float32     // blocks of the half token embedding in float32 (Model.logits)
 }
 
 // Len implements TextDecoder.
@@ -65,7 +65,7 @@ func (d *textDecoder) Clone() TextDecoder {
 			c.qk[i] = append([][]float32(nil), d.qk[i]...)
 		}
 	}
-	c.logits, c.x, c.s, c.st = nil, nil, nil, 0
+	c.logits, c.x, c.s, c.st, c.embBuf = nil, nil, nil, 0, nil
 	return &c
 }
 
@@ -93,7 +93,7 @@ func (d *textDecoder) Forward(tokens []int) ([][]float32, error) {
 		if tok < 0 || tok >= dims.NVocab {
 			return nil, fmt.Errorf("whisper: token %d is outside the vocabulary [0, %d)", tok, dims.NVocab)
 		}
-		copy(x[i*n:(i+1)*n], d.m.tokEmb[tok*n:(tok+1)*n])
+		d.m.tokenEmbedding(x[i*n:(i+1)*n], tok)
 		addTo(x[i*n:(i+1)*n], d.m.decPos[(off+i)*n:(off+i+1)*n])
 	}
 	if d.s == nil || d.st < t {
@@ -106,13 +106,7 @@ func (d *textDecoder) Forward(tokens []int) ([][]float32, error) {
 	d.len += t
 	d.m.decLn.forward(x, x, t)
 	d.logits = grow(d.logits, t*dims.NVocab)
-	if d.m.tokEmbHalf != nil {
-		for i := range t {
-			halfMatVec(d.logits[i*dims.NVocab:(i+1)*dims.NVocab], x[i*n:(i+1)*n], d.m.tokEmbHalf, dims.NVocab, n)
-		}
-	} else {
-		sgemm.Gemm(false, true, t, dims.NVocab, n, 1, x, n, d.m.tokEmb, n, 0, d.logits, dims.NVocab)
-	}
+	d.embBuf = d.m.logits(d.logits, x, t, d.embBuf)
 	rows := make([][]float32, t)
 	for i := range rows {
 		rows[i] = d.logits[i*dims.NVocab : (i+1)*dims.NVocab]

@@ -4,6 +4,8 @@ import (
 	"math"
 	"runtime"
 	"sync"
+
+	"github.com/attend-go/attend/internal/sgemm"
 )
 
 // Half-precision weights for decoding. A decoding step multiplies one row
@@ -79,6 +81,14 @@ func halfToFloat32(h uint16) float32 {
 	return v
 }
 
+// halfToFloat32s converts src to float32 into dst (as long as src).
+func halfToFloat32s(dst []float32, src []uint16) {
+	done := halfToFloat32sFast(dst, src)
+	for i, h := range src[done:] {
+		dst[done+i] = halfToFloat32(h)
+	}
+}
+
 // halfParallelElems is the matrix size from which halfMatVec splits its
 // rows over goroutines: the token embedding (51,864×384), not the layers.
 const halfParallelElems = 1 << 20
@@ -86,6 +96,10 @@ const halfParallelElems = 1 << 20
 // halfMatVec computes y (rows) = W·x for W (rows, cols) in binary16, x
 // (cols), split over up to GOMAXPROCS goroutines when W is large.
 func halfMatVec(y, x []float32, w []uint16, rows, cols int) {
+	if rows == 0 || cols == 0 {
+		clear(y[:rows])
+		return
+	}
 	_, _, _ = y[rows-1], x[cols-1], w[rows*cols-1]
 	procs := runtime.GOMAXPROCS(0)
 	if procs < 2 || rows*cols < halfParallelElems {
@@ -118,13 +132,18 @@ func halfDotRows(y, x []float32, w []uint16, cols int) {
 	}
 }
 
-// prepareHalf gives the decoder's weights and the token embedding their
-// half copies where exact, once when the model is built.
+// prepareHalf gives the decoder's weights their half copies where exact,
+// once when the model is built. The token embedding, when exact, is kept in
+// half precision only (40 MB instead of 80 for every model size's 51,864
+// tokens): embedding lookups convert one row, several rows' logits convert
+// it block by block (logitsHalf).
 func (m *Model) prepareHalf() {
 	if !useHalfAVX2 {
 		return // the Go fallback converts each weight on every read: slower than float32
 	}
-	m.tokEmbHalf = halfExact(m.tokEmb)
+	if m.tokEmbHalf = halfExact(m.tokEmb); m.tokEmbHalf != nil {
+		m.tokEmb = nil
+	}
 	for i := range m.decBlocks {
 		b := &m.decBlocks[i]
 		for _, l := range []*linear{&b.attn.query, &b.attn.key, &b.attn.value, &b.attn.out,
@@ -132,4 +151,40 @@ func (m *Model) prepareHalf() {
 			l.half = halfExact(l.w)
 		}
 	}
+}
+
+// tokenEmbedding writes token tok's embedding row into dst (n_text_state).
+func (m *Model) tokenEmbedding(dst []float32, tok int) {
+	n := m.dims.NTextState
+	if m.tokEmbHalf != nil {
+		halfToFloat32s(dst[:n], m.tokEmbHalf[tok*n:(tok+1)*n])
+		return
+	}
+	copy(dst[:n], m.tokEmb[tok*n:(tok+1)*n])
+}
+
+// halfLogitsBlock is the number of embedding rows logitsHalf converts to
+// float32 at a time for a product of several rows (6 MB at width 384).
+const halfLogitsBlock = 4096
+
+// logits writes y (t, n_vocab) = x (t, n)·Eᵀ, E the token embedding: one
+// row from the half copy by halfMatVec, several rows by sgemm over blocks
+// of E converted to float32 into buf (grown as needed and returned).
+func (m *Model) logits(y, x []float32, t int, buf []float32) []float32 {
+	n, vocab := m.dims.NTextState, m.dims.NVocab
+	switch {
+	case m.tokEmbHalf == nil:
+		sgemm.Gemm(false, true, t, vocab, n, 1, x, n, m.tokEmb, n, 0, y, vocab)
+	case t == 1:
+		halfMatVec(y, x, m.tokEmbHalf, vocab, n)
+	default:
+		buf = grow(buf, halfLogitsBlock*n)
+		for r := 0; r < vocab; r += halfLogitsBlock {
+			rows := min(halfLogitsBlock, vocab-r)
+			e := buf[:rows*n]
+			halfToFloat32s(e, m.tokEmbHalf[r*n:(r+rows)*n])
+			sgemm.Gemm(false, true, t, rows, n, 1, x, n, e, n, 0, y[r:], vocab)
+		}
+	}
+	return buf
 }

@@ -24,3 +24,21 @@ func halfDotRowsFast(y, x []float32, w []uint16, cols int) int {
 	halfDotRowsAVX2(cols, &x[0], &w[0], cols, &y[0], len(y))
 	return len(y)
 }
+
+// halfToFloat32AVX2 is implemented in half_amd64.s; n is a positive
+// multiple of 8.
+//
+//go:noescape
+func halfToFloat32AVX2(dst *float32, src *uint16, n int)
+
+// halfToFloat32sFast converts the multiple-of-8 prefix of src into dst in
+// assembly when it can and returns how many it did.
+func halfToFloat32sFast(dst []float32, src []uint16) int {
+	n := len(src) &^ 7
+	if !useHalfAVX2 || n == 0 {
+		return 0
+	}
+	_ = dst[n-1]
+	halfToFloat32AVX2(&dst[0], &src[0], n)
+	return n
+}

@@ -115,3 +115,22 @@ loop1x8:
 done1:
 	VZEROUPPER
 	RET
+
+// func halfToFloat32AVX2(dst *float32, src *uint16, n int)
+//
+// dst[i] = src[i] converted from binary16, for i < n, n a positive
+// multiple of 8.
+TEXT ·halfToFloat32AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+
+loopcvt:
+	VCVTPH2PS (SI), Y0
+	VMOVUPS   Y0, (DI)
+	ADDQ      $16, SI
+	ADDQ      $32, DI
+	SUBQ      $8, CX
+	JNZ       loopcvt
+	VZEROUPPER
+	RET

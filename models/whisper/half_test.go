@@ -36,6 +36,17 @@ func TestHalfExact(t *testing.T) {
 			t.Errorf("half %#04x = %v, want magnitude %v", h, f, want)
 		}
 	}
+	all := make([]uint16, 1<<16)
+	for i := range all {
+		all[i] = uint16(i)
+	}
+	got := make([]float32, len(all))
+	halfToFloat32s(got, all)
+	for i, h := range all {
+		if want := halfToFloat32(h); math.Float32bits(got[i]) != math.Float32bits(want) && !(want != want && got[i] != got[i]) {
+			t.Errorf("halfToFloat32s(%#04x) = %v, want %v", h, got[i], want)
+		}
+	}
 	for _, v := range []float32{1 + 1.0/(1<<11), 65520, 1e-8, 3e-8, 0.1, float32(math.Inf(1)), float32(math.NaN())} {
 		if _, ok := toHalfExact(v); ok {
 			t.Errorf("toHalfExact(%v) accepted a value binary16 does not hold", v)
@@ -84,6 +95,60 @@ func TestHalfMatVec(t *testing.T) {
 						t.Fatalf("%d×%d asm=%v procs=%d: row %d = %v, want %v", sz.rows, sz.cols, asm, procs, j, y[j], want)
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestHalfDecoder runs the same small random model (weights rounded to
+// half) with and without the half copies and compares the logits of a
+// three-token prompt (block-converted embedding) and of the next token
+// (half-precision products), and checks that the float32 embedding is
+// dropped.
+func TestHalfDecoder(t *testing.T) {
+	if !useHalfAVX2 {
+		t.Skip("no half-precision kernels in this build")
+	}
+	d := Dims{NMels: 80, NAudioCtx: 40, NAudioState: 64, NAudioHead: 4, NAudioLayer: 1,
+		NVocab: 51864, NTextCtx: 16, NTextState: 64, NTextHead: 4, NTextLayer: 2}
+	src := randomTensors(d, 3)
+	half, err := newModel(d, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if half.tokEmbHalf == nil || half.tokEmb != nil || half.decBlocks[0].mlp1.half == nil {
+		t.Fatal("no half copies for weights rounded to half")
+	}
+	useHalfAVX2 = false
+	full, err := newModel(d, randomTensors(d, 3))
+	useHalfAVX2 = true
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.tokEmbHalf != nil {
+		t.Fatal("half copies made without the kernels")
+	}
+	mel := make([]float32, d.NMels*2*d.NAudioCtx)
+	for i := range mel {
+		mel[i] = float32(i%7) * 0.1
+	}
+	enc, err := full.Encode(mel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dh, df := half.NewDecoder(enc, false), full.NewDecoder(enc, false)
+	for _, tokens := range [][]int{{50257, 50362, 1000}, {220}, {51000}} {
+		gh, err := dh.Forward(tokens)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gf, err := df.Forward(tokens)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r := range gf {
+			if diff := relMaxDiff(gh[r], gf[r]); diff > 1e-5 {
+				t.Errorf("tokens %v row %d: half and float32 logits differ by %.3g of their scale", tokens, r, diff)
 			}
 		}
 	}
