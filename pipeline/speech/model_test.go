@@ -115,8 +115,15 @@ func TestModelFamilyChunking(t *testing.T) {
 				}
 				total += encoded[i]
 			}
-			if secs := float64(total) / speech.SampleRate; math.Abs(secs-40) > 0.05 {
-				t.Errorf("encoded %.3f s of 16 kHz mono, want the 40 s of tone", secs)
+			// The pipeline trims the leading digital silence; a family
+			// that cuts recordings itself gets them whole (Whisper's
+			// output depends on every sample).
+			want := 40.0
+			if tc.info.OwnChunking {
+				want = 40.5
+			}
+			if secs := float64(total) / speech.SampleRate; math.Abs(secs-want) > 0.05 {
+				t.Errorf("encoded %.3f s of 16 kHz mono, want %.1f s", secs, want)
 			}
 			if math.Abs(got.Duration-40.5) > 1e-3 {
 				t.Errorf("duration %.3f s, want 40.5 s", got.Duration)
