@@ -16,3 +16,21 @@ import "errors"
 // detection, a speech segment therefore ends about SpeechPad +
 // MinNoSpeech + 1 s (1.5 s by default) of audio before Next returns it.
 var ErrPending = errors.New("audio: no samples yet")
+
+// HeardSpeech reports whether the voice activity detector called any
+// frame speech that it has decided in the audio the Segmenter holds (not
+// yet returned in a segment); true without a detector. Live
+// transcription shows a partial transcript only then, so that noise
+// costs no decoding and shows no text; the detector decides a frame 1 s
+// after it, so this comes about 1 s after speech starts.
+func (sg *Segmenter) HeardSpeech() bool {
+	if sg.vad == nil {
+		return true
+	}
+	for j := max(sg.offset/VADHop, sg.vad.Forgotten()); j < sg.vad.Decided(); j++ {
+		if sg.vad.Speech(j) {
+			return true
+		}
+	}
+	return false
+}

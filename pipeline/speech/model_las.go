@@ -98,7 +98,9 @@ func encoded(e Encoding) (*encodedChunk, error) {
 
 // Decode runs the search over one encoded chunk. With DetectNoSpeech, a
 // chunk whose CTC best path is all blank holds no speech: the model's
-// own evidence.
+// own evidence. A Partial decode is that CTC best path alone (about a
+// tenth of the default beam search's cost; the full search without a
+// CTC head).
 func (t *lasTranscriber) Decode(e Encoding, o *DecodeOptions) (*Hypothesis, error) {
 	ec, err := encoded(e)
 	if err != nil {
@@ -108,8 +110,14 @@ func (t *lasTranscriber) Decode(e Encoding, o *DecodeOptions) (*Hypothesis, erro
 		o = &DecodeOptions{}
 	}
 	enc := &ec.enc
-	if o.DetectNoSpeech && enc.CTCLogProbs != nil && len(t.Model.CTCGreedy(enc)) == 0 {
-		return &Hypothesis{NoSpeech: true, Words: []Word{}}, nil
+	if (o.DetectNoSpeech || o.Partial) && enc.CTCLogProbs != nil {
+		best := t.Model.CTCGreedy(enc)
+		if o.DetectNoSpeech && len(best) == 0 {
+			return &Hypothesis{NoSpeech: true, Words: []Word{}}, nil
+		}
+		if o.Partial {
+			return &Hypothesis{Text: strings.Join(strings.Fields(t.Model.Vocab.Decode(best)), " "), Words: []Word{}}, nil
+		}
 	}
 	r, err := t.Model.Decode(&t.ws, enc, &t.search)
 	if err != nil {
