@@ -35,11 +35,12 @@ func offlineText(t *testing.T, url string, wav []byte) string {
 }
 
 // TestTranscriptionSSE: stream=true answers server-sent events as
-// openai-node reads them (each "data:" line a JSON object): deltas that
-// add up to the done event's text, which is the text without stream.
+// openai-node reads them (each "data:" line a JSON object): a delta per
+// chunk, adding up to the done event's text, which is the text without
+// stream.
 func TestTranscriptionSSE(t *testing.T) {
 	ts := serve(t, newASRServer(t, Options{}))
-	wav := readTestdata(t, "hello.wav")
+	_, wav := helloTwice(t)
 	want := offlineText(t, ts.URL, wav)
 	body, ct := form(t, wav, "model", "attend", "stream", "true")
 	resp, err := http.Post(ts.URL+"/v1/audio/transcriptions", ct, body)
@@ -77,7 +78,7 @@ func TestTranscriptionSSE(t *testing.T) {
 			t.Fatalf("event %q", value)
 		}
 	}
-	if len(deltas) == 0 || len(done) != 1 || strings.Join(deltas, "") != done[0] || done[0] != want {
+	if len(deltas) != 2 || len(done) != 1 || strings.Join(deltas, "") != done[0] || done[0] != want {
 		t.Errorf("deltas %q, done %q; want deltas adding up to %q", deltas, done, want)
 	}
 }
@@ -94,6 +95,12 @@ func pcm16(x []float32) []byte {
 // helloPCM is hello.wav twice with pauses, as raw PCM, and the offline
 // transcript of the same recording.
 func helloPCM(t *testing.T, url string) ([]byte, string) {
+	pcm, wav := helloTwice(t)
+	return pcm, offlineText(t, url, wav)
+}
+
+// helloTwice is hello.wav twice with pauses, as raw PCM and as WAV.
+func helloTwice(t *testing.T) (pcm, wavFile []byte) {
 	t.Helper()
 	sig, err := speech.Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
 	if err != nil {
@@ -110,9 +117,9 @@ func helloPCM(t *testing.T, url string) ([]byte, string) {
 	}
 	wav.WriteString("data")
 	binary.Write(&wav, binary.LittleEndian, uint32(2*len(x)))
-	pcm := pcm16(x)
+	pcm = pcm16(x)
 	wav.Write(pcm)
-	return pcm, offlineText(t, url, wav.Bytes())
+	return pcm, wav.Bytes()
 }
 
 // TestLiveVosk talks Vosk's protocol to LivePath: config, PCM in pieces,
@@ -216,5 +223,28 @@ func TestLiveVoskPython(t *testing.T) {
 	}
 	if got := strings.TrimSpace(string(out)); got != want {
 		t.Errorf("the Python client got %q, want %q", got, want)
+	}
+}
+
+// TestTranscriptionSSENodeSDK transcribes with the official OpenAI Node
+// SDK (npm install openai@4.104.0; NODE_PATH naming its node_modules) in
+// stream mode: its text is the text without stream.
+func TestTranscriptionSSENodeSDK(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err == nil {
+		err = exec.Command(node, "-e", "require('openai')").Run()
+	}
+	if err != nil {
+		t.Skip("skipping: no node with the openai package (npm install openai@4.104.0, NODE_PATH=…/node_modules)")
+	}
+	ts := serve(t, newASRServer(t, Options{}))
+	wav := filepath.Join("..", "..", "testdata", "hello.wav")
+	want := offlineText(t, ts.URL, readTestdata(t, "hello.wav"))
+	out, err := exec.Command(node, filepath.Join("testdata", "openai_stream.cjs"), ts.URL+"/v1", wav).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got := strings.TrimSpace(string(out)); got != want {
+		t.Errorf("the Node SDK got %q, want %q", got, want)
 	}
 }
