@@ -21,14 +21,16 @@ import (
 //     in pieces of any size;
 //   - and {"eof": 1} at the end.
 //
-// The server answers each binary message with a text message: {"partial":
-// "…"} (the utterance being spoken, "" when there is none), or, when an
-// utterance ends, {"result": [{"word", "start", "end", "conf"}], "text":
-// "…"} (its final transcript, times in seconds from the stream's start);
-// after eof, the results of what was still open, then a last {"text":
-// ""}-free close (status 1000). See pipeline/stream for how it decodes.
+// The server answers each binary message with one text message, as Vosk
+// does: {"partial": "…"} (the partial transcript of the utterance being
+// spoken, as it stands; "" when there is none), or, when an utterance
+// ended, {"result": [{"word", "start", "end", "conf"}], "text": "…"} (its
+// final transcript, times in seconds from the stream's start; a message
+// that ends two utterances gets two). After eof come the results of what
+// was still open, then a normal close (1000). See pipeline/stream for how
+// it decodes.
 //
-// Limits: at most LiveStreams streams at once (a further one is closed
+// Limits: at most Options.Jobs streams at once (a further one is closed
 // with 1013 "try again later"), each at most the server's MaxDuration of
 // audio (1009) and its Timeout of idleness between messages (1008);
 // messages of at most LiveMaxMessage bytes (1009); a message that is not
@@ -103,13 +105,15 @@ func (a *asrService) serveLive(ctx context.Context, c *websocket.Conn) (websocke
 		defer cancel()
 		return c.Write(wctx, websocket.MessageText, b)
 	}
+	partial := "" // the partial transcript of the utterance being spoken
 	reply := func(events []stream.Event) error {
-		partial := ""
+		finals := 0
 		for _, e := range events {
 			if !e.Final {
 				partial = e.Text
 				continue
 			}
+			partial = ""
 			res := voskResult{Text: e.Text, Result: []voskWord{}}
 			for _, w := range e.Words {
 				res.Result = append(res.Result, voskWord{w.Word, w.Start, w.End, w.Confidence})
@@ -117,6 +121,10 @@ func (a *asrService) serveLive(ctx context.Context, c *websocket.Conn) (websocke
 			if err := send(res); err != nil {
 				return err
 			}
+			finals++
+		}
+		if finals > 0 {
+			return nil
 		}
 		return send(map[string]string{"partial": partial})
 	}
