@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/attend-go/attend/pipeline/stream"
@@ -43,7 +44,8 @@ const (
 	// LiveMaxMessage bounds one WebSocket message: 1 MiB is 32 s of
 	// 16 kHz PCM; Vosk's clients send 0.2–0.5 s at a time.
 	LiveMaxMessage = 1 << 20
-	// LiveIdleTimeout closes a stream that sends nothing for this long.
+	// LiveIdleTimeout closes a stream that sends nothing for this long
+	// (or for the server's Options.Timeout, if shorter).
 	LiveIdleTimeout = 30 * time.Second
 )
 
@@ -90,6 +92,10 @@ func (a *asrService) liveSlots() chan struct{} {
 	return a.liveSem
 }
 
+// liveIdle is how long a stream may stay silent: LiveIdleTimeout, or the
+// server's Options.Timeout if shorter.
+func (a *asrService) liveIdle() time.Duration { return min(LiveIdleTimeout, a.s.o.Timeout) }
+
 // serveLive runs one Vosk session and returns how to close it.
 func (a *asrService) serveLive(ctx context.Context, c *websocket.Conn) (websocket.StatusCode, string) {
 	st, err := stream.New(a.cfg.Model, nil)
@@ -101,7 +107,7 @@ func (a *asrService) serveLive(ctx context.Context, c *websocket.Conn) (websocke
 	var samples []float32
 	send := func(v any) error {
 		b, _ := json.Marshal(v)
-		wctx, cancel := context.WithTimeout(ctx, LiveIdleTimeout)
+		wctx, cancel := context.WithTimeout(ctx, a.liveIdle())
 		defer cancel()
 		return c.Write(wctx, websocket.MessageText, b)
 	}
@@ -128,13 +134,22 @@ func (a *asrService) serveLive(ctx context.Context, c *websocket.Conn) (websocke
 		}
 		return send(map[string]string{"partial": partial})
 	}
+	// A Read whose context ends drops the connection without a close
+	// frame, so idleness is a timer that closes it with its reason.
+	var idle atomic.Bool
+	idleReason := fmt.Sprintf("idle for %v", a.liveIdle())
+	timer := time.AfterFunc(a.liveIdle(), func() {
+		idle.Store(true)
+		c.Close(websocket.StatusPolicyViolation, idleReason)
+	})
+	defer timer.Stop()
 	for {
-		rctx, cancel := context.WithTimeout(ctx, LiveIdleTimeout)
-		typ, msg, err := c.Read(rctx)
-		cancel()
+		timer.Reset(a.liveIdle())
+		typ, msg, err := c.Read(ctx)
+		timer.Stop() // decoding is not idleness
 		switch {
-		case errors.Is(err, context.DeadlineExceeded):
-			return websocket.StatusPolicyViolation, fmt.Sprintf("idle for %v", LiveIdleTimeout)
+		case idle.Load():
+			return websocket.StatusPolicyViolation, idleReason
 		case websocket.CloseStatus(err) != -1:
 			return websocket.StatusNormalClosure, ""
 		case err != nil:

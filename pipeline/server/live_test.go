@@ -248,3 +248,85 @@ func TestTranscriptionSSENodeSDK(t *testing.T) {
 		t.Errorf("the Node SDK got %q, want %q", got, want)
 	}
 }
+
+// TestLiveLimits: a second stream beyond Jobs is refused with 1013
+// until the first client goes (mid-utterance, without eof: its slot is
+// freed); a message over LiveMaxMessage closes with 1009; a client that
+// sends nothing is closed with 1008 after the idle timeout.
+func TestLiveLimits(t *testing.T) {
+	ts := serve(t, newASRServer(t, Options{Jobs: 1, Timeout: 2 * time.Second}))
+	url := "ws" + strings.TrimPrefix(ts.URL, "http") + LivePath
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	closeCode := func(c *websocket.Conn) (websocket.StatusCode, string) {
+		for {
+			if _, _, err := c.Read(ctx); err != nil {
+				var ce websocket.CloseError
+				if errors.As(err, &ce) {
+					return ce.Code, ce.Reason
+				}
+				return -1, err.Error()
+			}
+		}
+	}
+	pcm, _ := helloTwice(t)
+	first, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Write(ctx, websocket.MessageBinary, pcm[:len(pcm)/4]); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := first.Read(ctx); err != nil { // the stream is being served
+		t.Fatal(err)
+	}
+	second, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, reason := closeCode(second); code != websocket.StatusTryAgainLater {
+		t.Errorf("a second stream with one job: close %v %q, want 1013", code, reason)
+	}
+	first.CloseNow() // gone mid-utterance
+	var third *websocket.Conn
+	for try := 0; ; try++ { // the server notices the client went
+		if third, _, err = websocket.Dial(ctx, url, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := third.Write(ctx, websocket.MessageBinary, pcm[:3200]); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := third.Read(ctx); err == nil {
+			break
+		}
+		if try == 20 {
+			t.Fatal("the slot of a client gone mid-utterance was not freed")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err := third.Write(ctx, websocket.MessageBinary, make([]byte, LiveMaxMessage+2)); err != nil {
+		t.Fatal(err)
+	}
+	if code, reason := closeCode(third); code != websocket.StatusMessageTooBig {
+		t.Errorf("a message over the limit: close %v %q, want 1009", code, reason)
+	}
+	for try := 0; ; try++ { // once the server has closed the third
+		idle, _, err := websocket.Dial(ctx, url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		code, reason := closeCode(idle)
+		if code == websocket.StatusTryAgainLater && try < 20 {
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		if code != websocket.StatusPolicyViolation || !strings.Contains(reason, "idle") {
+			t.Errorf("a silent client: close %v %q, want 1008 idle", code, reason)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("a silent client was closed after %v, want the 2 s timeout", d)
+		}
+		break
+	}
+}
