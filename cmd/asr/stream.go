@@ -9,11 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"time"
 
-	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/cmd/internal/cli"
-	"github.com/attend-go/attend/internal/input"
 	"github.com/attend-go/attend/pipeline/speech"
 	"github.com/attend-go/attend/pipeline/stream"
 )
@@ -121,9 +118,7 @@ func runStream(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if *realtime == false {
 			*speed = 0
 		}
-		if pieces, err = readFile(ctx, path, stdin, *speed, errc); err != nil {
-			return err
-		}
+		pieces = readFile(ctx, path, stdin, *speed, errc)
 	}
 	for piece := range pieces {
 		// Take everything that arrived while the last piece was decoded:
@@ -199,79 +194,24 @@ func readPCM(ctx context.Context, r io.Reader, pcm *stream.PCM, errc chan<- erro
 	return out
 }
 
-// readFile decodes the audio file at path and sends its samples (mono,
-// 16 kHz) in pieces of 100 ms, each when its time comes at speed times
-// real time (0: at once).
-func readFile(ctx context.Context, path string, stdin io.Reader, speed float64, errc chan<- error) (<-chan []float32, error) {
-	r, closeFn, err := input.Open(path, stdin)
-	if err != nil {
-		return nil, err
-	}
-	s, _, err := audio.Open(r)
-	if err == nil {
-		if s, err = audio.DownmixStream(s); err == nil {
-			s, err = audio.ResampleStream(s, speech.SampleRate)
-		}
-	}
-	if err != nil {
-		closeFn()
-		return nil, fmt.Errorf("%s: %w", input.DisplayName(path), err)
-	}
+// readFile plays the audio file at path (stream.Play) and sends its
+// samples in pieces; an error reading it goes to errc.
+func readFile(ctx context.Context, path string, stdin io.Reader, speed float64, errc chan<- error) <-chan []float32 {
 	out := make(chan []float32, 64)
 	go func() {
 		defer close(out)
-		defer closeFn()
-		start, sent := time.Now(), 0
-		for {
-			piece := make([]float32, speech.SampleRate/10)
-			n, err := fillSamples(s, piece)
-			if n > 0 {
-				sent += n
-				if speed > 0 {
-					due := time.Duration(float64(sent) / speech.SampleRate / speed * float64(time.Second))
-					select {
-					case <-time.After(time.Until(start.Add(due))):
-					case <-ctx.Done():
-						return
-					}
-				}
-				select {
-				case out <- piece[:n]:
-				case <-ctx.Done():
-					return
-				}
+		err := stream.Play(ctx, path, stdin, speed, func(piece []float32) error {
+			select {
+			case out <- piece:
+			case <-ctx.Done():
 			}
-			if errors.Is(err, io.EOF) {
-				return
-			}
-			if err != nil {
-				errc <- fmt.Errorf("%s: %w", input.DisplayName(path), err)
-				return
-			}
+			return nil
+		})
+		if err != nil {
+			errc <- err
 		}
 	}()
-	return out, nil
-}
-
-// fillSamples reads s until dst is full, the stream ends (io.EOF, with
-// what was read) or fails.
-func fillSamples(s audio.Stream, dst []float32) (int, error) {
-	n, empty := 0, 0
-	for n < len(dst) {
-		k, err := s.Read(dst[n:])
-		n += k
-		switch {
-		case err != nil:
-			return n, err
-		case k == 0:
-			if empty++; empty > 100 {
-				return n, io.ErrNoProgress
-			}
-		default:
-			empty = 0
-		}
-	}
-	return n, nil
+	return out
 }
 
 // eventPrinter writes a Streamer's events: JSON lines, or text with the
