@@ -16,7 +16,8 @@ import (
 // microphone playing a WAV file (hello.wav twice, then silence): the
 // page resamples it to 16 kHz and streams it over the WebSocket, shows
 // partials, and the final words of both utterances settle, the offline
-// transcript of the file.
+// transcript of the file; stopped, it shows the recording's transcript,
+// the same words, with the attention figures.
 func TestBrowserASRLive(t *testing.T) {
 	_, wav := helloTwice(t)
 	// Two seconds of silence after the speech let the detector close the
@@ -74,6 +75,18 @@ func TestBrowserASRLive(t *testing.T) {
 		t.Error("no partial was shown")
 	}
 	screenshot(t, ctx, "serve-asr-live.png", 1, 1)
-	within(t, ctx, 20*time.Second, "stop", chromedp.Click(chromedp.CSS("#live")),
-		chromedp.WaitVisible(chromedp.CSS(`#live[aria-pressed="false"]`)))
+	// Stopped, the page transcribes what it sent as an upload, for the
+	// spectrogram and the attention: the same cuts, so the same words.
+	final := eval[string](t, ctx, `[...document.querySelectorAll("#live-final .word")].map(w => w.textContent).join(" ")`)
+	within(t, ctx, 60*time.Second, "stop and show the recording", chromedp.Click(chromedp.CSS("#live")),
+		chromedp.WaitVisible(chromedp.CSS(`#live[aria-pressed="false"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#transcript .word")),
+		chromedp.WaitVisible(chromedp.CSS("#figures canvas")))
+	upload := eval[string](t, ctx, `[...document.querySelectorAll("#transcript .word")].map(b => b.firstChild.textContent).join(" ")`)
+	// The recording goes on past the finals above (silence, while the
+	// test looked), which adds nothing.
+	if upload != final {
+		t.Errorf("the recording's transcript %q, want the live finals %q", upload, final)
+	}
+	screenshot(t, ctx, "serve-asr-live-done.png", 1, 2)
 }

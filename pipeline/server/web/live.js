@@ -3,11 +3,15 @@
 // PCM over the WebSocket at /v1/audio/live (Vosk's protocol); the
 // partial transcript of the utterance being spoken is shown as it
 // changes, and the final words of each utterance settle in front of it.
+// When it ends, the recording (what was sent, up to MAX_KEEP) is
+// transcribed as an upload, for the usual view: the same words, now with
+// the spectrogram and where the model listened for each.
 "use strict";
 
 (() => {
   const { $, el, status, fmt } = attend;
   const RATE = 16000;
+  const MAX_KEEP = 12 * 60 * RATE; // samples kept for the view at the end: 23 MB, under the upload limit
 
   // Resampler converts Float32 blocks at rate `from` to 16-bit PCM at
   // RATE: a windowed-sinc low-pass (Blackman, 24 taps a side, cut-off at
@@ -48,7 +52,20 @@
     }
   }
 
-  let session = null; // {ws, ctx, stream, node}
+  let session = null; // {ws, ctx, stream, node, kept: [Int16Array], samples}
+
+  // wav wraps 16-bit mono PCM at RATE in a WAV header.
+  function wav(parts, samples) {
+    const buf = new ArrayBuffer(44 + 2 * samples), v = new DataView(buf);
+    const str = (o, s) => [...s].forEach((c, i) => v.setUint8(o + i, c.charCodeAt(0)));
+    str(0, "RIFF"); v.setUint32(4, 36 + 2 * samples, true); str(8, "WAVE");
+    str(12, "fmt "); v.setUint32(16, 16, true); v.setUint16(20, 1, true); v.setUint16(22, 1, true);
+    v.setUint32(24, RATE, true); v.setUint32(28, 2 * RATE, true); v.setUint16(32, 2, true); v.setUint16(34, 16, true);
+    str(36, "data"); v.setUint32(40, 2 * samples, true);
+    let o = 44;
+    for (const p of parts) { new Int16Array(buf, o, p.length).set(p); o += 2 * p.length; }
+    return new Blob([buf], { type: "audio/wav" });
+  }
 
   function stopAudio(s) {
     s.node.disconnect();
@@ -83,10 +100,13 @@
     const rs = new Resampler(ctx.sampleRate);
     const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/v1/audio/live");
     ws.binaryType = "arraybuffer";
-    const s = session = { ws, ctx, stream, node };
+    const s = session = { ws, ctx, stream, node, kept: [], samples: 0 };
     ws.onopen = () => ws.send(JSON.stringify({ config: { sample_rate: RATE } }));
     node.onaudioprocess = e => {
-      if (ws.readyState === WebSocket.OPEN && session === s) ws.send(rs.pcm16(e.inputBuffer.getChannelData(0)));
+      if (ws.readyState !== WebSocket.OPEN || session !== s) return;
+      const pcm = rs.pcm16(e.inputBuffer.getChannelData(0));
+      ws.send(pcm);
+      if (s.samples + pcm.byteLength / 2 <= MAX_KEEP) { s.kept.push(new Int16Array(pcm)); s.samples += pcm.byteLength / 2; }
     };
     src.connect(node); node.connect(ctx.destination);
     ws.onmessage = e => {
@@ -97,7 +117,13 @@
     ws.onclose = e => {
       if (session === s) { stopAudio(s); session = null; }
       btn.setAttribute("aria-pressed", "false"); btn.textContent = "◉ Live";
-      status(e.code === 1000 ? "Live transcription ended." : `Live transcription stopped: ${e.reason || "connection closed"} (${e.code})`, e.code !== 1000);
+      if (e.code !== 1000) {
+        status(`Live transcription stopped: ${e.reason || "connection closed"} (${e.code})`, true);
+      } else if (s.samples > 0 && attend.transcribe) {
+        attend.transcribe(wav(s.kept, s.samples), "live.wav");
+      } else {
+        status("Live transcription ended.");
+      }
     };
     $("#live-result").hidden = false;
     $("#live-final").textContent = ""; $("#live-partial").textContent = "";
