@@ -18,19 +18,34 @@ import "errors"
 var ErrPending = errors.New("audio: no samples yet")
 
 // HeardSpeech reports whether the voice activity detector called any
-// frame speech that it has decided in the audio the Segmenter holds (not
-// yet returned in a segment); true without a detector. Live
-// transcription shows a partial transcript only then, so that noise
-// costs no decoding and shows no text; the detector decides a frame 1 s
-// after it, so this comes about 1 s after speech starts.
+// frame speech in the audio the Segmenter holds (not yet returned in a
+// segment): a decided frame, or a run of provisionalRun frames among the
+// undecided ones that it would call speech if the stream ended there
+// (VAD.Provisional); true without a detector. Live transcription shows a
+// partial transcript only then, so that noise costs no decoding and shows
+// no text, without waiting the second the detector's decisions take.
 func (sg *Segmenter) HeardSpeech() bool {
 	if sg.vad == nil {
 		return true
 	}
-	for j := max(sg.offset/VADHop, sg.vad.Forgotten()); j < sg.vad.Decided(); j++ {
-		if sg.vad.Speech(j) {
+	v := sg.vad
+	from := max(sg.offset/VADHop, v.Forgotten())
+	for j := from; j < v.Decided(); j++ {
+		if v.Speech(j) {
+			return true
+		}
+	}
+	run := 0
+	for j := max(from, v.Decided()); j < v.Analyzed(); j++ {
+		if v.Provisional(j) <= v.threshold {
+			run = 0
+		} else if run++; run >= provisionalRun {
 			return true
 		}
 	}
 	return false
 }
+
+// provisionalRun is how many consecutive undecided frames (100 ms) must
+// look like speech for HeardSpeech.
+const provisionalRun = 5

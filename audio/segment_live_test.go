@@ -125,3 +125,39 @@ func TestSegmenterLive(t *testing.T) {
 		}
 	}
 }
+
+// TestVADProvisional: a decided frame's provisional probability is its
+// probability; undecided frames in the middle of speech mostly look like
+// speech already, and silence never does.
+func TestVADProvisional(t *testing.T) {
+	hello := readHello(t)
+	v, err := NewVAD(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Write(hello[:2*vadRate])
+	if v.Analyzed() <= v.Decided() {
+		t.Fatalf("analyzed %d frames, decided %d: want some undecided", v.Analyzed(), v.Decided())
+	}
+	for j := v.Forgotten(); j < v.Decided(); j++ {
+		if v.Provisional(j) != v.Probability(j) {
+			t.Fatalf("frame %d: provisional %v, probability %v", j, v.Provisional(j), v.Probability(j))
+		}
+	}
+	speech := 0
+	for j := v.Decided(); j < v.Analyzed(); j++ {
+		if v.Provisional(j) > DefaultVADThreshold {
+			speech++
+		}
+	}
+	if undecided := v.Analyzed() - v.Decided(); speech < undecided/2 {
+		t.Errorf("%d of %d undecided frames of speech look like speech", speech, undecided)
+	}
+	v.Reset()
+	v.Write(make([]float32, 3*vadRate))
+	for j := v.Forgotten(); j < v.Analyzed(); j++ {
+		if v.Provisional(j) != 0 {
+			t.Fatalf("silence: frame %d provisionally %v", j, v.Provisional(j))
+		}
+	}
+}

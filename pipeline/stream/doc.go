@@ -14,8 +14,9 @@
 //     detector decides a frame 1 s later, and a pause is 300 ms of
 //     non-speech past 200 ms of padding);
 //   - while an utterance is open, every PartialInterval of audio the
-//     audio since the last cut, once the detector has called some of it
-//     speech, is re-decoded with the model's cheap
+//     audio since the last cut, once the detector calls some of it
+//     speech (or would, were the stream to end there:
+//     audio.Segmenter.HeardSpeech), is re-decoded with the model's cheap
 //     search (speech.DecodeOptions.Partial: the LAS CTC head's best
 //     path) into a Partial event when its text changes;
 //   - when the detector closes an utterance, it is decoded with the

@@ -119,25 +119,30 @@ func TestMeasureLive(t *testing.T) {
 
 	var finals []timed
 	var lat, look, firstPartial, gaps []float64
-	var lastPartial, uttFirst float64 = -1, -1
+	var partials []float64 // simulated times of the partials since the last final
 	for _, e := range events {
 		if !e.Final {
-			if lastPartial >= 0 {
-				gaps = append(gaps, e.wall-lastPartial)
-			}
-			if uttFirst < 0 {
-				uttFirst = e.wall
-			}
-			lastPartial = e.wall
+			partials = append(partials, e.wall)
 			continue
 		}
 		finals = append(finals, e)
 		lat = append(lat, e.wall-e.End)
 		look = append(look, e.At-e.End)
-		if uttFirst >= 0 && len(e.Words) > 0 {
-			firstPartial = append(firstPartial, uttFirst-e.Words[0].Start)
+		if len(partials) > 0 && len(e.Words) > 0 {
+			firstPartial = append(firstPartial, partials[0]-e.Words[0].Start)
+			// While the utterance is spoken: from its first partial to
+			// its last word's end (a partial is due every 400 ms, and
+			// shown when its text changed).
+			last := partials[0]
+			for _, p := range partials[1:] {
+				if p > e.Words[len(e.Words)-1].End {
+					break
+				}
+				gaps = append(gaps, p-last)
+				last = p
+			}
 		}
-		lastPartial, uttFirst = -1, -1
+		partials = partials[:0]
 	}
 	var want []speech.Chunk
 	for _, c := range offline.Chunks {
@@ -156,7 +161,7 @@ func TestMeasureLive(t *testing.T) {
 	t.Logf("real-time factor (CPU time): live %.3f (%.1f s), offline %.3f", busy.Seconds()/audioSec, busy.Seconds(), offTime.Seconds()/audioSec)
 	t.Logf("end of utterance → final: %s; of which the endpointer's look-ahead (audio) %s", quantiles(lat), quantiles(look))
 	t.Logf("first word → first partial: %s", quantiles(firstPartial))
-	t.Logf("between partials: %s", quantiles(gaps))
+	t.Logf("between partials while speaking: %s", quantiles(gaps))
 }
 
 // cpuTime is the CPU time the process has used.

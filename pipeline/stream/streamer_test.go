@@ -130,8 +130,8 @@ func TestFinalsAreTheOfflineTranscript(t *testing.T) {
 	}
 }
 
-// TestQuietStreamsSayNothing: silence and steady noise give no event,
-// partial or final.
+// TestQuietStreamsSayNothing: silence, steady noise and a tone give no
+// event, partial or final.
 func TestQuietStreamsSayNothing(t *testing.T) {
 	m := model(t)
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -141,6 +141,8 @@ func TestQuietStreamsSayNothing(t *testing.T) {
 	}{
 		{"digital silence", make([]float32, 20*rate)},
 		{"white noise", audiotest.White(rng, 8*rate, 0.003)},
+		{"loud pink noise", audiotest.Pink(rng, 8*rate, 0.1)},
+		{"a 440 Hz tone", tone(8*rate, 440, 0.3)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if events := feed(t, m, tc.x, rate/5, nil); len(events) != 0 {
@@ -180,4 +182,13 @@ func TestCloseMidUtterance(t *testing.T) {
 	if events, err := s.Close(); err != nil || len(events) != 0 {
 		t.Errorf("second Close: %+v, %v", events, err)
 	}
+}
+
+// tone returns n samples of a sine of f Hz and amplitude a.
+func tone(n int, f, a float64) []float32 {
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = float32(a * math.Sin(2*math.Pi*f*float64(i)/rate))
+	}
+	return x
 }
