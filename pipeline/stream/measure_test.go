@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -31,20 +32,33 @@ import (
 // word to its first partial, the intervals between partials, the
 // real-time factor, and whether the finals are the offline transcript's
 // chunks. It runs only with ATTEND_STREAM_MEASURE=N (N clips; run it on
-// one core: taskset -c 0, GOMAXPROCS=1); ATTEND_STREAM_WAV=PATH also
-// writes the joined recording there.
+// one core: taskset -c 0, GOMAXPROCS=1); ATTEND_STREAM_NATIVE=1 takes the
+// native dev clips (native-speech's VoxForge speakers) instead, and
+// ATTEND_STREAM_WAV=PATH also writes the joined recording there.
 func TestMeasureLive(t *testing.T) {
 	n, err := strconv.Atoi(os.Getenv("ATTEND_STREAM_MEASURE"))
 	if err != nil || n <= 0 {
 		t.Skip("skipping: set ATTEND_STREAM_MEASURE=N (clips) to measure")
 	}
-	utts, err := speechdata.Read(shareddata.Path(t, "speechocean762/train.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, dev, err := speechdata.SplitBySpeaker(utts, 12, 1)
-	if err != nil {
-		t.Fatal(err)
+	var dev []speechdata.Utterance
+	if os.Getenv("ATTEND_STREAM_NATIVE") != "" { // the native dev set: VoxForge's speakers
+		utts, err := speechdata.Read(shareddata.Path(t, "native-speech/manifest.tsv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range utts {
+			if strings.Contains(u.Path, "/voxforge/") {
+				dev = append(dev, u)
+			}
+		}
+	} else {
+		utts, err := speechdata.Read(shareddata.Path(t, "speechocean762/train.tsv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, dev, err = speechdata.SplitBySpeaker(utts, 12, 1); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var x []float32
 	for i := 0; len(x) < math.MaxInt32 && i < n; i++ {
