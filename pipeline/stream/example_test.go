@@ -19,7 +19,7 @@ func ExampleStreamer() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	search := asr.DefaultSearchOptions()
+	search := speech.DefaultSearchOptions()
 	search.Beam = 1
 	s, err := stream.New(speech.NewLAS(m, &search), &stream.Options{PartialInterval: -1})
 	if err != nil {

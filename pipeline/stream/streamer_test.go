@@ -25,7 +25,7 @@ func model(tb testing.TB) speech.Model {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	search := asr.DefaultSearchOptions()
+	search := speech.DefaultSearchOptions()
 	search.Beam = 1
 	return speech.NewLAS(m, &search)
 }
