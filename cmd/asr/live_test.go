@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/stream"
 )
 
 // offlineTexts returns the texts of the chunks "asr transcribe -beam 1"
@@ -99,5 +100,41 @@ func TestStreamFileAndPipe(t *testing.T) {
 	}
 	if strings.Contains(out, "\r") {
 		t.Errorf("piped output rewrites lines: %q", out)
+	}
+}
+
+// TestStreamPrinter: on a terminal a partial is rewritten in place (its
+// end, on one line) and erased by the final line; piped, only the finals
+// are printed; json prints every event.
+func TestStreamPrinter(t *testing.T) {
+	events := []stream.Event{
+		{Text: "the qik"},
+		{Text: "the quick bro"},
+		{Final: true, Text: "the quick brown", Start: 0.5, End: 2.25, Words: []speech.Word{{Word: "the", Start: 0.5, End: 0.7, Confidence: 0.9}}},
+		{Text: "fox"},
+		{Text: strings.Repeat("a", 100)},
+	}
+	for _, tc := range []struct {
+		name           string
+		json, terminal bool
+		want           string
+	}{
+		{"terminal", false, true, "the qik\r\x1b[Kthe quick bro\r\x1b[K[00:00.500 --> 00:02.250] the quick brown\nfox\r\x1b[K…" + strings.Repeat("a", 78) + "\r\x1b[K"},
+		{"pipe", false, false, "[00:00.500 --> 00:02.250] the quick brown\n"},
+		{"json", true, false, `{"partial":"the qik"}` + "\n" + `{"partial":"the quick bro"}` + "\n" +
+			`{"final":"the quick brown","start":0.5,"end":2.25,"words":[{"word":"the","start":0.5,"end":0.7,"confidence":0.9}]}` + "\n" +
+			`{"partial":"fox"}` + "\n" + `{"partial":"` + strings.Repeat("a", 100) + `"}` + "\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			p := &eventPrinter{w: &b, json: tc.json, terminal: tc.terminal}
+			if err := p.print(events); err != nil {
+				t.Fatal(err)
+			}
+			p.clear()
+			if b.String() != tc.want {
+				t.Errorf("printed %q\nwant    %q", b.String(), tc.want)
+			}
+		})
 	}
 }

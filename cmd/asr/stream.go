@@ -242,7 +242,7 @@ func (p *eventPrinter) print(events []stream.Event) error {
 			_, err = fmt.Fprintf(p.w, "[%s --> %s] %s\n", clock(e.Start), clock(e.End), e.Text)
 		case p.terminal:
 			p.clear()
-			_, err = fmt.Fprintf(p.w, "%s", e.Text)
+			_, err = fmt.Fprintf(p.w, "%s", lastRunes(e.Text, partialWidth))
 			p.shown = true
 		}
 		if err != nil {
@@ -250,6 +250,21 @@ func (p *eventPrinter) print(events []stream.Event) error {
 		}
 	}
 	return nil
+}
+
+// partialWidth is the most of a partial shown on a terminal: its end,
+// so that it stays on one line of 80 columns, where "\r" and erasing
+// the line rewrite it.
+const partialWidth = 79
+
+// lastRunes returns the last n runes of s, "…" and the last n−1 if it
+// is longer.
+func lastRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return "…" + string(r[len(r)-n+1:])
 }
 
 // clear erases the partial on the terminal's line.
