@@ -95,7 +95,7 @@ func runStream(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := &stream.Options{PartialInterval: *partial}
+	opts := &stream.Options{PartialInterval: *partial, PartialLoad: stream.DefaultPartialLoad}
 	if *partial == 0 {
 		opts.PartialInterval = -1
 	}

@@ -98,7 +98,7 @@ func (a *asrService) liveIdle() time.Duration { return min(LiveIdleTimeout, a.s.
 
 // serveLive runs one Vosk session and returns how to close it.
 func (a *asrService) serveLive(ctx context.Context, c *websocket.Conn) (websocket.StatusCode, string) {
-	st, err := stream.New(a.cfg.Model, nil)
+	st, err := stream.New(a.cfg.Model, &stream.Options{PartialLoad: stream.DefaultPartialLoad})
 	if err != nil {
 		return websocket.StatusInternalError, "server: " + err.Error()
 	}

@@ -29,7 +29,8 @@
 // and get the same events however fast they run. A caller that falls
 // behind real time hands the Streamer everything that arrived meanwhile
 // in one Write: it then decodes one partial for it, not one per
-// interval, and catches up.
+// interval, and catches up; Options.PartialLoad also spaces partials out
+// when each costs more than its share of real time.
 //
 // Memory is bounded: the Streamer holds the audio since the last cut
 // (at most the longest chunk plus the detector's 1.6 s look-ahead)

@@ -41,7 +41,20 @@ type Options struct {
 	// PartialInterval is how much audio passes between partials (0 means
 	// DefaultPartialInterval); negative turns partials off.
 	PartialInterval time.Duration
+	// PartialLoad, when above 0, bounds the time partials take to that
+	// fraction of the audio's: after a partial that took d, the next is
+	// due no sooner than d/PartialLoad of audio later. Live callers set it
+	// (DefaultPartialLoad) so that a slow model (a Whisper model decodes a
+	// whole window for each partial) or a busy machine spaces its
+	// partials out instead of falling behind the audio. 0 means one every
+	// PartialInterval whatever it costs, which makes the events depend on
+	// the audio alone (tests).
+	PartialLoad float64
 }
+
+// DefaultPartialLoad is the Options.PartialLoad of asr stream and the
+// server: partials take at most half of real time.
+const DefaultPartialLoad = 0.5
 
 // DefaultPartialInterval is the default Options.PartialInterval.
 const DefaultPartialInterval = 400 * time.Millisecond
@@ -53,6 +66,7 @@ type Streamer struct {
 	src      *liveSource
 	seg      *audio.Segmenter
 	interval int // PartialInterval in samples, 0: no partials
+	load     float64
 
 	open      []float32 // samples from openStart on: since the last cut
 	openStart int
@@ -79,7 +93,10 @@ func New(model speech.Model, opts *Options) (*Streamer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("stream: %w", err)
 	}
-	s := &Streamer{tr: tr, src: src, seg: seg}
+	if !(o.PartialLoad >= 0) {
+		return nil, fmt.Errorf("stream: partial load %v: want 0 or more", o.PartialLoad)
+	}
+	s := &Streamer{tr: tr, src: src, seg: seg, load: o.PartialLoad}
 	switch {
 	case o.PartialInterval == 0:
 		s.interval = durationSamples(DefaultPartialInterval)
@@ -113,9 +130,13 @@ func (s *Streamer) Write(samples []float32) ([]Event, error) {
 		return events, err
 	}
 	s.due = s.received + s.interval
+	start := time.Now()
 	text, err := s.tr.Partial(s.open)
 	if err != nil {
 		return events, fmt.Errorf("stream: %w", err)
+	}
+	if s.load > 0 {
+		s.due = max(s.due, s.received+durationSamples(time.Duration(float64(time.Since(start))/s.load)))
 	}
 	if text != "" && text != s.partial {
 		s.partial = text

@@ -192,3 +192,29 @@ func tone(n int, f, a float64) []float32 {
 	}
 	return x
 }
+
+// TestPartialLoad: with a tiny PartialLoad, each partial's cost spaces
+// the next far out, so a recording gets fewer partials than without;
+// the finals do not change.
+func TestPartialLoad(t *testing.T) {
+	m := model(t)
+	x := recording(t, 2)
+	count := func(events []stream.Event) (partials int, finals []string) {
+		for _, e := range events {
+			if e.Final {
+				finals = append(finals, e.Text)
+			} else {
+				partials++
+			}
+		}
+		return partials, finals
+	}
+	p0, f0 := count(feed(t, m, x, rate/10, nil))
+	p1, f1 := count(feed(t, m, x, rate/10, &stream.Options{PartialLoad: 1e-6}))
+	if p1 >= p0 || p1 == 0 || !reflect.DeepEqual(f0, f1) {
+		t.Errorf("partials %d with the load bounded, %d without; finals %q and %q", p1, p0, f1, f0)
+	}
+	if _, err := stream.New(m, &stream.Options{PartialLoad: -1}); err == nil {
+		t.Error("negative PartialLoad: no error")
+	}
+}
