@@ -143,7 +143,10 @@ type Segmenter struct {
 	read   []float32 // scratch for src.Read
 	eof    bool
 	err    error // sticky
-	energy []float64
+	// waiting says the last fill stopped early: a live source had no
+	// samples yet (ErrPending).
+	waiting bool
+	energy  []float64
 
 	vad        *VAD // nil without voice activity detection
 	padFrames  int  // SpeechPad in VAD frames
@@ -260,6 +263,9 @@ func (sg *Segmenter) Next() (Segment, error) {
 	}
 	// Buffer a whole segment plus the look-ahead the energy window needs.
 	sg.fill(sg.max + sg.frame*segmentSmooth)
+	if sg.waiting {
+		return Segment{}, ErrPending // a cut needs the look-ahead
+	}
 	if len(sg.buf) == 0 {
 		if sg.err != nil {
 			return Segment{}, sg.err
@@ -285,13 +291,16 @@ func (sg *Segmenter) Next() (Segment, error) {
 // Every sample read also goes to the VAD, if there is one, which is
 // closed at the end of the stream.
 func (sg *Segmenter) fill(need int) {
-	for empty := 0; !sg.eof && sg.err == nil && len(sg.buf) < need; {
+	sg.waiting = false
+	for empty := 0; !sg.eof && sg.err == nil && !sg.waiting && len(sg.buf) < need; {
 		n, err := sg.src.Read(sg.read)
 		sg.buf = append(sg.buf, sg.read[:n]...)
 		if sg.vad != nil {
 			sg.vad.Write(sg.read[:n])
 		}
 		switch {
+		case errors.Is(err, ErrPending):
+			sg.waiting = true
 		case errors.Is(err, io.EOF):
 			sg.eof = true
 		case err != nil:

@@ -37,11 +37,20 @@ func (sg *Segmenter) nextVAD() (Segment, error) {
 			if sg.err != nil {
 				return Segment{}, sg.err
 			}
+			if sg.waiting {
+				return Segment{}, ErrPending
+			}
 			return Segment{}, io.EOF
 		}
 		done := sg.eof || sg.err != nil
 		f0 := sg.offset / hop
 		known := sg.maskFrames(f0, done) // mask[k] is frame f0+k
+		if known == 0 && !done {         // only a live source gets here (ErrPending)
+			if quiet != nil {
+				return *quiet, nil
+			}
+			return Segment{}, ErrPending
+		}
 		if quiet != nil || (!sg.cutInPause && !sg.inLead && !sg.mask[0]) {
 			run := 0
 			for run < known && !sg.mask[run] {
@@ -52,10 +61,20 @@ func (sg *Segmenter) nextVAD() (Segment, error) {
 			case run == known && !done:
 				// Non-speech to the end of what is known: drop it but the
 				// margin the next speech segment may start with, read on.
+				if sg.waiting && startOfRecording && run < sg.gapFrames {
+					return Segment{}, ErrPending // it may be a lead-in
+				}
 				if quiet == nil {
 					quiet = &Segment{Rate: sg.rate, Start: sg.offset, NoSpeech: true}
 				}
 				sg.extendQuiet(quiet, max(0, run-sg.marginFrames)*hop)
+				if sg.waiting {
+					// A live source: say what is known to be quiet now.
+					if quiet.End == quiet.Start {
+						return Segment{}, ErrPending
+					}
+					return *quiet, nil
+				}
 				continue
 			case run < known && run < sg.gapFrames && startOfRecording:
 				// A short lead-in belongs to the speech after it.
@@ -79,8 +98,12 @@ func (sg *Segmenter) nextVAD() (Segment, error) {
 		if quiet != nil {
 			return *quiet, nil
 		}
-		sg.cutInPause, sg.inLead = false, false
 		cut, ok := sg.speechEnd(known, done)
+		if !ok && sg.waiting && len(sg.buf) < sg.max+ahead {
+			// A live source: the speech may still end before MaxLength.
+			return Segment{}, ErrPending
+		}
+		sg.cutInPause, sg.inLead = false, false
 		if !ok {
 			cut = sg.pauseCut()
 			sg.cutInPause = true

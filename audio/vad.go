@@ -140,6 +140,25 @@ func (v *VAD) Probability(i int) float32 {
 // Speech reports whether frame i's probability is above the threshold.
 func (v *VAD) Speech(i int) bool { return v.Probability(i) > v.threshold }
 
+// Analyzed returns the number of frames (from the stream's start) the
+// detector has measured, decided or not.
+func (v *VAD) Analyzed() int { return v.first + len(v.frames) }
+
+// Provisional returns frame i's speech probability as the detector would
+// give it if the stream ended now: without the context after it that it
+// lacks yet, as Close decides the last frames. It is a guess, for frames
+// in [Decided(), Analyzed()) (a decided frame gets its probability), that
+// live transcription uses to start showing text before the decision.
+func (v *VAD) Provisional(i int) float32 {
+	if i < v.first+len(v.probs) {
+		return v.Probability(i)
+	}
+	if i >= v.first+len(v.frames) {
+		panic(fmt.Sprintf("audio: VAD.Provisional(%d) outside analyzed frames [%d, %d)", i, v.first, v.first+len(v.frames)))
+	}
+	return v.probability(i - v.first)
+}
+
 // Forgotten returns the first frame v still holds.
 func (v *VAD) Forgotten() int { return v.first }
 

@@ -20,9 +20,15 @@ model and decoding flags of "asr transcribe":
 
 	POST /v1/audio/transcriptions  OpenAI's API: multipart "file", response_format
 	                               json | text | srt | vtt | verbose_json,
-	                               timestamp_granularities[] word | segment
+	                               timestamp_granularities[] word | segment;
+	                               stream=true answers server-sent events as
+	                               chunks are decoded (transcript.text.delta)
 	POST /inference                whisper.cpp's server endpoint, the same form
-	GET  /                         a page: upload or record audio, see the
+	GET  /v1/audio/live            live transcription over a WebSocket in Vosk's
+	                               protocol: raw 16-bit PCM in, partial and final
+	                               transcripts out (at most -j streams at once)
+	GET  /                         a page: upload, record or transcribe live
+	                               from the microphone, see the
 	                               transcript, the spectrogram and the attention
 	                               alignment; hover a word to see where the
 	                               model listened, click it to hear it

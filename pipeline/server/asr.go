@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/attend-go/attend/audio"
@@ -39,6 +40,8 @@ type asrService struct {
 	s           *Server
 	cfg         ASRConfig
 	transcriber chan *speech.Transcriber // one per job: a Transcriber is not shared
+	liveOnce    sync.Once                // live.go: the live streams' semaphore
+	liveSem     chan struct{}
 }
 
 // NewASR returns the server of "asr serve": POST
@@ -62,6 +65,7 @@ func NewASR(cfg ASRConfig, o Options) (*Server, error) {
 	}
 	s.handlePost("/v1/audio/transcriptions", a.openAI)
 	s.handlePost("/inference", a.inference)
+	s.mux.HandleFunc("GET "+LivePath, a.live)
 	return s, nil
 }
 
@@ -73,6 +77,7 @@ type asrRequest struct {
 	words     bool   // timestamp_granularities includes word
 	segments  bool   // ... segment (the default)
 	attention bool   // verbose_json carries attend's alignment extras
+	stream    bool   // answer server-sent events as chunks are decoded (sse.go)
 }
 
 // parseASRFields checks the parameters of an upload.
@@ -103,6 +108,7 @@ func parseASRFields(u *upload, defaultFormat string) (*asrRequest, error) {
 	if lang := strings.ToLower(u.get("language")); lang != "" && lang != "en" && lang != "english" {
 		return nil, badRequest("language", "language %q: this model transcribes English (en)", lang)
 	}
+	req.stream = u.get("stream") == "true"
 	switch v := u.get("include_attention"); v {
 	case "", "true", "1":
 	case "false", "0":
@@ -132,6 +138,10 @@ func (a *asrService) answer(w http.ResponseWriter, r *http.Request, defaultForma
 	req, err := parseASRFields(u, defaultFormat)
 	if err != nil {
 		writeError(w, err)
+		return
+	}
+	if req.stream {
+		a.streamEvents(ctx, w, req)
 		return
 	}
 	var t *speech.Transcript

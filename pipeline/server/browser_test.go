@@ -30,12 +30,15 @@ const chromiumPath = "/usr/bin/chromium"
 
 // browser starts headless Chromium for a test, or skips it where there
 // is none.
-func browser(t *testing.T) context.Context {
+func browser(t *testing.T) context.Context { return browserWith(t) }
+
+// browserWith is browser with more flags.
+func browserWith(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Skipf("skipping: no %s (apt-get install -y chromium)", chromiumPath)
 	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append([]chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath),
 		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-quic", true),
@@ -47,7 +50,7 @@ func browser(t *testing.T) context.Context {
 		chromedp.Flag("force-color-profile", "srgb"),
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1000, 900),
-	)
+	}, extra...)...)
 	ctx, cancel := chromedp.NewContext(alloc)
 	t.Cleanup(func() { cancel(); cancelAlloc() })
 	// Start the browser without a timeout (see chromedp.Run). Headless,

@@ -101,6 +101,14 @@ type DecodeOptions struct {
 	// best path all blank, Whisper's no-speech probability. The
 	// Transcriber sets it when voice activity detection is on.
 	DetectNoSpeech bool
+	// Partial asks for a quick hypothesis of audio that is still
+	// arriving: live transcription re-decodes the utterance being spoken
+	// every few hundred milliseconds to show what it has heard so far,
+	// and decodes it with the full search once it ends. Only Text counts
+	// (Words and Tokens may be empty). A family serves it with a cheaper
+	// search (LAS: the CTC head's best path, no speller) or ignores it
+	// and decodes as usual; either way it must cost no more than Decode.
+	Partial bool
 }
 
 // Hypothesis is a Decoder's transcript of one chunk.

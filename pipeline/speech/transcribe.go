@@ -234,17 +234,7 @@ func (t *Transcriber) StreamContext(ctx context.Context, path string, stream aud
 	}
 	tr := &Transcript{Path: path, Chunks: []Chunk{}}
 	emit := func(s audio.Segment, c *timedChunk) {
-		if !t.opts.NoVAD {
-			c.NoSpeechScore = 1 - s.SpeechProbability
-		}
-		off := s.StartTime().Seconds()
-		c.Start, c.End = roundMs(off), roundMs(s.EndTime().Seconds())
-		for i := range c.Words {
-			// Frames are 60 ms: a word in the chunk's last frame may end
-			// (and even start) past the chunk's last sample; clamp it.
-			c.Words[i].Start = min(roundMs(c.Words[i].Start+off), c.End)
-			c.Words[i].End = min(roundMs(c.Words[i].End+off), c.End)
-		}
+		c.place(s, !t.opts.NoVAD)
 		tr.Decode += c.decode
 		tr.Stages.Add(c.stages)
 		tr.Duration = c.End
@@ -455,6 +445,23 @@ func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) 
 	c.fromHypothesis(h, offset, t.opts.KeepAlignment)
 	c.decode = time.Since(start).Seconds()
 	return c, nil
+}
+
+// place puts c, decoded from segment s, at its place in the recording:
+// its times and its words' from the recording's start, and with vad its
+// NoSpeechScore.
+func (c *timedChunk) place(s audio.Segment, vad bool) {
+	if vad {
+		c.NoSpeechScore = 1 - s.SpeechProbability
+	}
+	off := s.StartTime().Seconds()
+	c.Start, c.End = roundMs(off), roundMs(s.EndTime().Seconds())
+	for i := range c.Words {
+		// Frames are 60 ms: a word in the chunk's last frame may end
+		// (and even start) past the chunk's last sample; clamp it.
+		c.Words[i].Start = min(roundMs(c.Words[i].Start+off), c.End)
+		c.Words[i].End = min(roundMs(c.Words[i].End+off), c.End)
+	}
 }
 
 // fromHypothesis fills c from a Decoder's hypothesis of the audio that

@@ -289,6 +289,7 @@
   $("#record").addEventListener("click", toggleRecord);
   if (!window.MediaRecorder || !navigator.mediaDevices) $("#record").disabled = true;
   dropZone($("#drop"), f => transcribe(f, f.name));
+  attend.transcribe = transcribe; // live.js shows a live recording this way once it ends
   wordKeys($("#transcript"));
   let resize = 0;
   window.addEventListener("resize", () => { clearTimeout(resize); resize = setTimeout(() => figures.forEach(draw), 100); });

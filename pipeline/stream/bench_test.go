@@ -1,0 +1,55 @@
+package stream_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/attend-go/attend/audio"
+	"github.com/attend-go/attend/pipeline/speech"
+)
+
+// Partials re-decode the open utterance with the model's cheap search
+// (DecodeOptions.Partial), finals with its full one; with the default
+// model and decoding, on hello.wav (3.4 s).
+func BenchmarkPartialDecode(b *testing.B) { benchmarkDecode(b, true) }
+func BenchmarkFinalDecode(b *testing.B)   { benchmarkDecode(b, false) }
+
+func benchmarkDecode(b *testing.B, partial bool) {
+	m, err := speech.Open("", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr, err := speech.NewTranscriber(m, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sig, err := speech.Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	seg := audio.Segment{Samples: sig.Samples, Rate: rate, End: len(sig.Samples), SpeechProbability: 1}
+	b.ReportAllocs()
+	for b.Loop() {
+		if partial {
+			_, err = tr.Partial(sig.Samples)
+		} else {
+			_, _, err = tr.Segment(seg)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkStreamWrite feeds 100 ms pieces of a recording of three clips
+// to a Streamer with the default partials, a greedy model: the cost of
+// live transcription per second of audio.
+func BenchmarkStreamWrite(b *testing.B) {
+	m := model(b)
+	x := recording(b, 3)
+	b.ReportAllocs()
+	for b.Loop() {
+		feed(b, m, x, rate/10, nil)
+	}
+	b.ReportMetric(float64(len(x))/rate, "audio-s/op")
+}

@@ -1,0 +1,198 @@
+//go:build unix
+
+package stream_test
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/attend-go/attend/audio"
+	"github.com/attend-go/attend/internal/shareddata"
+	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechdata"
+	"github.com/attend-go/attend/pipeline/stream"
+	"github.com/attend-go/attend/pipeline/synth"
+)
+
+// TestMeasureLive measures live transcription with the default model
+// and decoding ("asr transcribe"'s) on speechocean762 dev speakers'
+// utterances joined by pauses, as if they arrived in real time in
+// pieces of 100 ms: a simulated clock advances with the audio and with
+// the CPU time of each Write (the process's, so that other programs on a
+// shared machine do not count), so decoding that falls behind delays
+// what follows, as it would live. It reports the latency from the end of
+// each utterance (its chunk's end) to its final, the time from its first
+// word to its first partial, the intervals between partials, the
+// real-time factor, and whether the finals are the offline transcript's
+// chunks. It runs only with ATTEND_STREAM_MEASURE=N (N clips; run it on
+// one core: taskset -c 0, GOMAXPROCS=1); ATTEND_STREAM_NATIVE=1 takes the
+// native dev clips (native-speech's VoxForge speakers) instead, and
+// ATTEND_STREAM_WAV=PATH also writes the joined recording there.
+func TestMeasureLive(t *testing.T) {
+	n, err := strconv.Atoi(os.Getenv("ATTEND_STREAM_MEASURE"))
+	if err != nil || n <= 0 {
+		t.Skip("skipping: set ATTEND_STREAM_MEASURE=N (clips) to measure")
+	}
+	var dev []speechdata.Utterance
+	if os.Getenv("ATTEND_STREAM_NATIVE") != "" { // the native dev set: VoxForge's speakers
+		utts, err := speechdata.Read(shareddata.Path(t, "native-speech/manifest.tsv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range utts {
+			if strings.Contains(u.Path, "/voxforge/") {
+				dev = append(dev, u)
+			}
+		}
+	} else {
+		utts, err := speechdata.Read(shareddata.Path(t, "speechocean762/train.tsv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, dev, err = speechdata.SplitBySpeaker(utts, 12, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var x []float32
+	for i := 0; len(x) < math.MaxInt32 && i < n; i++ {
+		u := dev[i%len(dev)]
+		sig, err := speech.Load(u.Path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pause := rate + (i%5)*rate/4 // 1–2 s
+		x = append(append(x, sig.Samples...), make([]float32, pause)...)
+	}
+	if path := os.Getenv("ATTEND_STREAM_WAV"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := synth.WriteWAV(f, x, rate); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := speech.Open("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := speech.NewTranscriber(m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	offStart := cpuTime(t)
+	offline, err := tr.Stream("joined", (&audio.Signal{Rate: rate, Channels: 1, Samples: x}).Stream())
+	if err != nil {
+		t.Fatal(err)
+	}
+	offTime := cpuTime(t) - offStart
+
+	s, err := stream.New(m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type timed struct {
+		stream.Event
+		wall float64 // simulated wall time of the event, s from the start
+	}
+	var events []timed
+	var busy time.Duration
+	now, piece := 0.0, rate/10
+	for i := 0; i <= len(x); i += piece {
+		var ev []stream.Event
+		var err error
+		start := cpuTime(t)
+		if i < len(x) {
+			end := min(i+piece, len(x))
+			now = max(now, float64(end)/rate) // the piece has arrived
+			ev, err = s.Write(x[i:end])
+		} else {
+			ev, err = s.Close()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := cpuTime(t) - start
+		busy += d
+		now += d.Seconds()
+		for _, e := range ev {
+			events = append(events, timed{e, now})
+		}
+	}
+	audioSec := float64(len(x)) / rate
+
+	var finals []timed
+	var lat, look, firstPartial, gaps []float64
+	var partials []float64 // simulated times of the partials since the last final
+	for _, e := range events {
+		if !e.Final {
+			partials = append(partials, e.wall)
+			continue
+		}
+		finals = append(finals, e)
+		lat = append(lat, e.wall-e.End)
+		look = append(look, e.At-e.End)
+		if len(partials) > 0 && len(e.Words) > 0 {
+			firstPartial = append(firstPartial, partials[0]-e.Words[0].Start)
+			// While the utterance is spoken: from its first partial to
+			// its last word's end (a partial is due every 400 ms, and
+			// shown when its text changed).
+			last := partials[0]
+			for _, p := range partials[1:] {
+				if p > e.Words[len(e.Words)-1].End {
+					break
+				}
+				gaps = append(gaps, p-last)
+				last = p
+			}
+		}
+		partials = partials[:0]
+	}
+	var want []speech.Chunk
+	for _, c := range offline.Chunks {
+		if !c.NoSpeech && c.Text != "" {
+			want = append(want, c)
+		}
+	}
+	same := 0
+	for i := range min(len(finals), len(want)) {
+		if finals[i].Text == want[i].Text && finals[i].Start == want[i].Start && finals[i].End == want[i].End {
+			same++
+		}
+	}
+	t.Logf("%d clips, %.1f s of audio; GOMAXPROCS=%s", n, audioSec, os.Getenv("GOMAXPROCS"))
+	t.Logf("finals %d, offline chunks with text %d, identical (text, start, end) %d", len(finals), len(want), same)
+	t.Logf("real-time factor (CPU time): live %.3f (%.1f s), offline %.3f", busy.Seconds()/audioSec, busy.Seconds(), offTime.Seconds()/audioSec)
+	t.Logf("end of utterance → final: %s; of which the endpointer's look-ahead (audio) %s", quantiles(lat), quantiles(look))
+	t.Logf("first word → first partial: %s", quantiles(firstPartial))
+	t.Logf("between partials while speaking: %s", quantiles(gaps))
+}
+
+// cpuTime is the CPU time the process has used.
+func cpuTime(t *testing.T) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// quantiles formats the median, 95th percentile and maximum of v.
+func quantiles(v []float64) string {
+	if len(v) == 0 {
+		return "none"
+	}
+	v = slices.Sorted(slices.Values(v))
+	q := func(p float64) float64 { return v[min(len(v)-1, int(math.Ceil(p*float64(len(v))))-1)] }
+	return fmt.Sprintf("p50 %.2f s, p95 %.2f s, max %.2f s (n=%d)", q(0.5), q(0.95), v[len(v)-1], len(v))
+}

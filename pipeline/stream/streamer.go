@@ -1,0 +1,210 @@
+package stream
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/attend-go/attend/audio"
+	"github.com/attend-go/attend/pipeline/speech"
+)
+
+// Event is what a Streamer says while audio arrives: a partial
+// transcript of the utterance being spoken, or the final transcript of
+// one that ended.
+type Event struct {
+	// Final says the event closes an utterance: Text is its transcript
+	// by the model's full search, Start and End its span and Words its
+	// timed words (seconds from the stream's start). Otherwise Text is a
+	// partial transcript of the audio since the last final, which later
+	// partials and the final replace.
+	Final bool
+	Text  string
+	Start float64
+	End   float64
+	Words []speech.Word
+	// At is how much audio had been written when the event was made, in
+	// seconds: At − End is how long after its end a final came, in
+	// audio (the endpointer's look-ahead).
+	At float64
+	// Decode is the time its decoding took.
+	Decode time.Duration
+}
+
+// Options configures a Streamer; nil means defaults.
+type Options struct {
+	// Transcribe configures the cutting and decoding as for files
+	// (Segment and its VAD; NoVAD, Threads and the callbacks are
+	// ignored: live transcription always uses the detector).
+	Transcribe speech.TranscribeOptions
+	// PartialInterval is how much audio passes between partials (0 means
+	// DefaultPartialInterval); negative turns partials off.
+	PartialInterval time.Duration
+	// PartialLoad, when above 0, bounds the time partials take to that
+	// fraction of the audio's: after a partial that took d, the next is
+	// due no sooner than d/PartialLoad of audio later. Live callers set it
+	// (DefaultPartialLoad) so that a slow model (a Whisper model decodes a
+	// whole window for each partial) or a busy machine spaces its
+	// partials out instead of falling behind the audio. 0 means one every
+	// PartialInterval whatever it costs, which makes the events depend on
+	// the audio alone (tests).
+	PartialLoad float64
+}
+
+// DefaultPartialLoad is the Options.PartialLoad of asr stream and the
+// server: partials take at most half of real time.
+const DefaultPartialLoad = 0.5
+
+// DefaultPartialInterval is the default Options.PartialInterval.
+const DefaultPartialInterval = 400 * time.Millisecond
+
+// Streamer transcribes one stream of audio as it arrives; it is not safe
+// for concurrent use.
+type Streamer struct {
+	tr       *speech.Transcriber
+	src      *liveSource
+	seg      *audio.Segmenter
+	interval int // PartialInterval in samples, 0: no partials
+	load     float64
+
+	open      []float32 // samples from openStart on: since the last cut
+	openStart int
+	received  int // samples written
+	due       int // received count at which the next partial is due
+	partial   string
+	closed    bool
+}
+
+// New returns a Streamer decoding with model.
+func New(model speech.Model, opts *Options) (*Streamer, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	to := o.Transcribe
+	to.NoVAD, to.Threads, to.OnChunk, to.OnStart, to.KeepAlignment = false, 0, nil, nil, false
+	tr, err := speech.NewTranscriber(model, &to)
+	if err != nil {
+		return nil, err
+	}
+	src := &liveSource{}
+	seg, err := tr.LiveSegmenter(src)
+	if err != nil {
+		return nil, fmt.Errorf("stream: %w", err)
+	}
+	if !(o.PartialLoad >= 0) {
+		return nil, fmt.Errorf("stream: partial load %v: want 0 or more", o.PartialLoad)
+	}
+	s := &Streamer{tr: tr, src: src, seg: seg, load: o.PartialLoad}
+	switch {
+	case o.PartialInterval == 0:
+		s.interval = durationSamples(DefaultPartialInterval)
+	case o.PartialInterval > 0:
+		s.interval = max(1, durationSamples(o.PartialInterval))
+	}
+	s.due = s.interval
+	return s, nil
+}
+
+func durationSamples(d time.Duration) int { return int(d * speech.SampleRate / time.Second) }
+
+// Received returns how much audio has been written.
+func (s *Streamer) Received() time.Duration {
+	return time.Duration(s.received) * time.Second / speech.SampleRate
+}
+
+// Write feeds samples (mono, speech.SampleRate, nominally in [-1, 1])
+// and returns the events they complete: the finals of the utterances
+// whose end became known, then a partial if one fell due and its text
+// changed.
+func (s *Streamer) Write(samples []float32) ([]Event, error) {
+	if s.closed {
+		return nil, errors.New("stream: write after close")
+	}
+	s.src.buf = append(s.src.buf, samples...)
+	s.open = append(s.open, samples...)
+	s.received += len(samples)
+	events, err := s.finals(nil)
+	if err != nil || s.interval == 0 || s.received < s.due || !s.seg.HeardSpeech() {
+		return events, err
+	}
+	s.due = s.received + s.interval
+	start := time.Now()
+	text, err := s.tr.Partial(s.open)
+	if err != nil {
+		return events, fmt.Errorf("stream: %w", err)
+	}
+	if s.load > 0 {
+		s.due = max(s.due, s.received+durationSamples(time.Duration(float64(time.Since(start))/s.load)))
+	}
+	if text != "" && text != s.partial {
+		s.partial = text
+		events = append(events, Event{Text: text, At: s.seconds(s.received)})
+	}
+	return events, nil
+}
+
+// Close ends the stream (end of input, a client's eof, Ctrl-C) and
+// returns the finals of what was still open.
+func (s *Streamer) Close() ([]Event, error) {
+	if s.closed {
+		return nil, nil
+	}
+	s.closed, s.src.closed = true, true
+	return s.finals(nil)
+}
+
+// finals appends the finals of every segment the endpointer can cut now.
+func (s *Streamer) finals(events []Event) ([]Event, error) {
+	for {
+		seg, err := s.seg.Next()
+		switch {
+		case errors.Is(err, audio.ErrPending), errors.Is(err, io.EOF):
+			return events, nil
+		case err != nil:
+			return events, fmt.Errorf("stream: %w", err)
+		}
+		drop := min(seg.End-s.openStart, len(s.open))
+		s.open = s.open[:copy(s.open, s.open[drop:])]
+		s.openStart += drop
+		if seg.NoSpeech {
+			continue
+		}
+		c, took, err := s.tr.Segment(seg)
+		if err != nil {
+			return events, fmt.Errorf("stream: %w", err)
+		}
+		s.partial = ""
+		if c.NoSpeech || c.Text == "" {
+			continue
+		}
+		events = append(events, Event{Final: true, Text: c.Text, Start: c.Start, End: c.End, Words: c.Words,
+			At: s.seconds(s.received), Decode: took})
+	}
+}
+
+func (s *Streamer) seconds(samples int) float64 { return float64(samples) / speech.SampleRate }
+
+// liveSource is the audio.Stream the endpointer reads: the samples
+// written so far, then audio.ErrPending until more come, io.EOF once
+// closed.
+type liveSource struct {
+	buf    []float32
+	closed bool
+}
+
+func (l *liveSource) Rate() int     { return speech.SampleRate }
+func (l *liveSource) Channels() int { return 1 }
+
+func (l *liveSource) Read(dst []float32) (int, error) {
+	n := copy(dst, l.buf)
+	l.buf = l.buf[:copy(l.buf, l.buf[n:])]
+	switch {
+	case n > 0:
+		return n, nil
+	case l.closed:
+		return 0, io.EOF
+	}
+	return 0, audio.ErrPending
+}
