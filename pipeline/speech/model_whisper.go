@@ -143,6 +143,19 @@ func (o *WhisperOptions) transcribeOptions(tok *whisper.Tokenizer) (whisper.Tran
 	return t, t.Decoding.Validate()
 }
 
+// partialOptions are the decoding of a live partial hypothesis: one
+// greedy pass at temperature 0 without timestamps, word timing or
+// conditioning on earlier windows.
+func (w *Whisper) partialOptions() whisper.TranscribeOptions {
+	o := w.opts
+	o.Temperatures = []float64{0}
+	o.Decoding.BeamSize, o.Decoding.Patience = 0, 0
+	o.Decoding.WithoutTimestamps = true
+	o.WordTimestamps = false
+	o.ConditionOnPreviousText = false
+	return o
+}
+
 // Network returns the Whisper network.
 func (w *Whisper) Network() *whisper.Model { return w.net }
 
@@ -201,7 +214,11 @@ func (d *whisperDecoder) Decode(e Encoding, o *DecodeOptions) (*Hypothesis, erro
 	if o == nil {
 		o = &DecodeOptions{}
 	}
-	r, err := whisper.Transcribe(d.w.net, d.w.tok, we.spec.Data, we.spec.Frames, d.w.opts, d.rng)
+	opts := d.w.opts
+	if o.Partial {
+		opts = d.w.partialOptions()
+	}
+	r, err := whisper.Transcribe(d.w.net, d.w.tok, we.spec.Data, we.spec.Frames, opts, d.rng)
 	if err != nil {
 		return nil, err
 	}
