@@ -67,6 +67,7 @@ Recipes:
 	asr serve
 	ATTEND_API_KEY=$(openssl rand -hex 16) asr serve -addr 0.0.0.0:8080
 	asr serve -addr 127.0.0.1:9000 -j 2 -beam 8
+	asr serve -model "" -model ggml-base.bin   # our model by default; "model": "whisper-1" picks Whisper
 	curl -s http://127.0.0.1:8080/v1/audio/transcriptions -F file=@testdata/hello.wav
 	curl -s http://127.0.0.1:8080/v1/audio/transcriptions -F file=@testdata/hello.wav -F response_format=srt
 	curl -s http://127.0.0.1:8080/inference -F file=@testdata/hello.wav -F response_format=text
@@ -76,7 +77,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("serve", serveUsage, serveExamples, stderr)
 	var sf cli.Serve
 	sf.Register(fs, "127.0.0.1:8080")
-	modelPath := fs.String("model", "", "model `file` (default: the embedded model)")
+	var modelPaths stringList
+	fs.Var(&modelPaths, "model", "model `file` or Whisper model name (default: the embedded model); repeat it to serve several, the first the default: a request picks one with its \"model\" field (an ID of /v1/models, or whisper-1 for the first Whisper model)")
 	maxDuration := fs.Duration("max-duration", server.DefaultMaxDuration, "longest audio a request may hold")
 	search := addSearchFlags(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
@@ -96,11 +98,18 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	model, err := speech.Open(*modelPath, &dec)
-	if err != nil {
-		return err
+	if len(modelPaths) == 0 {
+		modelPaths = stringList{""}
 	}
-	srv, err := server.NewASR(server.ASRConfig{Model: model, ModelID: speech.ModelID(*modelPath), MaxDuration: *maxDuration}, opts)
+	var models []server.ASRModel
+	for _, path := range modelPaths {
+		model, err := speech.Open(path, &dec)
+		if err != nil {
+			return err
+		}
+		models = append(models, server.ASRModel{ID: speech.ModelID(path), Model: model})
+	}
+	srv, err := server.NewASR(server.ASRConfig{Model: models[0].Model, ModelID: models[0].ID, More: models[1:], MaxDuration: *maxDuration}, opts)
 	if err != nil {
 		return err
 	}

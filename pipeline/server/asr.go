@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -33,15 +34,32 @@ type ASRConfig struct {
 	// MaxDuration bounds the audio of one request (0: DefaultMaxDuration);
 	// longer audio gets 413.
 	MaxDuration time.Duration
+	// More are further models a request may pick with its "model" field
+	// (OpenAI's): an ID listed in /v1/models, or "whisper-1" for the
+	// first Whisper model (else the default). Model is the default.
+	More []ASRModel
+}
+
+// ASRModel is a speech model served under an ID.
+type ASRModel struct {
+	ID    string
+	Model speech.Model
 }
 
 // asrService answers the transcription endpoints.
 type asrService struct {
-	s           *Server
-	cfg         ASRConfig
-	transcriber chan *speech.Transcriber // one per job: a Transcriber is not shared
-	liveOnce    sync.Once                // live.go: the live streams' semaphore
-	liveSem     chan struct{}
+	s        *Server
+	cfg      ASRConfig
+	models   []servedModel // the default first
+	liveOnce sync.Once     // live.go: the live streams' semaphore
+	liveSem  chan struct{}
+}
+
+// servedModel is a model with its Transcribers, one per job: a
+// Transcriber is not shared.
+type servedModel struct {
+	ASRModel
+	transcriber chan *speech.Transcriber
 }
 
 // NewASR returns the server of "asr serve": POST
@@ -54,14 +72,32 @@ func NewASR(cfg ASRConfig, o Options) (*Server, error) {
 	if cfg.MaxDuration <= 0 {
 		cfg.MaxDuration = DefaultMaxDuration
 	}
-	s := newServer("asr", []modelInfo{{ID: cfg.ModelID, Object: "model", OwnedBy: "attend"}}, o)
-	a := &asrService{s: s, cfg: cfg, transcriber: make(chan *speech.Transcriber, s.o.Jobs)}
-	for range s.o.Jobs {
-		tr, err := speech.NewTranscriber(cfg.Model, &speech.TranscribeOptions{KeepAlignment: true})
-		if err != nil {
-			return nil, err
+	all := append([]ASRModel{{ID: cfg.ModelID, Model: cfg.Model}}, cfg.More...)
+	var infos []modelInfo
+	a := &asrService{cfg: cfg}
+	for i, m := range all {
+		if m.Model == nil {
+			return nil, fmt.Errorf("server: model %q is nil", m.ID)
 		}
-		a.transcriber <- tr
+		for _, other := range all[:i] {
+			if other.ID == m.ID {
+				return nil, fmt.Errorf("server: two models are called %q", m.ID)
+			}
+		}
+		infos = append(infos, modelInfo{ID: m.ID, Object: "model", OwnedBy: "attend"})
+	}
+	s := newServer("asr", infos, o)
+	a.s = s
+	for _, m := range all {
+		sm := servedModel{ASRModel: m, transcriber: make(chan *speech.Transcriber, s.o.Jobs)}
+		for range s.o.Jobs {
+			tr, err := speech.NewTranscriber(m.Model, &speech.TranscribeOptions{KeepAlignment: true})
+			if err != nil {
+				return nil, err
+			}
+			sm.transcriber <- tr
+		}
+		a.models = append(a.models, sm)
 	}
 	s.handlePost("/v1/audio/transcriptions", a.openAI)
 	s.handlePost("/inference", a.inference)
@@ -78,6 +114,8 @@ type asrRequest struct {
 	segments  bool   // ... segment (the default)
 	attention bool   // verbose_json carries attend's alignment extras
 	stream    bool   // answer server-sent events as chunks are decoded (sse.go)
+	model     string // the "model" field: which served model
+	language  string // the "language" field, "" for the model's own
 }
 
 // parseASRFields checks the parameters of an upload.
@@ -105,9 +143,7 @@ func parseASRFields(u *upload, defaultFormat string) (*asrRequest, error) {
 	if len(grains) == 0 {
 		req.segments = true
 	}
-	if lang := strings.ToLower(u.get("language")); lang != "" && lang != "en" && lang != "english" {
-		return nil, badRequest("language", "language %q: this model transcribes English (en)", lang)
-	}
+	req.model, req.language = u.get("model"), strings.TrimSpace(u.get("language"))
 	req.stream = u.get("stream") == "true"
 	switch v := u.get("include_attention"); v {
 	case "", "true", "1":
@@ -163,8 +199,15 @@ func (a *asrService) transcribe(ctx context.Context, req *asrRequest) (*speech.T
 	if err != nil {
 		return nil, err
 	}
-	tr := <-a.transcriber // as many as workers: never waits
-	defer func() { a.transcriber <- tr }()
+	m, err := a.pick(req)
+	if err != nil {
+		return nil, err
+	}
+	tr, done, err := m.transcriberFor(req.language)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	name := req.name
 	if name == "" {
 		name = "upload"
@@ -192,7 +235,8 @@ func (a *asrService) write(w http.ResponseWriter, req *asrRequest, t *speech.Tra
 	case "json":
 		writeJSON(w, http.StatusOK, map[string]string{"text": t.Text})
 	case "verbose_json":
-		writeJSON(w, http.StatusOK, verbose(t, req, a.cfg.ModelID, a.cfg.Model.Info().EncoderFrameSeconds))
+		m, _ := a.pick(req) // transcribe picked it already
+		writeJSON(w, http.StatusOK, verbose(t, req, m.ID, m.Model.Info().EncoderFrameSeconds))
 	default:
 		var b bytes.Buffer
 		format := req.format
@@ -210,4 +254,72 @@ func (a *asrService) write(w http.ResponseWriter, req *asrRequest, t *speech.Tra
 		w.Header().Set("Content-Type", ct)
 		_, _ = w.Write(b.Bytes())
 	}
+}
+
+// pick returns the served model a request names in its "model" field:
+// the default for none, an ID of /v1/models (or its file's name, with or
+// without the extension), or for "whisper-1" (what OpenAI's clients
+// send) the first Whisper model, else the default.
+func (a *asrService) pick(req *asrRequest) (*servedModel, error) {
+	switch req.model {
+	case "":
+		return &a.models[0], nil
+	case "whisper-1":
+		for i := range a.models {
+			if a.models[i].Model.Info().Family == "whisper" {
+				return &a.models[i], nil
+			}
+		}
+		return &a.models[0], nil
+	}
+	var ids []string
+	for i := range a.models {
+		id := a.models[i].ID
+		if id == req.model || filepath.Base(id) == req.model || strings.TrimSuffix(filepath.Base(id), filepath.Ext(id)) == req.model {
+			return &a.models[i], nil
+		}
+		ids = append(ids, id)
+	}
+	return nil, badRequest("model", "model %q is not served here; models: %s (or whisper-1)", req.model, strings.Join(ids, ", "))
+}
+
+// transcriberFor returns a Transcriber of m for language ("" for the
+// model's own) and the function that gives it back: the model's own
+// language takes a pooled one, another language one made for the
+// request (modelFor).
+func (m *servedModel) transcriberFor(language string) (*speech.Transcriber, func(), error) {
+	lm, err := m.modelFor(language)
+	if err != nil {
+		return nil, nil, err
+	}
+	if lm == m.Model {
+		tr := <-m.transcriber // as many as workers: never waits
+		return tr, func() { m.transcriber <- tr }, nil
+	}
+	tr, err := speech.NewTranscriber(lm, &speech.TranscribeOptions{KeepAlignment: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	return tr, func() {}, nil
+}
+
+// modelFor returns m's model decoding language: the model itself for ""
+// (its own language) or English on a model that cannot choose, else
+// the model for that language (speech.Languages), or a bad request.
+func (m *servedModel) modelFor(language string) (speech.Model, error) {
+	if language == "" {
+		return m.Model, nil
+	}
+	l, ok := m.Model.(speech.Languages)
+	if !ok {
+		if lang := strings.ToLower(language); lang == "en" || lang == "english" {
+			return m.Model, nil
+		}
+		return nil, badRequest("language", "language %q: model %s transcribes English (en)", language, m.ID)
+	}
+	lm, err := l.WithLanguage(language)
+	if err != nil {
+		return nil, badRequest("language", "%v", err)
+	}
+	return lm, nil
 }

@@ -22,7 +22,7 @@ import (
 // offlineText is the text POST /v1/audio/transcriptions answers for wav.
 func offlineText(t *testing.T, url string, wav []byte) string {
 	t.Helper()
-	body, ct := form(t, wav, "model", "attend")
+	body, ct := form(t, wav, "model", "whisper-1")
 	code, _, data := do(t, "POST", url+"/v1/audio/transcriptions", ct, body)
 	if code != 200 {
 		t.Fatalf("%d %s", code, data)
@@ -42,7 +42,7 @@ func TestTranscriptionSSE(t *testing.T) {
 	ts := serve(t, newASRServer(t, Options{}))
 	_, wav := helloTwice(t)
 	want := offlineText(t, ts.URL, wav)
-	body, ct := form(t, wav, "model", "attend", "stream", "true")
+	body, ct := form(t, wav, "model", "whisper-1", "stream", "true")
 	resp, err := http.Post(ts.URL+"/v1/audio/transcriptions", ct, body)
 	if err != nil {
 		t.Fatal(err)

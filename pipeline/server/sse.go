@@ -44,7 +44,15 @@ func (a *asrService) streamEvents(ctx context.Context, w http.ResponseWriter, re
 	}
 	var texts []string
 	err := a.s.work(ctx, func(ctx context.Context) error {
-		tr, err := speech.NewTranscriber(a.cfg.Model, &speech.TranscribeOptions{OnChunk: func(c speech.Chunk) {
+		m, err := a.pick(req)
+		if err != nil {
+			return err
+		}
+		model, err := m.modelFor(req.language)
+		if err != nil {
+			return err
+		}
+		tr, err := speech.NewTranscriber(model, &speech.TranscribeOptions{OnChunk: func(c speech.Chunk) {
 			if c.Text == "" {
 				return
 			}

@@ -159,3 +159,14 @@ type Token struct {
 	// was spelled (natural log, ≤ 0).
 	LogProb float32
 }
+
+// Languages is a Model that can decode a language chosen per request
+// (Whisper's multilingual models; an English-only model takes English
+// and refuses others). The server's language field uses it; a Model
+// without it transcribes the language it was trained on.
+type Languages interface {
+	// WithLanguage returns the model decoding language, a code ("de") or
+	// a name ("german"), or "" / "auto" to detect it; an error names a
+	// language the model cannot take.
+	WithLanguage(language string) (Model, error)
+}

@@ -49,11 +49,12 @@ type WhisperOptions struct {
 // predicts. Words are timed from the cross-attention of the alignment
 // heads (timing.py).
 type Whisper struct {
-	net  *whisper.Model
-	tok  whisper.TextTokenizer
-	mel  *audio.WhisperMel
-	opts whisper.TranscribeOptions
-	seed uint64
+	net       *whisper.Model
+	tokenizer *whisper.Tokenizer
+	tok       whisper.TextTokenizer
+	mel       *audio.WhisperMel
+	opts      whisper.TranscribeOptions
+	seed      uint64
 }
 
 // NewWhisper returns the Whisper network m with its tokenizer (the file's
@@ -89,7 +90,20 @@ func NewWhisper(m *whisper.Model, o *WhisperOptions) (*Whisper, error) {
 		return nil, err
 	}
 	opts.Words.Heads = whisper.AlignmentHeadsFor(d)
-	return &Whisper{net: m, tok: whisper.TokenizerText(tok), mel: mel, opts: opts, seed: o.Seed}, nil
+	return &Whisper{net: m, tokenizer: tok, tok: whisper.TokenizerText(tok), mel: mel, opts: opts, seed: o.Seed}, nil
+}
+
+// WithLanguage implements Languages: the same model decoding language
+// (a code or a name; "" or "auto" detects it on multilingual models).
+func (w *Whisper) WithLanguage(language string) (Model, error) {
+	o := WhisperOptions{Language: language}
+	opts, err := o.transcribeOptions(w.tokenizer)
+	if err != nil {
+		return nil, err
+	}
+	c := *w
+	c.opts.Decoding.Language = opts.Decoding.Language
+	return &c, nil
 }
 
 // transcribeOptions turns o into openai/whisper's transcribe() arguments
