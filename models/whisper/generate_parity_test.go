@@ -15,16 +15,18 @@ var bundleShape = Dims{NMels: 80, NAudioCtx: 1500, NAudioState: 64, NAudioHead: 
 
 // generatedShapes are the models the format tests generate: the bundle's
 // shape with a seed the bundle did not use, and the real tiny and base
-// shapes (slow: skipped with -short).
+// shapes (slow: skipped with -short), each with the quantizations it is
+// written in (base with two of them: each costs two base-sized windows).
 var generatedShapes = []struct {
-	name string
-	dims Dims
-	seed uint64
-	slow bool
+	name   string
+	dims   Dims
+	seed   uint64
+	slow   bool
+	quants []ggml.Type
 }{
-	{"bundle-shape", bundleShape, 20261129, false},
-	{"tiny", tinyDims, 4242, true},
-	{"base", baseDims, 515, true},
+	{"bundle-shape", bundleShape, 20261129, false, quantTypes},
+	{"tiny", tinyDims, 4242, true, quantTypes},
+	{"base", baseDims, 515, true, []ggml.Type{ggml.Q5_0, ggml.Q4_1}},
 }
 
 // formatRun is what one loaded file computes: the encoder's output on a
@@ -128,10 +130,10 @@ func TestGeneratedFormatsAgree(t *testing.T) {
 	for _, sc := range generatedShapes {
 		t.Run(sc.name, func(t *testing.T) {
 			if sc.slow && testing.Short() {
-				t.Skipf("%s-shaped model: encodes 13 windows", sc.name)
+				t.Skipf("%s-shaped model: encodes %d windows", sc.name, 5+2*len(sc.quants))
 			}
 			g := generateModel(sc.dims, sc.seed)
-			fs := g.writeAll(t)
+			fs := g.writeAll(t, sc.quants)
 			mel := randomMel(sc.dims, sc.seed)
 			direct := g.model(t)
 			tokens := greedyTokens(t, direct, mel, 4)
@@ -144,7 +146,7 @@ func TestGeneratedFormatsAgree(t *testing.T) {
 					t.Errorf("%s differs from the generated model: %s", f.name, diff)
 				}
 			}
-			for _, typ := range quantTypes {
+			for _, typ := range sc.quants {
 				if f, err := ggml.ReadFile(fs.quant[typ.String()]); err != nil {
 					t.Fatal(err)
 				} else if w := f.Lookup("encoder.blocks.0.attn.query.weight"); w == nil || w.Type != typ {

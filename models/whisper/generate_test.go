@@ -262,12 +262,12 @@ type generatedFiles struct {
 var quantTypes = []ggml.Type{ggml.Q8_0, ggml.Q5_0, ggml.Q5_1, ggml.Q4_0, ggml.Q4_1}
 
 // writeAll writes g in every format into a temporary directory: ggml f16,
-// each quantization of it (ggml.QuantizeFile) with the f32 file of its
-// dequantized weights, Hugging Face safetensors (F16; whisper_dims in the
+// its quantization to each of types (ggml.QuantizeFile) with the f32 file
+// of its dequantized weights, Hugging Face safetensors (F16; whisper_dims in the
 // metadata only when the heads are not width/64, so that the loader's
 // inference is exercised on released shapes) and openai/whisper's names
 // (F32, whisper_dims).
-func (g *generatedModel) writeAll(t testing.TB) generatedFiles {
+func (g *generatedModel) writeAll(t testing.TB, types []ggml.Type) generatedFiles {
 	t.Helper()
 	dir := t.TempDir()
 	fs := generatedFiles{quant: map[string]string{}, dequant: map[string]string{},
@@ -284,7 +284,7 @@ func (g *generatedModel) writeAll(t testing.TB) generatedFiles {
 	if err := safetensors.WriteFile(fs.openai, g.safetensorsFile(false, true), safetensors.F32); err != nil {
 		t.Fatal(err)
 	}
-	for _, typ := range quantTypes {
+	for _, typ := range types {
 		q, err := ggml.QuantizeFile(fs.f16, typ)
 		if err != nil {
 			t.Fatal(err)

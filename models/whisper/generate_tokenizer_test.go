@@ -39,7 +39,7 @@ func TestGeneratedMultilingualTokens(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := generateModel(tc.dims, 6174)
-			fs := g.writeAll(t)
+			fs := g.writeAll(t, nil)
 			mel := randomMel(tc.dims, 6174)
 			var first LanguageProbs
 			for i, path := range []string{fs.ggmlF16, fs.hf} {
