@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent float32 forward of a Whisper network, for attend's parity tests.
+"""An independent float32 (or float64) forward of a Whisper network, for attend's parity tests.
 
 Written from the architecture openai/whisper's whisper/model.py defines (not
 copied from it): conv1d(k3) + GELU, conv1d(k3, stride 2) + GELU, + sinusoid
@@ -23,6 +23,7 @@ OUTPUT.json: greedy decoding without timestamps from the prompt: "tokens" (sampl
              "raw_top5_logits"), the step that picked end of text included.
 """
 import json
+import os
 import struct
 import sys
 
@@ -31,6 +32,10 @@ import torch
 import torch.nn.functional as F
 
 DTYPES = {"F32": np.float32, "F16": np.float16, "F64": np.float64}
+
+# WHISPER_REF_DTYPE=float64 computes in double precision: the exact answer
+# that float32 implementations (PyTorch's, attend's) approximate.
+COMPUTE = np.float64 if os.environ.get("WHISPER_REF_DTYPE") == "float64" else np.float32
 
 
 def read_safetensors(path):
@@ -43,14 +48,14 @@ def read_safetensors(path):
     for name, e in header.items():
         lo, hi = e["data_offsets"]
         a = np.frombuffer(data[lo:hi], dtype=np.dtype(DTYPES[e["dtype"]]).newbyteorder("<"))
-        tensors[name] = torch.from_numpy(a.astype(np.float32).reshape(e["shape"]))
+        tensors[name] = torch.from_numpy(a.astype(COMPUTE).reshape(e["shape"]))
     return tensors, meta
 
 
 def write_safetensors(path, tensors):
     header, blobs, off = {}, [], 0
     for name, t in tensors.items():
-        b = np.ascontiguousarray(t.numpy(), dtype="<f4").tobytes()
+        b = np.ascontiguousarray(t.numpy(), dtype="<f4").tobytes()  # float64 results rounded
         header[name] = {"dtype": "F32", "shape": list(t.shape), "data_offsets": [off, off + len(b)]}
         blobs.append(b)
         off += len(b)

@@ -122,30 +122,14 @@ func TestTorchReferenceParity(t *testing.T) {
 			if err := os.WriteFile(cfgPath, js, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			outST, outJS := filepath.Join(dir, "out.safetensors"), filepath.Join(dir, "out.json")
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-			defer cancel()
 			start := time.Now()
-			cmd := exec.CommandContext(ctx, python, script, model, in, cfgPath, outST, outJS)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("%s: %v\n%s", script, err, out)
-			}
+			refEnc, ref := runReference(t, python, script, dir, "", model, in, cfgPath)
 			t.Logf("PyTorch reference ran in %v", time.Since(start).Round(time.Millisecond))
 
 			m, err := Load(model)
 			if err != nil {
 				t.Fatal(err)
 			}
-			refEnc := readRefEncoder(t, outST)
-			var ref refDecoding
-			data, err := os.ReadFile(outJS)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(data, &ref); err != nil {
-				t.Fatal(err)
-			}
-
 			enc, err := m.Encode(mel)
 			if err != nil {
 				t.Fatal(err)
@@ -183,8 +167,67 @@ func TestTorchReferenceParity(t *testing.T) {
 			default:
 				t.Errorf("greedy tokens diverge at step %d: %v, reference %v (first near-tie at step %d)", diverge, res.Tokens, ref.Tokens, tie)
 			}
+
+			// The same in float64: how far attend's and PyTorch's float32 are
+			// from the exact answer, the encoder and the logits along the
+			// float64 path from each one's own encoder. attend may be no less
+			// accurate than PyTorch (4× its error at most, and 2e-5 of the
+			// scale for the encoder).
+			exactEnc, exact := runReference(t, python, script, dir, "float64", model, in, cfgPath)
+			oursEnc, torchEnc := relMaxDiff(enc.Data, exactEnc), relMaxDiff(refEnc, exactEnc)
+			oursLogits := checkTeacherForcedQuiet(m, enc, prompt, exact)
+			torchLogits := maxTop5Diff(ref, exact)
+			t.Logf("from float64: encoder %.3g (PyTorch float32 %.3g) of its scale; logits along its path %.3g (PyTorch float32 %.3g, %d steps)",
+				oursEnc, torchEnc, oursLogits, torchLogits, len(exact.RawTop5IDs))
+			if oursEnc > max(4*torchEnc, 2e-5) {
+				t.Errorf("encoder %.3g from float64, PyTorch float32 %.3g", oursEnc, torchEnc)
+			}
+			if oursLogits > max(4*torchLogits, 1e-4) {
+				t.Errorf("logits %.3g from float64, PyTorch float32 %.3g", oursLogits, torchLogits)
+			}
 		})
 	}
+}
+
+// runReference runs the reference script in dir on the model, the input
+// window and the decoding config, computing in dtype ("" for float32,
+// "float64"), and returns its encoder output and greedy decoding.
+func runReference(t *testing.T, python, script, dir, dtype, model, in, cfg string) ([]float32, refDecoding) {
+	t.Helper()
+	outST, outJS := filepath.Join(dir, "out"+dtype+".safetensors"), filepath.Join(dir, "out"+dtype+".json")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, python, script, model, in, cfg, outST, outJS)
+	cmd.Env = append(os.Environ(), "WHISPER_REF_DTYPE="+dtype)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", script, err, out)
+	}
+	var ref refDecoding
+	data, err := os.ReadFile(outJS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &ref); err != nil {
+		t.Fatal(err)
+	}
+	return readRefEncoder(t, outST), ref
+}
+
+// maxTop5Diff returns the largest difference between a's and b's top-5
+// logits of the same ids over the steps where both followed the same path.
+func maxTop5Diff(a, b refDecoding) float64 {
+	var worst float64
+	for step := range min(len(a.RawTop5IDs), len(b.RawTop5IDs)) {
+		if step > 0 && (step > len(a.Tokens) || step > len(b.Tokens) || a.Tokens[step-1] != b.Tokens[step-1]) {
+			break
+		}
+		for k, id := range b.RawTop5IDs[step] {
+			if a.RawTop5IDs[step][k] == id {
+				worst = max(worst, math.Abs(a.RawTop5Logits[step][k]-b.RawTop5Logits[step][k]))
+			}
+		}
+	}
+	return worst
 }
 
 // torchInput is the reference script's INPUT.json.
@@ -350,23 +393,11 @@ func TestTorchReferenceMatchesBundle(t *testing.T) {
 	if err := os.WriteFile(cfgPath, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	outST, outJS := filepath.Join(dir, "out.safetensors"), filepath.Join(dir, "out.json")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	if out, err := exec.CommandContext(ctx, python, script, modelPath, in, cfgPath, outST, outJS).CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", script, err, out)
-	}
-	if d := relMaxDiff(readRefEncoder(t, outST), mustFloats(t, ref, "jfk.encoder")); d > 1e-4 {
+	gotEnc, got := runReference(t, python, script, dir, "", modelPath, in, cfgPath)
+	if d := relMaxDiff(gotEnc, mustFloats(t, ref, "jfk.encoder")); d > 1e-4 {
 		t.Errorf("the script's encoder output differs from openai/whisper's by %.3g of its scale", d)
 	} else {
 		t.Logf("encoder: %.3g of its scale from openai/whisper's", d)
-	}
-	var got refDecoding
-	if data, err = os.ReadFile(outJS); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &got); err != nil {
-		t.Fatal(err)
 	}
 	tie := want.firstNearTie()
 	var worst float64
