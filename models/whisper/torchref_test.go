@@ -86,7 +86,17 @@ const torchSampleLen = 12
 //     logits closer than 1e-3) and our logits of them within 1e-3;
 //   - free-running greedy decoding without timestamps (Decode, with
 //     SuppressBlank and the default suppressed tokens): identical tokens
-//     up to the first reference step whose top-2 margin is below 1e-3.
+//     up to the first reference step whose top-2 margin is below 1e-3;
+//   - against the reference run in float64, attend's encoder and its
+//     logits from its own encoder no further than PyTorch float32's.
+//
+// Measured (bundle shape / tiny.en / base): encoder 8.6e-6 / 3.3e-5 /
+// 7.0e-5 of its scale; teacher-forced logits within 9.5e-6 / 5.0e-5 /
+// 1.2e-4; all 12 greedy tokens identical. From our own encoder's
+// features the logits move by 7.3e-5 / 1.2e-3 / 3.6e-3: the random
+// weights amplify float32 rounding, as the float64 run shows (from it,
+// attend 5.7e-5 / 9.0e-4 / 2.1e-3, PyTorch float32 8.4e-5 / 1.5e-3 /
+// 3.8e-3).
 func TestTorchReferenceParity(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs PyTorch on tiny- and base-shaped models")
