@@ -83,9 +83,9 @@
 // A Preprocessor turns an image of any size into a size×size input in one
 // resampling pass (golang.org/x/image/draw):
 //
-//  1. Crop: CenterCrop (default) takes the central square whose side is
-//     CropFraction (default 1) of the shorter side; Squash takes the whole
-//     image and distorts its aspect ratio. CropRect reports the source
+//  1. Crop: Squash (default) takes the whole image and distorts its
+//     aspect ratio; CenterCrop takes the central square whose side is
+//     CropFraction (default 1) of the shorter side. CropRect reports the source
 //     rectangle, to map outputs back onto the original.
 //  2. Resample the crop to size×size, by default with draw.BiLinear, which
 //     widens its kernel when shrinking so every source pixel contributes
@@ -139,9 +139,9 @@
 // point 128, so byte v means (v − 128)/128 ∈ [−1, 0.992]. Normalization
 // returns exactly this mapping, derived from the file; MobileNetNorm
 // (v/127.5 − 1) is the same to within 0.4%. Flickr8k photos are already
-// 224×224; for other images the Preprocessor's CenterCrop matches
-// ImageNet training, Squash keeps the whole scene (as Show, Attend and
-// Tell did).
+// 224×224; for other images the Preprocessor's default Squash keeps the
+// whole scene (as Show, Attend and Tell did), CenterCrop matches ImageNet
+// evaluation.
 //
 // Arithmetic. Weights are dequantized once, w = scale·(q − zero_point),
 // with one scale per tensor or per output channel (quantized_dimension);

@@ -90,8 +90,8 @@ type OverlayOptions struct {
 
 	// Fit and CropFraction say which part of the image the attention grid
 	// covers, and must match the Preprocessor that made the model's input
-	// (same meaning and defaults as in PreprocessOptions: CenterCrop, the
-	// whole shorter side). With CenterCrop the grid covers the central
+	// (same meaning and defaults as in PreprocessOptions: Squash; for
+	// CenterCrop, the whole shorter side). With CenterCrop the grid covers the central
 	// square and the rest of the photo, which the model never saw, is
 	// drawn faded and gray; with Squash it covers the whole image.
 	Fit          Fit
@@ -130,8 +130,8 @@ type OverlayOptions struct {
 // matrix. An alignment row of AlignmentPlot is checked the same way.
 //
 // Placement. The model saw a square: the photo's central square
-// (CenterCrop, the Preprocessor's default) or the whole photo squashed
-// (Squash). The grid's cells tile that rectangle evenly, in the photo's
+// (CenterCrop) or the whole photo squashed (Squash, the Preprocessor's
+// default). The grid's cells tile that rectangle evenly, in the photo's
 // own coordinates (Preprocessor.CropRect; or OverlayOptions.Region), and
 // the picture keeps the photo's aspect ratio: a 640×480 photo gives
 // 640×480 overlays and 224×168 panels. What the model never saw (the

@@ -157,7 +157,7 @@ func TestGoldenOverlay(t *testing.T) {
 	}{
 		{"overlay_turbo_bilinear_squash.png", OverlayOptions{Colormap: Turbo, Fit: Squash}},
 		{"overlay_viridis_nearest_constant.png", OverlayOptions{Colormap: Viridis, Smoothing: SmoothNearest, ConstantAlpha: true, Fit: Squash}},
-		{"overlay_mask_gaussian_crop.png", OverlayOptions{Colormap: Mask, Smoothing: SmoothGaussian, Size: 192}},
+		{"overlay_mask_gaussian_crop.png", OverlayOptions{Colormap: Mask, Smoothing: SmoothGaussian, Size: 192, Fit: CenterCrop}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := Overlay(img, w, 7, 7, &tc.o)
@@ -192,13 +192,10 @@ func TestGoldenPanels(t *testing.T) {
 		o    PanelsOptions
 	}{
 		{"panels_turbo.png", PanelsOptions{OverlayOptions: OverlayOptions{Colormap: Turbo}, Columns: 2, ShowBeta: true, Title: "a red disk over a blue square"}},
-		{"panels_mask_crop_shared.png", PanelsOptions{OverlayOptions: OverlayOptions{Colormap: Mask, Smoothing: SmoothGaussian, Scale: ScaleShared, Size: 112}}},
+		{"panels_mask_crop_shared.png", PanelsOptions{OverlayOptions: OverlayOptions{Colormap: Mask, Smoothing: SmoothGaussian, Scale: ScaleShared, Size: 112, Fit: CenterCrop}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.o
-			if o.Fit == CenterCrop && tc.name == "panels_turbo.png" {
-				o.Fit = Squash
-			}
 			m, err := OverlayPanels(img, goldenPanels(), 7, 7, &o)
 			if err != nil {
 				t.Fatal(err)

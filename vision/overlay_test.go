@@ -154,7 +154,7 @@ func TestOverlayAspect(t *testing.T) {
 // photo, which the model never saw, are drawn gray and the rest in color.
 func TestOverlayUnseenIsGray(t *testing.T) {
 	img := uniformImage(90, 30, color.RGBA{200, 40, 40, 255})
-	out, err := Overlay(img, oneHot(2, 2, Cell{0, 0}), 2, 2, &OverlayOptions{Colormap: Mask})
+	out, err := Overlay(img, oneHot(2, 2, Cell{0, 0}), 2, 2, &OverlayOptions{Colormap: Mask, Fit: CenterCrop})
 	if err != nil {
 		t.Fatal(err)
 	}

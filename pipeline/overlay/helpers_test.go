@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/attend-go/attend/vision"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata")
@@ -157,6 +159,8 @@ func testCaption() *Caption {
 		Words: []string{"a", "red", "ball", "flies"},
 		Rows:  3, Cols: 4,
 		Beta: []float32{0.2, 0.9, 0.75, float32(math.NaN())},
+		// The goldens were drawn with the grid over the central square.
+		Fit: vision.CenterCrop,
 	}
 	for _, rc := range [][2]float64{{1, 1.5}, {0.8, 2.8}, {1, 2.6}, {2, 0.7}} {
 		c.Attention = append(c.Attention, peaked(rng, 3, 4, rc[0], rc[1]))
