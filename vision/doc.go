@@ -1,7 +1,9 @@
 // Package vision is the image side of attend: it decodes images, turns them
 // into the tensors an image encoder reads, runs the pretrained CNN feature
-// extractor, and draws attention: per-word heat maps over the image and
-// the alignment of speech over its spectrogram.
+// extractor, and draws attention: per-word heat maps over the image. (The
+// alignment of speech over its spectrogram is drawn by package
+// pipeline/plot; both take their colormaps, labels and frames from
+// internal/figure.)
 //
 // It imports only the standard library and golang.org/x/image, never
 // gorgonia; a test enforces this.
@@ -206,8 +208,7 @@
 //
 // Overlay draws one attention distribution over an image, OverlayPanels
 // a figure of one panel per generated word, OverlayGIF the same as an
-// animation, and AlignmentPlot a speech recognizer's attention under its
-// spectrogram. Overlay's doc comment is their manual; in short:
+// animation. Overlay's doc comment is their manual; in short:
 //
 // Weights. A decoder attends over L = rows×cols grid cells (7×7 for
 // GridFinal, 14×14 for GridBlock13), cell (r, c) at index r·cols + c.

@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/attend-go/attend/internal/figure"
 )
 
 // oneHot returns a rows×cols distribution with all weight on one cell.
@@ -20,7 +22,7 @@ func oneHot(rows, cols int, c Cell) []float32 {
 // uniformImage returns a w×h opaque image of one color.
 func uniformImage(w, h int, c color.RGBA) *image.RGBA {
 	m := image.NewRGBA(image.Rect(0, 0, w, h))
-	fillRect(m, m.Rect, c)
+	figure.FillRect(m, m.Rect, c)
 	return m
 }
 
