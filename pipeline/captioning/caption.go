@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 
+	"github.com/attend-go/attend/models/caption"
 	"github.com/attend-go/attend/vision"
 )
 
@@ -12,6 +13,7 @@ import (
 //
 //	caption -json, Result.MarshalJSON   ResultJSON:  {"path", Caption with Details}
 //	a batch's record and json file      BatchRecord: {Caption without Details, "cached", "overlay", "overlay_error"}
+//	caption eval -captions (each image) Captioned:   {"id", Caption without Details, "references"}
 //	POST /v1/captions                   server.CaptionAnswer: {"model", Caption with Details, "width", "height", "beam", "seconds"}
 //
 // Result.Brief and Result.Detailed build it from a Result. Without
@@ -106,6 +108,13 @@ func (r *Result) Brief() Caption {
 		words = []string{} // a caption of no words still lists them
 	}
 	return Caption{Caption: r.Caption, Words: words, LogProb: r.LogProb, Score: r.Score, Finished: r.Finished}
+}
+
+// briefCaption returns the caption of a search's hypothesis h without
+// Details (an evaluation's row).
+func briefCaption(h *caption.Hypothesis) Caption {
+	r := Result{Caption: joinWords(h.Words), Words: h.Words, LogProb: h.LogProb, Score: h.Score, Finished: h.Finished}
+	return r.Brief()
 }
 
 // Detailed returns r's caption with its Details: attention laid out per
