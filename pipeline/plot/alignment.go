@@ -214,7 +214,7 @@ func (p *alignPlot) check() error {
 			continue
 		}
 		if err := figure.CheckWeights(ErrWeights, row, 1, a.Frames, 1<<20); err != nil {
-			return &namedError{name: fmt.Sprintf("alignment row %d (output %q)", k, p.label(k)), err: err}
+			return fmt.Errorf("%w, in alignment row %d (output %q)", err, k, p.label(k))
 		}
 	}
 	return nil

@@ -14,7 +14,6 @@ package plot
 
 import (
 	"errors"
-	"strings"
 )
 
 var (
@@ -30,16 +29,3 @@ var (
 
 // MaxWidth is the widest plot area AlignmentPlot draws, in pixels.
 const MaxWidth = 4096
-
-// namedError puts what failed (an alignment row) into an error of this
-// package without repeating the "plot: " prefix.
-type namedError struct {
-	name string
-	err  error
-}
-
-func (e *namedError) Error() string {
-	return "plot: " + e.name + ": " + strings.TrimPrefix(e.err.Error(), "plot: ")
-}
-
-func (e *namedError) Unwrap() error { return e.err }
