@@ -3,6 +3,7 @@ package models_test
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -14,43 +15,177 @@ import (
 // module is this repository's module path.
 const module = "github.com/attend-go/attend"
 
-// layers says, for each directory of the module, which of the module's other
-// directories its non-test code may import (DESIGN.md "Layout"). A package
-// belongs to the longest listed prefix of its path; the import direction is
-// one-way: cmd → pipeline → models/asr/decode → models/asr, models/caption →
-// attention → models.
-// audio and vision are leaves. internal holds gorgonia-free code (the SGEMM,
-// CPU detection, the atomic writer, input naming, the version) that any
-// layer may use; models/safetensors, the model file format, sits below
-// everything that reads or writes a model, and models/ggml reads and
-// writes whisper.cpp's model files.
-var layers = map[string][]string{
-	"cmd":        {"cmd", "pipeline", "internal"},
-	"pipeline":   {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/asr/decode", "models/caption", "models/lm", "models/lm/ngram", "models/whisper", "models/ggml", "internal"},
-	"models/asr": {"models", "models/safetensors", "attention", "models/asr"},
-	// models/asr/decode searches with the speech network; the network
-	// never imports its searches.
-	"models/asr/decode": {"models", "attention", "models/asr", "models/asr/decode", "models/lm/ngram"},
-	// models/lm holds the language models: the character LSTM (over the
-	// recognizer's vocabulary) and the shipped word n-gram; below it,
-	// models/lm/ngram is the gorgonia-free n-gram engine.
-	"models/lm":          {"models", "models/safetensors", "models/asr", "models/lm", "models/lm/ngram"},
-	"models/caption":     {"models", "models/safetensors", "attention", "models/caption"},
-	"attention":          {"models", "attention", "internal"},
-	"models/whisper":     {"models", "models/safetensors", "models/ggml", "attention", "models/whisper", "internal"},
-	"models":             {"models", "models/safetensors", "internal"},
-	"models/safetensors": {"models/safetensors", "internal"},
-	"models/lm/ngram":    {"models/lm/ngram", "internal"},
-	"models/ggml":        {"models/ggml", "internal"},
-	"audio":              {"audio", "internal"},
-	"vision":             {"vision", "internal"},
-	"internal":           {"internal"},
-	"testdata":           {},
-	// docs holds the Markdown pages and their tests (links, length); no code.
-	"docs": {},
-	// bench holds comparison harnesses (bench/pytorch); like a test, it may
-	// use any library layer, and nothing imports it.
-	"bench": {"pipeline", "audio", "vision", "models", "models/safetensors", "attention", "models/asr", "models/asr/decode", "models/caption", "models/lm", "models/lm/ngram"},
+// layerRules is DESIGN.md's "Layout" as an ordered list of layers, in the
+// notation of Go's go/build/deps_test.go, bottom up. Each rule
+//
+//	a, b < c, d;
+//
+// says that c and d may import a and b, and everything a and b may
+// import: the rules are transitive, so a layer sits above all that is
+// written before it. A name in capitals is a group, not a package: it
+// names the layers on its left, for later rules to use. Every
+// layer may import itself. A package belongs to the layer of the longest
+// listed prefix of its path. Layers named in thin may import only what
+// their own rules name (groups expanded), not what those may import.
+//
+// audio and vision are leaves. internal holds gorgonia-free code (the
+// SGEMM, CPU detection, the atomic writer, input naming, the version) that
+// any layer may use; models/safetensors, the model file format, sits below
+// everything that reads or writes a model, and models/ggml reads and writes
+// whisper.cpp's model files.
+const layerRules = `
+	NONE < internal, testdata, docs;
+
+	# The leaves and the file formats.
+	internal < audio, vision, models/safetensors, models/ggml, models/lm/ngram;
+
+	# The training core, the attention mechanisms, the model definitions.
+	models/safetensors < models;
+	models < attention;
+	attention < models/asr, models/caption;
+	models/ggml, attention < models/whisper;
+	# models/asr/decode searches with the speech network; the network
+	# never imports its searches. models/lm holds the language models: the
+	# character LSTM (over the recognizer's vocabulary) and the shipped
+	# word n-gram, whose gorgonia-free engine is models/lm/ngram.
+	models/asr, models/lm/ngram < models/lm, models/asr/decode;
+
+	# pipeline, bottom up: data and plumbing, then the two jobs, then what
+	# shows them (figures, the server).
+	NONE < pipeline/metrics, pipeline/speechdata;
+	# plot draws the speech alignment with vision's drawing kit
+	# (internal/figure), without images or the CNN.
+	internal < pipeline/plot;
+	models/safetensors < pipeline/internal/modelfile;
+	models < pipeline/trainloop;
+	pipeline/trainloop < pipeline/internal/snapshottest;
+	audio < pipeline/batch;
+	audio, pipeline/speechdata < pipeline/synth;
+	vision, models/safetensors, pipeline/metrics < pipeline/captiondata;
+	models/caption, pipeline/batch, pipeline/captiondata, pipeline/internal/modelfile, pipeline/trainloop
+	< pipeline/captioning;
+	models/asr/decode, models/lm, models/whisper,
+	pipeline/batch, pipeline/synth, pipeline/plot, pipeline/internal/modelfile, pipeline/metrics, pipeline/trainloop
+	< pipeline/speech;
+	pipeline/captioning < pipeline/overlay;
+	pipeline/captioning, pipeline/speech < pipeline/server;
+
+	pipeline/metrics, pipeline/speechdata, pipeline/plot, pipeline/internal/modelfile, pipeline/trainloop,
+	pipeline/internal/snapshottest, pipeline/batch, pipeline/synth, pipeline/captiondata,
+	pipeline/captioning, pipeline/speech, pipeline/overlay, pipeline/server
+	< PIPELINE;
+
+	# The commands: flags → pipeline → output (thin).
+	PIPELINE, internal < cmd;
+
+	# bench holds comparison harnesses (bench/pytorch); like a test, it may
+	# use any library layer, and nothing imports it.
+	PIPELINE < bench;
+`
+
+// thin lists the layers that may import only what their rules name: the
+// commands reach the models through package pipeline, never directly.
+var thin = map[string]bool{"cmd": true}
+
+// layers maps each layer to the layers it may import, built from
+// layerRules by parseLayerRules.
+var layers = mustParseLayerRules(layerRules)
+
+// isGroup reports whether name is a group of layerRules (NONE, PIPELINE).
+func isGroup(name string) bool { return name == strings.ToUpper(name) && name != strings.ToLower(name) }
+
+// parseLayerRules reads rules written as layerRules documents them and
+// returns for each layer the set of layers it may import (itself
+// included). It fails on a name used before it was defined, so that the
+// order of the rules is the order of the layers.
+func parseLayerRules(rules string) (map[string][]string, error) {
+	below := map[string]map[string]bool{} // layer or group → what it may import
+	members := map[string][]string{}      // group → the layers it names
+	var order []string
+	var text strings.Builder
+	for _, line := range strings.Split(rules, "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		text.WriteString(line + " ")
+	}
+	for _, rule := range strings.Split(text.String(), ";") {
+		if strings.TrimSpace(rule) == "" {
+			continue
+		}
+		lower, upper, ok := strings.Cut(rule, "<")
+		if !ok {
+			return nil, fmt.Errorf("rule %q: want a < b", strings.TrimSpace(rule))
+		}
+		allowed := map[string]bool{}
+		direct := map[string]bool{}
+		for _, a := range splitNames(lower) {
+			if a == "NONE" {
+				continue
+			}
+			bs, ok := below[a]
+			if !ok {
+				return nil, fmt.Errorf("rule %q: %s is used before a rule defines it", strings.TrimSpace(rule), a)
+			}
+			if !isGroup(a) {
+				allowed[a], direct[a] = true, true
+			}
+			for b := range bs {
+				allowed[b] = true
+			}
+			for _, m := range members[a] {
+				direct[m] = true
+			}
+		}
+		for _, b := range splitNames(upper) {
+			if _, ok := below[b]; ok {
+				return nil, fmt.Errorf("rule %q: %s is defined twice; write each layer's rule once", strings.TrimSpace(rule), b)
+			}
+			set := allowed
+			if thin[b] {
+				set = direct
+			}
+			below[b] = map[string]bool{}
+			for l := range set {
+				below[b][l] = true
+			}
+			if isGroup(b) {
+				for m := range direct {
+					members[b] = append(members[b], m)
+				}
+			} else {
+				below[b][b] = true
+				order = append(order, b)
+			}
+		}
+	}
+	out := map[string][]string{}
+	for _, l := range order {
+		for dep := range below[l] {
+			if !isGroup(dep) {
+				out[l] = append(out[l], dep)
+			}
+		}
+		sort.Strings(out[l])
+	}
+	return out, nil
+}
+
+// splitNames splits a comma-separated list of names.
+func splitNames(s string) []string {
+	var names []string
+	for _, n := range strings.Split(s, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+func mustParseLayerRules(rules string) map[string][]string {
+	l, err := parseLayerRules(rules)
+	if err != nil {
+		panic("layering_test: " + err.Error()) // a programmer's error in layerRules
+	}
+	return l
 }
 
 // gorgoniaFree lists the layers that must not depend on gorgonia, even
@@ -59,7 +194,7 @@ var layers = map[string][]string{
 // are plain arithmetic, and reading a model file or a feature cache must
 // not link the training core (pipeline/captiondata reads feature caches),
 // nor does running a batch over a directory (pipeline/batch).
-var gorgoniaFree = []string{"audio", "vision", "models/lm/ngram", "models/safetensors", "models/ggml", "internal", "pipeline/captiondata", "pipeline/batch", "pipeline/speechdata"}
+var gorgoniaFree = []string{"audio", "vision", "models/lm/ngram", "models/safetensors", "models/ggml", "internal", "pipeline/captiondata", "pipeline/batch", "pipeline/speechdata", "pipeline/plot"}
 
 // layerOf returns the layer of a module-relative package path: the longest
 // key of layers that is the path or a parent of it.
@@ -123,12 +258,18 @@ func TestImportLayering(t *testing.T) {
 
 // TestInternalImportsOnlyStdlib checks that the internal packages use
 // nothing outside the standard library but each other: they are shared by
-// every layer, so a dependency there would be everyone's.
+// every layer, so a dependency there would be everyone's. The one
+// exception is internal/figure, the drawing kit of vision and
+// pipeline/plot, which sets its labels with golang.org/x/image's fonts as
+// vision always has.
 func TestInternalImportsOnlyStdlib(t *testing.T) {
 	for _, line := range goList(t, "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./internal/...") {
 		fields := strings.Fields(line)
 		for _, imp := range fields[1:] {
 			first, _, _ := strings.Cut(imp, "/")
+			if fields[0] == module+"/internal/figure" && strings.HasPrefix(imp, "golang.org/x/image/") {
+				continue
+			}
 			if strings.Contains(first, ".") && !strings.HasPrefix(imp, module+"/internal/") {
 				t.Errorf("%s imports %s: internal packages may use only the standard library and internal/", fields[0], imp)
 			}
@@ -181,5 +322,42 @@ func TestLayerOf(t *testing.T) {
 	}
 	if _, ok := layerOf("modelsx"); ok {
 		t.Error(`layerOf("modelsx") found a layer; prefixes must match whole path elements`)
+	}
+}
+
+// TestLayerRules checks the rules' reading: transitive for libraries,
+// thin for the commands, the order enforced.
+func TestLayerRules(t *testing.T) {
+	for _, tc := range []struct {
+		from, to string
+		want     bool
+	}{
+		{"pipeline/server", "pipeline/captioning", true},
+		{"pipeline/server", "models/caption", true}, // through pipeline/captioning
+		{"pipeline/captioning", "pipeline/overlay", false},
+		{"pipeline/captioning", "pipeline/speech", false},
+		{"pipeline/batch", "models", false},
+		{"pipeline/captiondata", "vision", true},
+		{"cmd", "pipeline/captioning", true},
+		{"cmd", "internal", true},
+		{"cmd", "models", false}, // thin: not through pipeline
+		{"vision", "internal", true},
+		{"pipeline/speech", "vision", false}, // the alignment plot left vision
+		{"pipeline/plot", "vision", false},
+		{"vision", "models", false},
+		{"models", "attention", false},
+	} {
+		if got := allowed(tc.from, tc.to); got != tc.want {
+			t.Errorf("allowed(%s, %s) = %v, want %v", tc.from, tc.to, got, tc.want)
+		}
+	}
+	for _, bad := range []string{
+		"b < c; a < b;",       // a used before its rule
+		"NONE < a; NONE < a;", // a defined twice
+		"a, b c;",             // no <
+	} {
+		if _, err := parseLayerRules(bad); err == nil {
+			t.Errorf("parseLayerRules(%q) succeeded, want an error", bad)
+		}
 	}
 }

@@ -1,7 +1,9 @@
 // Package vision is the image side of attend: it decodes images, turns them
 // into the tensors an image encoder reads, runs the pretrained CNN feature
-// extractor, and draws attention: per-word heat maps over the image and
-// the alignment of speech over its spectrogram.
+// extractor, and draws attention: per-word heat maps over the image. (The
+// alignment of speech over its spectrogram is drawn by package
+// pipeline/plot; both take their colormaps, labels and frames from
+// internal/figure.)
 //
 // It imports only the standard library and golang.org/x/image, never
 // gorgonia; a test enforces this.
@@ -83,9 +85,9 @@
 // A Preprocessor turns an image of any size into a size×size input in one
 // resampling pass (golang.org/x/image/draw):
 //
-//  1. Crop: CenterCrop (default) takes the central square whose side is
-//     CropFraction (default 1) of the shorter side; Squash takes the whole
-//     image and distorts its aspect ratio. CropRect reports the source
+//  1. Crop: Squash (default) takes the whole image and distorts its
+//     aspect ratio; CenterCrop takes the central square whose side is
+//     CropFraction (default 1) of the shorter side. CropRect reports the source
 //     rectangle, to map outputs back onto the original.
 //  2. Resample the crop to size×size, by default with draw.BiLinear, which
 //     widens its kernel when shrinking so every source pixel contributes
@@ -139,9 +141,9 @@
 // point 128, so byte v means (v − 128)/128 ∈ [−1, 0.992]. Normalization
 // returns exactly this mapping, derived from the file; MobileNetNorm
 // (v/127.5 − 1) is the same to within 0.4%. Flickr8k photos are already
-// 224×224; for other images the Preprocessor's CenterCrop matches
-// ImageNet training, Squash keeps the whole scene (as Show, Attend and
-// Tell did).
+// 224×224; for other images the Preprocessor's default Squash keeps the
+// whole scene (as Show, Attend and Tell did), CenterCrop matches ImageNet
+// evaluation.
 //
 // Arithmetic. Weights are dequantized once, w = scale·(q − zero_point),
 // with one scale per tensor or per output channel (quantized_dimension);
@@ -206,8 +208,7 @@
 //
 // Overlay draws one attention distribution over an image, OverlayPanels
 // a figure of one panel per generated word, OverlayGIF the same as an
-// animation, and AlignmentPlot a speech recognizer's attention under its
-// spectrogram. Overlay's doc comment is their manual; in short:
+// animation. Overlay's doc comment is their manual; in short:
 //
 // Weights. A decoder attends over L = rows×cols grid cells (7×7 for
 // GridFinal, 14×14 for GridBlock13), cell (r, c) at index r·cols + c.

@@ -102,7 +102,7 @@ func ExamplePreprocessor_TensorInto() {
 }
 
 func ExamplePreprocessor_CropRect() {
-	p, err := vision.NewPreprocessor(224, &vision.PreprocessOptions{CropFraction: 0.875})
+	p, err := vision.NewPreprocessor(224, &vision.PreprocessOptions{Fit: vision.CenterCrop, CropFraction: 0.875})
 	if err != nil {
 		log.Fatal(err)
 	}

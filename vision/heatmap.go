@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image"
 	"math"
+
+	"github.com/attend-go/attend/internal/figure"
 )
 
 // ErrWeights means attention weights are unusable: the wrong count, a NaN,
@@ -12,12 +14,8 @@ import (
 var ErrWeights = errors.New("vision: invalid attention weights")
 
 // WeightSumTolerance is how far the sum of an attention distribution may
-// be from 1 before it is refused with ErrWeights. Softmax outputs in
-// float32 sum to 1 within about 1e-6 per hundred cells; a sum further off
-// means the caller passed something else (logits, α·β, a row of the wrong
-// matrix), which is a bug worth reporting rather than hiding by
-// renormalizing.
-const WeightSumTolerance = 1e-3
+// be from 1 before it is refused with ErrWeights (see CheckWeights).
+const WeightSumTolerance = figure.WeightSumTolerance
 
 // Smoothing says how a rows×cols attention grid becomes a smooth field
 // over pixels.
@@ -241,26 +239,5 @@ func (o *HeatmapOptions) check() error {
 // finite and non-negative, and the sum within WeightSumTolerance of 1. The
 // error wraps ErrWeights and names the first offending cell.
 func CheckWeights(weights []float32, rows, cols int) error {
-	if rows < 1 || cols < 1 || rows > MaxTensorSize || cols > MaxTensorSize {
-		return fmt.Errorf("%w: grid %d×%d, want 1..%d rows and columns", ErrWeights, rows, cols, MaxTensorSize)
-	}
-	if len(weights) != rows*cols {
-		return fmt.Errorf("%w: %d weights for a %d×%d grid, want %d", ErrWeights, len(weights), rows, cols, rows*cols)
-	}
-	var sum float64
-	for i, v := range weights {
-		switch {
-		case math.IsNaN(float64(v)):
-			return fmt.Errorf("%w: weight of cell (%d, %d) is NaN", ErrWeights, i/cols, i%cols)
-		case math.IsInf(float64(v), 0):
-			return fmt.Errorf("%w: weight of cell (%d, %d) is %v", ErrWeights, i/cols, i%cols, v)
-		case v < 0:
-			return fmt.Errorf("%w: weight of cell (%d, %d) is negative (%v)", ErrWeights, i/cols, i%cols, v)
-		}
-		sum += float64(v)
-	}
-	if math.Abs(sum-1) > WeightSumTolerance {
-		return fmt.Errorf("%w: weights sum to %.6g, want 1 (±%g): pass the softmax output itself", ErrWeights, sum, WeightSumTolerance)
-	}
-	return nil
+	return figure.CheckWeights(ErrWeights, weights, rows, cols, MaxTensorSize)
 }

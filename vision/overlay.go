@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/attend-go/attend/internal/figure"
 	"golang.org/x/image/draw"
 )
 
@@ -90,8 +91,8 @@ type OverlayOptions struct {
 
 	// Fit and CropFraction say which part of the image the attention grid
 	// covers, and must match the Preprocessor that made the model's input
-	// (same meaning and defaults as in PreprocessOptions: CenterCrop, the
-	// whole shorter side). With CenterCrop the grid covers the central
+	// (same meaning and defaults as in PreprocessOptions: Squash; for
+	// CenterCrop, the whole shorter side). With CenterCrop the grid covers the central
 	// square and the rest of the photo, which the model never saw, is
 	// drawn faded and gray; with Squash it covers the whole image.
 	Fit          Fit
@@ -119,7 +120,7 @@ type OverlayOptions struct {
 // ErrOptions or ErrDimensions for a bad image or options.
 //
 // What follows is the manual of the attention pictures: Overlay,
-// OverlayPanels, OverlayGIF, AlignmentPlot and the Heatmap under them.
+// OverlayPanels, OverlayGIF and the Heatmap under them.
 //
 // Weights. A caption decoder attends over L = rows×cols grid cells (7×7
 // for GridFinal, 14×14 for GridBlock13); cell (r, c) is weight r·cols + c.
@@ -127,11 +128,11 @@ type OverlayOptions struct {
 // NaN, an infinity, a negative weight, or a sum further than
 // WeightSumTolerance (1e-3) from 1. Weights are not renormalized: a sum
 // far from 1 means the caller passed logits, α·β or a row of the wrong
-// matrix. An alignment row of AlignmentPlot is checked the same way.
+// matrix. (A row of pipeline/plot's AlignmentPlot is checked the same way.)
 //
 // Placement. The model saw a square: the photo's central square
-// (CenterCrop, the Preprocessor's default) or the whole photo squashed
-// (Squash). The grid's cells tile that rectangle evenly, in the photo's
+// (CenterCrop) or the whole photo squashed (Squash, the Preprocessor's
+// default). The grid's cells tile that rectangle evenly, in the photo's
 // own coordinates (Preprocessor.CropRect; or OverlayOptions.Region), and
 // the picture keeps the photo's aspect ratio: a 640×480 photo gives
 // 640×480 overlays and 224×168 panels. What the model never saw (the
@@ -175,9 +176,7 @@ type OverlayOptions struct {
 // dashed outline on the most attended cell (Panel.Peak), a solid outline
 // on the cell hard attention sampled (Panel.Marker), and a legend with a
 // colorbar ("attention weight 0 … panel max") and what the outlines
-// mean. OverlayGIF shows the same panels one per frame. AlignmentPlot
-// draws a speech recognizer's attention under its spectrogram on one
-// time axis. Text is set in the Inconsolata 8×16 bitmap font with α, β
+// mean. OverlayGIF shows the same panels one per frame. Text is set in the Inconsolata 8×16 bitmap font with α, β
 // and ␣ added, magnified 2× for panels of 672 pixels and more.
 //
 // Speed: ten words over a 640×480 photo (BenchmarkOverlayPanels10Words,
@@ -256,7 +255,7 @@ func newOverlayer(img image.Image, opts *OverlayOptions, defaultSize int) (*over
 	}
 	if ov.alpha == 0 {
 		ov.alpha = DefaultAlpha
-		if ov.cmap.mask {
+		if ov.cmap.IsMask() {
 			ov.alpha = DefaultMaskAlpha
 		}
 	}
@@ -323,9 +322,9 @@ func (ov *overlayer) blend(dst *image.RGBA, h *Heat) {
 	// lut[i] = {a, a·R, a·G, a·B} for value i/255, opacity a in 1/256
 	// units; for Mask, a is the brightness factor.
 	var lut [256][4]int32
-	for i, c := range ov.cmap.lut {
-		v := float64(i) / 255
-		if ov.cmap.mask {
+	for i := range lut {
+		c, v := ov.cmap.Entry(uint8(i)), float64(i)/255
+		if ov.cmap.IsMask() {
 			f := int32(math.Round(256 * (1 - ov.alpha*(1-v))))
 			lut[i] = [4]int32{f}
 			continue
@@ -351,8 +350,8 @@ func (ov *overlayer) blend(dst *image.RGBA, h *Heat) {
 				copy(q, ov.unseenPix(y, x))
 				continue
 			}
-			l := &lut[lutIndex(v)]
-			if ov.cmap.mask {
+			l := &lut[figure.LUTIndex(v)]
+			if ov.cmap.IsMask() {
 				q[0] = uint8(int32(p[0]) * l[0] >> 8)
 				q[1] = uint8(int32(p[1]) * l[0] >> 8)
 				q[2] = uint8(int32(p[2]) * l[0] >> 8)

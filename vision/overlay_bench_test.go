@@ -83,16 +83,3 @@ func BenchmarkOverlayGIF10Words(b *testing.B) {
 	}
 	reportCPU(b, cpu0)
 }
-
-func BenchmarkAlignmentPlot(b *testing.B) {
-	spec, al, bounds := goldenAlignment()
-	o := &AlignmentOptions{WordBoundaries: bounds}
-	b.ReportAllocs()
-	cpu0 := cpuTime()
-	for b.Loop() {
-		if _, err := AlignmentPlot(spec, al, o); err != nil {
-			b.Fatal(err)
-		}
-	}
-	reportCPU(b, cpu0)
-}

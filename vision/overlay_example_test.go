@@ -6,7 +6,6 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
-	"time"
 
 	"github.com/attend-go/attend/vision"
 )
@@ -98,26 +97,4 @@ func ExampleHeatmap() {
 	// [0.1 0.1 0.2 0.2]
 	// [0.3 0.3 0.4 0.4]
 	// [0.3 0.3 0.4 0.4]
-}
-
-func ExampleAlignmentPlot() {
-	// 1 s of 80-bin log-mel frames every 10 ms, and a listener that
-	// reduced time 4× (25 encoder frames of 40 ms), spelling "hi".
-	spec := vision.Spectrogram{Frames: 100, Bins: 80, Data: make([]float32, 100*80)}
-	al := vision.Alignment{
-		Outputs: 2, Frames: 25, Labels: []string{"h", "i"},
-		FrameDuration: 40 * time.Millisecond,
-		Weights:       make([]float32, 2*25),
-	}
-	al.Weights[0*25+8] = 1  // "h" at 0.32 s
-	al.Weights[1*25+14] = 1 // "i" at 0.56 s
-	img, err := vision.AlignmentPlot(spec, al, &vision.AlignmentOptions{
-		WordBoundaries: []time.Duration{200 * time.Millisecond, 700 * time.Millisecond},
-	})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(img.Bounds().Dx() > 400)
-	// Output: true
 }

@@ -6,7 +6,6 @@ import (
 	"image"
 	"math"
 	"testing"
-	"time"
 )
 
 // fuzzFloats reads float32 values from b, 4 bytes each, as raw bits (so
@@ -111,42 +110,6 @@ func FuzzOverlayPanels(f *testing.F) {
 			if _, err := OverlayGIF(src, panels[:1], r, c, &GIFOptions{PanelsOptions: *o}); err != nil {
 				t.Fatalf("OverlayGIF failed where OverlayPanels did not: %v", err)
 			}
-		}
-	})
-}
-
-// FuzzAlignmentPlot draws alignment plots of fuzzed shapes, values, labels
-// and boundaries: never a panic, and errors wrap the sentinels.
-func FuzzAlignmentPlot(f *testing.F) {
-	f.Add(uint16(100), uint8(40), uint8(5), uint16(25), uint8(10), uint8(40), false, []byte("hello"))
-	f.Add(uint16(1), uint8(1), uint8(1), uint16(1), uint8(0), uint8(0), true, []byte{0xff, 0xfe, 0x20})
-	f.Add(uint16(3000), uint8(80), uint8(60), uint16(400), uint8(1), uint8(200), false, []byte(" a b "))
-	f.Fuzz(func(t *testing.T, frames uint16, bins, outputs uint8, enc uint16, shiftMs, encMs uint8, raw bool, data []byte) {
-		nf, nb := int(frames%4000), int(bins%100)
-		no, ne := int(outputs%80), int(enc%500)
-		spec := Spectrogram{Frames: nf, Bins: nb, Data: fuzzFloats(data, nf*nb, raw), FrameShift: time.Duration(shiftMs) * time.Millisecond}
-		al := Alignment{Outputs: no, Frames: ne, Weights: make([]float32, 0, no*ne), FrameDuration: time.Duration(encMs) * time.Millisecond}
-		for range no {
-			al.Weights = append(al.Weights, fuzzFloats(data, ne, raw)...)
-		}
-		if len(data) > 0 && data[0]%2 == 0 {
-			for k := range no {
-				al.Labels = append(al.Labels, string(data[min(k, len(data)):min(len(data), k+1+int(data[0]%3))]))
-			}
-		}
-		o := &AlignmentOptions{Title: string(data), RowHeight: int(encMs % 70), Width: int(shiftMs) * 7}
-		for i := 0; i+1 < len(data) && i < 8; i += 2 {
-			o.WordBoundaries = append(o.WordBoundaries, time.Duration(data[i])*time.Duration(data[i+1])*time.Millisecond)
-		}
-		m, err := AlignmentPlot(spec, al, o)
-		if err != nil {
-			if !errors.Is(err, ErrOptions) && !errors.Is(err, ErrWeights) {
-				t.Fatalf("error %v wraps none of the sentinels", err)
-			}
-			return
-		}
-		if m.Rect.Dx() < 400 && o.Width == 0 {
-			t.Fatalf("plot %v narrower than the default plot area", m.Rect)
 		}
 	})
 }

@@ -5,6 +5,8 @@ import (
 	"image"
 	"image/color"
 	"image/gif"
+
+	"github.com/attend-go/attend/internal/figure"
 )
 
 // DefaultGIFDelay is the time each frame of OverlayGIF shows, in
@@ -54,7 +56,7 @@ func OverlayGIF(img image.Image, panels []Panel, rows, cols int, opts *GIFOption
 	if err != nil {
 		return nil, err
 	}
-	pal := medianCut(frames, 256, color.Palette{plotPaper, plotInk, plotMuted, plotFrame})
+	pal := medianCut(frames, 256, color.Palette{figure.Paper, figure.Ink, figure.Muted, figure.FrameColor})
 	g := &gif.GIF{
 		Config: image.Config{ColorModel: pal, Width: frames[0].Rect.Dx(), Height: frames[0].Rect.Dy()},
 	}
@@ -83,7 +85,7 @@ func gifFrames(img image.Image, panels []Panel, rows, cols int, o *GIFOptions) (
 			continue
 		}
 		dst := image.NewRGBA(image.Rect(0, 0, lay.width, lay.height))
-		fillRect(dst, dst.Rect, plotPaper)
+		figure.FillRect(dst, dst.Rect, figure.Paper)
 		lay.drawTitle(dst)
 		if i < 0 {
 			lay.drawInput(dst, lay.origin(0), rows, cols)

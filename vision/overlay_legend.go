@@ -2,6 +2,8 @@ package vision
 
 import (
 	"image"
+
+	"github.com/attend-go/attend/internal/figure"
 )
 
 // The legend says which weights the colors span and what the cell
@@ -26,7 +28,7 @@ type legendItem struct {
 // legendTexts returns the caption and the colorbar's end labels.
 func (l *panelLayout) legendTexts(heats []*Heat) (caption, lo, hi string) {
 	caption = "attention weight"
-	if l.ov.cmap.mask {
+	if l.ov.cmap.IsMask() {
 		caption = "brightness = attention weight"
 	}
 	if l.o.Smoothing == SmoothGaussian {
@@ -37,7 +39,7 @@ func (l *panelLayout) legendTexts(heats []*Heat) (caption, lo, hi string) {
 		hi = "1"
 	case ScaleShared:
 		if len(heats) > 0 {
-			hi = formatWeight(heats[0].Max)
+			hi = figure.FormatWeight(heats[0].Max)
 		}
 	default:
 		hi = "panel max"
@@ -52,22 +54,22 @@ func (l *panelLayout) layoutLegend(panels []Panel, heats []*Heat, width int) int
 	face := l.regular
 	lh := l.legendLineH()
 	caption, lo, hi := l.legendTexts(heats)
-	baseline := func(top int) int { return top + (lh+ascent(face)-descent(face))/2 }
+	baseline := func(top int) int { return top + (lh+figure.Ascent(face)-figure.Descent(face))/2 }
 
 	// The bar: as wide as fits next to its labels, within its limits.
-	labels := textWidth(face, lo) + textWidth(face, hi) + 8*k
+	labels := figure.TextWidth(face, lo) + figure.TextWidth(face, hi) + 8*k
 	barW := min(legendBarW*k, max(legendBarMinW*k, width-labels))
 	items := []*legendItem{
-		{width: textWidth(face, caption), draw: func(dst *image.RGBA, x, top int) {
-			drawLabel(dst, face, caption, x, baseline(top), alignLeft, plotInk)
+		{width: figure.TextWidth(face, caption), draw: func(dst *image.RGBA, x, top int) {
+			figure.DrawLabel(dst, face, caption, x, baseline(top), figure.AlignLeft, figure.Ink)
 		}},
 		{width: labels + barW, draw: func(dst *image.RGBA, x, top int) {
-			drawLabel(dst, face, lo, x, baseline(top), alignLeft, plotInk)
-			x += textWidth(face, lo) + 4*k
+			figure.DrawLabel(dst, face, lo, x, baseline(top), figure.AlignLeft, figure.Ink)
+			x += figure.TextWidth(face, lo) + 4*k
 			y := top + (lh-legendBarH*k)/2
 			bar := image.Rect(x, y, x+barW, y+legendBarH*k)
-			colorbar(dst, bar, l.ov.cmap, false)
-			drawLabel(dst, face, hi, bar.Max.X+4*k, baseline(top), alignLeft, plotInk)
+			figure.Colorbar(dst, bar, l.ov.cmap, false)
+			figure.DrawLabel(dst, face, hi, bar.Max.X+4*k, baseline(top), figure.AlignLeft, figure.Ink)
 		}},
 	}
 	var marker, peak bool
@@ -75,24 +77,24 @@ func (l *panelLayout) layoutLegend(panels []Panel, heats []*Heat, width int) int
 		marker = marker || p.Marker != nil
 		peak = peak || p.Peak
 	}
-	sw := lineHeight(face) - 2*k // swatch side
+	sw := figure.LineHeight(face) - 2*k // swatch side
 	swatch := func(text string, outline func(dst *image.RGBA, r image.Rectangle)) *legendItem {
-		return &legendItem{width: sw + 4*k + textWidth(face, text), draw: func(dst *image.RGBA, x, top int) {
+		return &legendItem{width: sw + 4*k + figure.TextWidth(face, text), draw: func(dst *image.RGBA, x, top int) {
 			r := image.Rect(x, top+(lh-sw)/2, x+sw, top+(lh-sw)/2+sw)
-			fillRect(dst, r, l.ov.cmap.At(0.5))
+			figure.FillRect(dst, r, l.ov.cmap.At(0.5))
 			outline(dst, r)
-			drawLabel(dst, face, text, r.Max.X+4*k, baseline(top), alignLeft, plotInk)
+			figure.DrawLabel(dst, face, text, r.Max.X+4*k, baseline(top), figure.AlignLeft, figure.Ink)
 		}}
 	}
 	if marker {
 		items = append(items, swatch("sampled cell", func(dst *image.RGBA, r image.Rectangle) {
-			strokeRect(dst, r, 1, plotInk)
-			strokeRect(dst, r.Inset(1), 2, plotPaper)
+			figure.StrokeRect(dst, r, 1, figure.Ink)
+			figure.StrokeRect(dst, r.Inset(1), 2, figure.Paper)
 		}))
 	}
 	if peak {
 		items = append(items, swatch("most attended cell", func(dst *image.RGBA, r image.Rectangle) {
-			dashedRect(dst, r, 2, 4, plotPaper, plotInk)
+			figure.DashedRect(dst, r, 2, 4, figure.Paper, figure.Ink)
 		}))
 	}
 	sep := 2 * l.gap
@@ -114,7 +116,7 @@ func (l *panelLayout) layoutLegend(panels []Panel, heats []*Heat, width int) int
 // legendLineH is the height of one legend line; legendPitch the distance
 // between the tops of two lines.
 func (l *panelLayout) legendLineH() int {
-	return max(lineHeight(l.regular), legendBarH*l.scale+4)
+	return max(figure.LineHeight(l.regular), legendBarH*l.scale+4)
 }
 
 func (l *panelLayout) legendPitch() int { return l.legendLineH() + 4*l.scale }

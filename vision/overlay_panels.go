@@ -5,6 +5,7 @@ import (
 	"image"
 	"math"
 
+	"github.com/attend-go/attend/internal/figure"
 	"golang.org/x/image/font"
 )
 
@@ -90,7 +91,7 @@ func OverlayPanels(img image.Image, panels []Panel, rows, cols int, opts *Panels
 	}
 	lay := newPanelLayout(ov, panels, heats, len(panels)+1, &o)
 	dst := image.NewRGBA(image.Rect(0, 0, lay.width, lay.height))
-	fillRect(dst, dst.Rect, plotPaper)
+	figure.FillRect(dst, dst.Rect, figure.Paper)
 	lay.drawTitle(dst)
 	for i := 0; i <= len(panels); i++ {
 		at := lay.origin(i)
@@ -168,17 +169,17 @@ func newPanelLayout(ov *overlayer, panels []Panel, heats []*Heat, tiles int, o *
 	k := max(1, int(math.Round(float64(max(pw, ph))/448)))
 	l := &panelLayout{
 		ov: ov, o: o,
-		bold: labelFace(k, true), regular: labelFace(k, false),
+		bold: figure.LabelFace(k, true), regular: figure.LabelFace(k, false),
 		pw: pw, ph: ph, gap: 10 * k, margin: 12 * k, scale: k,
 		columns: max(1, min(o.Columns, tiles)),
 	}
-	l.labelH = 4*k + lineHeight(l.bold) + lineHeight(l.regular)
+	l.labelH = 4*k + figure.LineHeight(l.bold) + figure.LineHeight(l.regular)
 	rowsOfTiles := (tiles + l.columns - 1) / l.columns
 	l.width = 2*l.margin + l.columns*pw + (l.columns-1)*l.gap
 	l.top = l.margin
 	if o.Title != "" {
-		l.title = wrapWords(l.bold, o.Title, l.width-2*l.margin, maxTitleLines)
-		l.top += len(l.title)*lineHeight(l.bold) + l.gap
+		l.title = figure.WrapWords(l.bold, o.Title, l.width-2*l.margin, maxTitleLines)
+		l.top += len(l.title)*figure.LineHeight(l.bold) + l.gap
 	}
 	l.legendTop = l.top + rowsOfTiles*(ph+l.labelH) + (rowsOfTiles-1)*l.gap + l.gap
 	l.height = l.legendTop + l.margin
@@ -197,7 +198,7 @@ const maxTitleLines = 4
 // drawTitle writes the title's lines above the tiles.
 func (l *panelLayout) drawTitle(dst *image.RGBA) {
 	for i, line := range l.title {
-		drawLabel(dst, l.bold, line, l.margin, l.margin+ascent(l.bold)+i*lineHeight(l.bold), alignLeft, plotInk)
+		figure.DrawLabel(dst, l.bold, line, l.margin, l.margin+figure.Ascent(l.bold)+i*figure.LineHeight(l.bold), figure.AlignLeft, figure.Ink)
 	}
 }
 
@@ -249,21 +250,21 @@ func (l *panelLayout) drawPanel(dst *image.RGBA, at image.Point, p *Panel, h *He
 			}
 		}
 		c := l.ov.cellRect(Cell{best / cols, best % cols}, rows, cols).Add(at)
-		dashedRect(dst, c, 2, 4, plotPaper, plotInk)
+		figure.DashedRect(dst, c, 2, 4, figure.Paper, figure.Ink)
 	}
 	if p.Marker != nil {
 		c := l.ov.cellRect(*p.Marker, rows, cols).Add(at)
-		strokeRect(dst, c, 1, plotInk)
-		strokeRect(dst, c.Inset(1), 2, plotPaper)
-		strokeRect(dst, c.Inset(3), 1, plotInk)
+		figure.StrokeRect(dst, c, 1, figure.Ink)
+		figure.StrokeRect(dst, c.Inset(1), 2, figure.Paper)
+		figure.StrokeRect(dst, c.Inset(3), 1, figure.Ink)
 	}
 	var m float32
 	for _, v := range p.Weights {
 		m = max(m, v)
 	}
-	info := "max " + formatWeight(m)
+	info := "max " + figure.FormatWeight(m)
 	if l.o.ShowBeta && !math.IsNaN(float64(p.Beta)) {
-		info += " · β " + formatWeight(p.Beta)
+		info += " · β " + figure.FormatWeight(p.Beta)
 	}
 	l.drawCaption(dst, at, p.Word, info)
 }
@@ -276,16 +277,16 @@ func (l *panelLayout) outlineRegion(dst *image.RGBA, at image.Point) {
 		return
 	}
 	panel := l.ov.base.Rect.Add(at)
-	strokeRect(dst, r.Add(at).Inset(-1).Intersect(panel), 1, plotFrame)
+	figure.StrokeRect(dst, r.Add(at).Inset(-1).Intersect(panel), 1, figure.FrameColor)
 }
 
 // drawCaption writes the two lines under the tile at at.
 func (l *panelLayout) drawCaption(dst *image.RGBA, at image.Point, word, info string) {
 	cx := at.X + l.pw/2
-	y := at.Y + l.ph + 2 + ascent(l.bold)
-	drawLabel(dst, l.bold, ellipsize(l.bold, visibleLabel(word), l.pw), cx, y, alignCenter, plotInk)
-	y += descent(l.bold) + ascent(l.regular)
-	drawLabel(dst, l.regular, ellipsize(l.regular, info, l.pw), cx, y, alignCenter, plotMuted)
+	y := at.Y + l.ph + 2 + figure.Ascent(l.bold)
+	figure.DrawLabel(dst, l.bold, figure.Ellipsize(l.bold, figure.VisibleLabel(word), l.pw), cx, y, figure.AlignCenter, figure.Ink)
+	y += figure.Descent(l.bold) + figure.Ascent(l.regular)
+	figure.DrawLabel(dst, l.regular, figure.Ellipsize(l.regular, info, l.pw), cx, y, figure.AlignCenter, figure.Muted)
 }
 
 // cellRect returns the rectangle of a grid cell on the panel.

@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/attend-go/attend/internal/figure"
 )
 
 // oneHot returns a rows×cols distribution with all weight on one cell.
@@ -20,7 +22,7 @@ func oneHot(rows, cols int, c Cell) []float32 {
 // uniformImage returns a w×h opaque image of one color.
 func uniformImage(w, h int, c color.RGBA) *image.RGBA {
 	m := image.NewRGBA(image.Rect(0, 0, w, h))
-	fillRect(m, m.Rect, c)
+	figure.FillRect(m, m.Rect, c)
 	return m
 }
 
@@ -154,7 +156,7 @@ func TestOverlayAspect(t *testing.T) {
 // photo, which the model never saw, are drawn gray and the rest in color.
 func TestOverlayUnseenIsGray(t *testing.T) {
 	img := uniformImage(90, 30, color.RGBA{200, 40, 40, 255})
-	out, err := Overlay(img, oneHot(2, 2, Cell{0, 0}), 2, 2, &OverlayOptions{Colormap: Mask})
+	out, err := Overlay(img, oneHot(2, 2, Cell{0, 0}), 2, 2, &OverlayOptions{Colormap: Mask, Fit: CenterCrop})
 	if err != nil {
 		t.Fatal(err)
 	}

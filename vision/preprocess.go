@@ -10,19 +10,23 @@ import (
 )
 
 // Fit says how an image of any aspect ratio becomes a size×size square.
+// Its zero value, Squash, is the default everywhere a Fit is an option:
+// the caption model was trained on squashed images, and every pixel of a
+// squashed photo lies under the attention grid.
 type Fit int
 
 const (
+	// Squash scales the whole image to size×size, distorting the aspect
+	// ratio but keeping every region (Show, Attend and Tell resized this
+	// way). It is the zero value, the default.
+	Squash Fit = iota
 	// CenterCrop keeps the central square of the image (its side a
 	// CropFraction of the shorter side) and scales it to size×size:
 	// the same pixels as resizing the shorter side to size and cropping
 	// the middle, in one resampling pass. Aspect ratio is preserved; the
-	// ends of the longer side are lost.
-	CenterCrop Fit = iota
-	// Squash scales the whole image to size×size, distorting the aspect
-	// ratio but keeping every region (Show, Attend and Tell resized this
-	// way).
-	Squash
+	// ends of the longer side are lost. ImageNet classifiers were
+	// evaluated this way.
+	CenterCrop
 )
 
 func (f Fit) String() string {
@@ -35,13 +39,35 @@ func (f Fit) String() string {
 	return fmt.Sprintf("Fit(%d)", int(f))
 }
 
+// MarshalText writes f as its String ("Squash", "CenterCrop"), as the
+// JSON of a caption shows it.
+func (f Fit) MarshalText() ([]byte, error) {
+	if f != Squash && f != CenterCrop {
+		return nil, fmt.Errorf("%w: unknown %v", ErrOptions, f)
+	}
+	return []byte(f.String()), nil
+}
+
+// UnmarshalText reads what MarshalText writes.
+func (f *Fit) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "Squash":
+		*f = Squash
+	case "CenterCrop":
+		*f = CenterCrop
+	default:
+		return fmt.Errorf("%w: unknown fit %q, want Squash or CenterCrop", ErrOptions, b)
+	}
+	return nil
+}
+
 // MaxTensorSize is the largest output side a Preprocessor accepts.
 const MaxTensorSize = 8192
 
 // PreprocessOptions configures a Preprocessor. A nil *PreprocessOptions,
 // or the zero value, means defaults; each field documents its own.
 type PreprocessOptions struct {
-	// Fit chooses how the aspect ratio is handled. Default CenterCrop.
+	// Fit chooses how the aspect ratio is handled. Default (zero) Squash.
 	Fit Fit
 
 	// CropFraction is the side of the CenterCrop square as a fraction of

@@ -27,7 +27,7 @@ func TestTensorLayout(t *testing.T) {
 	for _, interp := range []draw.Interpolator{nil, draw.NearestNeighbor, draw.CatmullRom} {
 		// Squash to 4×4 would change the image; use a square crop instead:
 		// CenterCrop of 4×3 is the 3×3 square at x = 0..2 (offset (4-3)/2 = 0).
-		p, err := NewPreprocessor(3, &PreprocessOptions{Norm: ByteNorm, Interpolator: interp})
+		p, err := NewPreprocessor(3, &PreprocessOptions{Fit: CenterCrop, Norm: ByteNorm, Interpolator: interp})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,13 +96,13 @@ func TestCropRect(t *testing.T) {
 		bounds image.Rectangle
 		want   image.Rectangle
 	}{
-		{"landscape", PreprocessOptions{}, image.Rect(0, 0, 640, 480), image.Rect(80, 0, 560, 480)},
-		{"portrait", PreprocessOptions{}, image.Rect(0, 0, 480, 640), image.Rect(0, 80, 480, 560)},
-		{"square", PreprocessOptions{}, image.Rect(0, 0, 224, 224), image.Rect(0, 0, 224, 224)},
-		{"offset-origin", PreprocessOptions{}, image.Rect(-10, 20, 90, 70), image.Rect(15, 20, 65, 70)},
-		{"odd-margin", PreprocessOptions{}, image.Rect(0, 0, 5, 2), image.Rect(1, 0, 3, 2)},
-		{"fraction-0.875", PreprocessOptions{CropFraction: 0.875}, image.Rect(0, 0, 640, 480), image.Rect(110, 30, 530, 450)},
-		{"fraction-tiny", PreprocessOptions{CropFraction: 0.01}, image.Rect(0, 0, 10, 10), image.Rect(4, 4, 5, 5)},
+		{"landscape", PreprocessOptions{Fit: CenterCrop}, image.Rect(0, 0, 640, 480), image.Rect(80, 0, 560, 480)},
+		{"portrait", PreprocessOptions{Fit: CenterCrop}, image.Rect(0, 0, 480, 640), image.Rect(0, 80, 480, 560)},
+		{"square", PreprocessOptions{Fit: CenterCrop}, image.Rect(0, 0, 224, 224), image.Rect(0, 0, 224, 224)},
+		{"offset-origin", PreprocessOptions{Fit: CenterCrop}, image.Rect(-10, 20, 90, 70), image.Rect(15, 20, 65, 70)},
+		{"odd-margin", PreprocessOptions{Fit: CenterCrop}, image.Rect(0, 0, 5, 2), image.Rect(1, 0, 3, 2)},
+		{"fraction-0.875", PreprocessOptions{Fit: CenterCrop, CropFraction: 0.875}, image.Rect(0, 0, 640, 480), image.Rect(110, 30, 530, 450)},
+		{"fraction-tiny", PreprocessOptions{Fit: CenterCrop, CropFraction: 0.01}, image.Rect(0, 0, 10, 10), image.Rect(4, 4, 5, 5)},
 		{"squash", PreprocessOptions{Fit: Squash}, image.Rect(3, 4, 640, 480), image.Rect(3, 4, 640, 480)},
 		{"squash-ignores-fraction", PreprocessOptions{Fit: Squash, CropFraction: 0.5}, image.Rect(0, 0, 8, 4), image.Rect(0, 0, 8, 4)},
 	}

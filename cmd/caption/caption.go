@@ -156,7 +156,6 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if o.Fit, err = captiondata.ParseFit(*fit); err != nil {
 		return cli.Usagef("-fit %q: want squash or crop", *fit)
 	}
-	o.FitSet = true
 	o.Progress = stderr
 	if !bf.Wanted(d.paths) {
 		if err := bf.Refuse(fs); err != nil {

@@ -80,7 +80,7 @@ func TestDescribeJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(lines[i]), &r); err != nil {
 			t.Fatal(err)
 		}
-		if r.Caption != want || strings.Join(r.Words, " ") != want || len(r.Tokens) != 3 || !r.Finished {
+		if r.Caption.Caption != want || strings.Join(r.Words, " ") != want || len(r.Tokens) != 3 || !r.Finished {
 			t.Errorf("image %d: %+v, want %q in 3 tokens", i, r, want)
 		}
 		if r.GridH != 7 || r.GridW != 7 || len(r.Attention) != 3 || len(r.Attention[0]) != 7 || len(r.Attention[0][0]) != 7 || len(r.Beta) != 3 {

@@ -194,7 +194,6 @@ func (f *overlayFlags) check(fs *flag.FlagSet, images []string) error {
 	if f.caption.Fit, err = captiondata.ParseFit(f.fit); err != nil {
 		return cli.Usagef("-fit %q: want squash or crop", f.fit)
 	}
-	f.caption.FitSet = true
 	if f.out != "" && f.out != "-" {
 		if err := overlay.CheckOutput(f.out, images[0]); err != nil {
 			return err

@@ -108,7 +108,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if o.Fit, err = captiondata.ParseFit(*fit); err != nil {
 		return cli.Usagef("-fit %q: want squash or crop", *fit)
 	}
-	o.FitSet, o.Search.NoUnk, o.Progress = true, !*allowUnk, stderr
+	o.Search.NoUnk, o.Progress = !*allowUnk, stderr
 	opts, err := sf.Options(stderr)
 	if err != nil {
 		return err

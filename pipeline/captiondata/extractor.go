@@ -16,7 +16,7 @@ type ExtractorOptions struct {
 	// or vision.GridBlock13 (14×14×576).
 	Grid vision.Grid
 	// Fit is how images that are not square become the encoder's square
-	// input. Default vision.CenterCrop. The project's Flickr8k images are
+	// input. Default (zero) vision.Squash. The project's Flickr8k images are
 	// already 224×224, so both fits give the same features there.
 	Fit vision.Fit
 	// Threads is the number of goroutines one extraction may use. Zero

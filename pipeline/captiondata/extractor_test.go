@@ -28,7 +28,7 @@ func TestEncoderExtractorShared(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := Spec{Encoder: vision.EncoderSHA256, Layer: tc.Grid.String(), H: tc.H, W: tc.W, D: tc.D, Preprocess: "CenterCrop 224"}
+			want := Spec{Encoder: vision.EncoderSHA256, Layer: tc.Grid.String(), H: tc.H, W: tc.W, D: tc.D, Preprocess: "Squash 224"}
 			if x.Spec() != want {
 				t.Fatalf("Spec %+v, want %+v", x.Spec(), want)
 			}

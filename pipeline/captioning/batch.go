@@ -29,15 +29,11 @@ func ModelID(path string) string {
 }
 
 // BatchRecord is the structured result of one image of a batch: the
-// "result" of a JSONL record and the json file of an image. It leaves out
-// the attention weights, the gates and the beam's alternatives (Result
-// has them, and a Figures draws them).
+// "result" of a JSONL record and the json file of an image. It is the
+// caption without Details (no attention, gates or alternatives: Result
+// has them, and a Figures draws them) and what the batch adds.
 type BatchRecord struct {
-	Caption  string   `json:"caption"`
-	Words    []string `json:"words"`
-	LogProb  float64  `json:"log_prob"`
-	Score    float64  `json:"score"`
-	Finished bool     `json:"finished"`
+	Caption
 	// Cached reports that the features came from the feature cache.
 	Cached bool `json:"cached,omitempty"`
 	// Overlay is the path of the image's attention figure, when the
@@ -53,14 +49,7 @@ type BatchRecord struct {
 // path of its figure (overlay, "" for none). It has no timed text, so
 // srt and vtt files fail with batch.ErrNoCues.
 func BatchResult(r *Result, overlay string) batch.Result {
-	words := r.Words
-	if words == nil {
-		words = []string{} // a caption of no words still lists them
-	}
-	return batch.Result{Text: r.Caption, Value: BatchRecord{
-		Caption: r.Caption, Words: words, LogProb: r.LogProb, Score: r.Score,
-		Finished: r.Finished, Cached: r.Cached, Overlay: overlay,
-	}}
+	return batch.Result{Text: r.Caption, Value: BatchRecord{Caption: r.Brief(), Cached: r.Cached, Overlay: overlay}}
 }
 
 // Figures draws a figure of each image of a batch: package overlay's Dir

@@ -114,7 +114,7 @@ func TestBatchFactory(t *testing.T) {
 				t.Fatal(err)
 			}
 			rec, ok := res.Value.(BatchRecord)
-			if !ok || res.Text != tc.text || rec.Caption != tc.text || strings.Join(rec.Words, " ") != tc.text || !rec.Cached || rec.Overlay != tc.overlay ||
+			if !ok || res.Text != tc.text || rec.Caption.Caption != tc.text || strings.Join(rec.Words, " ") != tc.text || !rec.Cached || rec.Overlay != tc.overlay ||
 				!strings.Contains(rec.OverlayError, tc.figErr) || (tc.figErr == "") != (rec.OverlayError == "") {
 				t.Errorf("result %+v; want %q from the cache, figure %q (error %q)", res, tc.text, tc.overlay, tc.figErr)
 			}

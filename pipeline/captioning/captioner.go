@@ -35,12 +35,10 @@ type CaptionerOptions struct {
 	// Search tunes the search (length, length penalty, <unk>); nil means
 	// DefaultSearchOptions.
 	Search *caption.SearchOptions
-	// Fit is how a photo becomes the encoder's square input. The default,
-	// vision.Squash, matches the training images (Flickr8k squashed to
-	// 224×224) and keeps the whole photo under the attention grid.
+	// Fit is how a photo becomes the encoder's square input. The zero
+	// value, vision.Squash, matches the training images (Flickr8k squashed
+	// to 224×224) and keeps the whole photo under the attention grid.
 	Fit vision.Fit
-	// FitSet says Fit was chosen (vision.CenterCrop is Fit's zero value).
-	FitSet bool
 	// MaxPixels is the largest image, width×height, that is decoded (0:
 	// vision.DefaultMaxPixels); larger ones are refused from their
 	// header, before any work.
@@ -71,9 +69,6 @@ func NewCaptioner(ctx context.Context, o CaptionerOptions) (*Captioner, error) {
 	}
 	if o.Beam < 1 {
 		return nil, fmt.Errorf("captioning: beam width %d, want at least 1", o.Beam)
-	}
-	if !o.FitSet {
-		o.Fit = vision.Squash
 	}
 	m, err := OpenModel(o.Model)
 	if err != nil {

@@ -67,7 +67,7 @@ func (c *Captioner) describe(features []float32, beam int) (*Result, error) {
 	best := hyps[0]
 	r := &Result{
 		Caption: joinWords(best.Words), Words: best.Words, Tokens: best.Tokens,
-		GridH: c.grid.H, GridW: c.grid.W, Fit: c.o.Fit.String(),
+		GridH: c.grid.H, GridW: c.grid.W, Fit: c.o.Fit,
 		Attention: best.Attention, Beta: best.Beta,
 		LogProb: best.LogProb, Score: best.Score, Finished: best.Finished,
 	}

@@ -49,13 +49,12 @@ type EvalRow struct {
 	Captions []Captioned `json:"captions,omitempty"`
 }
 
-// Captioned is one image's caption in an evaluation.
+// Captioned is one image's caption in an evaluation: its ID, the
+// Caption without Details, and the references it was scored against.
 type Captioned struct {
-	ID       string   `json:"id"`
-	Caption  string   `json:"caption"`
-	LogProb  float64  `json:"log_prob"`
-	Finished bool     `json:"finished"`
-	Refs     []string `json:"references"`
+	ID string `json:"id"`
+	Caption
+	Refs []string `json:"references"`
 }
 
 // Evaluate captions the images of a split from their cached features with
@@ -103,7 +102,7 @@ func Evaluate(ctx context.Context, model *caption.Model, o EvalOptions) (*EvalRe
 			return nil, err
 		}
 		for i, h := range hyps {
-			row.Captions[i] = Captioned{ID: images[i].ID, Caption: joinWords(h.Words), LogProb: h.LogProb, Finished: h.Finished, Refs: images[i].Captions}
+			row.Captions[i] = Captioned{ID: images[i].ID, Caption: briefCaption(&h), Refs: images[i].Captions}
 		}
 		rep.Rows = append(rep.Rows, row)
 	}

@@ -25,8 +25,8 @@ func TestEvaluate(t *testing.T) {
 			t.Errorf("beam %d: %v, want BLEU-1 1 and CIDEr-D ≥ 3 on the training images", r.Beam, r.Scores)
 		}
 		for _, c := range r.Captions {
-			if want := strings.TrimSuffix(c.ID, ".png"); c.Caption != "a "+strings.ReplaceAll(want, "-", " ") {
-				t.Errorf("beam %d: %s: %q", r.Beam, c.ID, c.Caption)
+			if want := strings.TrimSuffix(c.ID, ".png"); c.Caption.Caption != "a "+strings.ReplaceAll(want, "-", " ") {
+				t.Errorf("beam %d: %s: %q", r.Beam, c.ID, c.Caption.Caption)
 			}
 		}
 	}

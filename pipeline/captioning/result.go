@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"image"
 	"io"
-	"math"
+
+	"github.com/attend-go/attend/vision"
 )
 
-// Result is one image's description: the one shape of a caption past the
-// search, carrying what its JSON shows and what an attention figure
-// draws (package overlay's FromResult).
+// Result is one image's description in memory: what the search found,
+// at full precision, with the image it was found in, for an attention
+// figure (package overlay's FromResult). Its JSON is a Caption (Brief,
+// Detailed; MarshalJSON writes ResultJSON).
 type Result struct {
 	// Path names the image as given ("-": standard input; "" for an
 	// image.Image given to CaptionImage).
@@ -22,9 +24,8 @@ type Result struct {
 	// GridH and GridW shape the attention maps: weight y·GridW + x is the
 	// grid cell (x, y) of the encoder's input (see Fit).
 	GridH, GridW int
-	// Fit names how the image became the encoder's square input
-	// (vision.Fit's String: "Squash" or "CenterCrop").
-	Fit string
+	// Fit is how the image became the encoder's square input.
+	Fit vision.Fit
 	// Attention holds per word the L = GridH·GridW attention weights α
 	// with which the decoder said it.
 	Attention [][]float32
@@ -44,48 +45,15 @@ type Result struct {
 	Image image.Image
 }
 
-// Alternative is one hypothesis of the beam.
-type Alternative struct {
-	Caption  string  `json:"caption"`
-	LogProb  float64 `json:"log_prob"`
-	Score    float64 `json:"score"`
-	Finished bool    `json:"finished"`
-}
-
-// ResultJSON is the JSON object of a Result ("caption -json"): its
-// attention laid out per word as GridH rows of GridW weights, weights and
-// gates rounded to 4 decimals. Result.MarshalJSON writes it.
+// ResultJSON is the JSON object of a Result ("caption -json"): its path
+// and its Caption with Details. Result.MarshalJSON writes it.
 type ResultJSON struct {
-	Path         string        `json:"path"`
-	Caption      string        `json:"caption"`
-	Words        []string      `json:"words"`
-	Tokens       []int         `json:"tokens"`
-	LogProb      float64       `json:"log_prob"`
-	Score        float64       `json:"score"`
-	Finished     bool          `json:"finished"`
-	Fit          string        `json:"fit"`
-	GridH        int           `json:"grid_h"`
-	GridW        int           `json:"grid_w"`
-	Attention    [][][]float32 `json:"attention"` // word, row y, column x
-	Beta         []float32     `json:"beta"`
-	Alternatives []Alternative `json:"alternatives"`
+	Path string `json:"path"`
+	Caption
 }
 
 // JSON returns r's JSON object.
-func (r *Result) JSON() ResultJSON {
-	out := ResultJSON{
-		Path: r.Path, Caption: r.Caption, Words: r.Words, Tokens: r.Tokens, LogProb: r.LogProb, Score: r.Score,
-		Finished: r.Finished, Fit: r.Fit, GridH: r.GridH, GridW: r.GridW, Alternatives: r.Alternatives,
-		Attention: r.AttentionGrids(), Beta: make([]float32, len(r.Beta)),
-	}
-	for i, b := range r.Beta {
-		out.Beta[i] = Round4(b)
-	}
-	if out.Tokens == nil {
-		out.Tokens, out.Words = []int{}, []string{}
-	}
-	return out
-}
+func (r *Result) JSON() ResultJSON { return ResultJSON{Path: r.Path, Caption: r.Detailed()} }
 
 // MarshalJSON writes r as ResultJSON, without escaping HTML ("<unk>"
 // stays as it is).
@@ -115,9 +83,6 @@ func (r *Result) AttentionGrids() [][][]float32 {
 	}
 	return grids
 }
-
-// Round4 rounds v to 4 decimals, as the JSON of a Result shows weights.
-func Round4(v float32) float32 { return float32(math.Round(float64(v)*1e4) / 1e4) }
 
 // Formats are the formats of WriteResult.
 var Formats = []string{"txt", "json"}

@@ -47,8 +47,8 @@ type Caption struct {
 	Cells []int
 	// Fit and CropFraction say which part of the image the grid covers:
 	// they must be those of the vision.Preprocessor that made the
-	// encoder's input (zero values: vision.CenterCrop of the whole
-	// shorter side, its defaults).
+	// encoder's input (zero values: vision.Squash, the Preprocessor's
+	// default; CropFraction 0 is the whole shorter side).
 	Fit          vision.Fit
 	CropFraction float64
 }

@@ -1,96 +1,27 @@
 package overlay
 
 import (
-	"bytes"
 	"flag"
 	"image"
 	"image/color"
-	"image/png"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/attend-go/attend/internal/goldenimage"
+	"github.com/attend-go/attend/vision"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata")
 
-// Golden comparison tolerance, as in package vision: a pixel differs when
-// a channel is off by more than goldenLevels, and at most goldenFraction
-// of the pixels may differ (floating-point contraction elsewhere can move
-// a heat value across a colormap entry; text is exact).
-const (
-	goldenLevels   = 8
-	goldenFraction = 0.0005
-)
-
 // checkGolden compares m with testdata/name, or rewrites it with -update.
-// On a mismatch it keeps the image it got and says where.
+// A pixel differs when a channel is off by more than 8 levels; at most
+// 0.05% may (floating-point contraction elsewhere can move a heat value
+// across a colormap entry; text is exact).
 func checkGolden(t *testing.T, name string, m *image.RGBA) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		writePNG(t, path, m)
-		return
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run %s -update to create it)", err, t.Name())
-	}
-	defer f.Close()
-	want, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, worst := goldenDiff(m, want)
-	if n < 0 || float64(n) > goldenFraction*float64(m.Rect.Dx()*m.Rect.Dy()) {
-		got := filepath.Join(t.TempDir(), name)
-		writePNG(t, got, m)
-		if n < 0 {
-			t.Fatalf("%s: size %v, golden %v (got: %s)", name, m.Rect.Size(), want.Bounds().Size(), got)
-		}
-		t.Fatalf("%s: %d pixels differ by more than %d levels (worst %d); got image kept in %s", name, n, goldenLevels, worst, got)
-	}
-}
-
-func writePNG(t *testing.T, path string, m image.Image) {
-	t.Helper()
-	var b bytes.Buffer
-	if err := png.Encode(&b, m); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// goldenDiff counts the pixels that differ by more than goldenLevels and
-// the largest difference; -1 if the sizes differ.
-func goldenDiff(got *image.RGBA, want image.Image) (int, int) {
-	if got.Rect.Size() != want.Bounds().Size() {
-		return -1, 0
-	}
-	n, worst := 0, 0
-	wb := want.Bounds()
-	for y := range got.Rect.Dy() {
-		for x := range got.Rect.Dx() {
-			a := got.RGBAAt(got.Rect.Min.X+x, got.Rect.Min.Y+y)
-			b := color.RGBAModel.Convert(want.At(wb.Min.X+x, wb.Min.Y+y)).(color.RGBA)
-			d := max(absDiff(a.R, b.R), absDiff(a.G, b.G), absDiff(a.B, b.B), absDiff(a.A, b.A))
-			worst = max(worst, d)
-			if d > goldenLevels {
-				n++
-			}
-		}
-	}
-	return n, worst
-}
-
-func absDiff(a, b uint8) int {
-	if a > b {
-		return int(a - b)
-	}
-	return int(b - a)
+	goldenimage.Check(t, filepath.Join("testdata", name), m, goldenimage.Tolerance{Levels: 8, Fraction: 0.0005}, *update, "-update")
 }
 
 // scene is a synthetic w×h photo: a sky-to-ground gradient with a red
@@ -157,6 +88,8 @@ func testCaption() *Caption {
 		Words: []string{"a", "red", "ball", "flies"},
 		Rows:  3, Cols: 4,
 		Beta: []float32{0.2, 0.9, 0.75, float32(math.NaN())},
+		// The goldens were drawn with the grid over the central square.
+		Fit: vision.CenterCrop,
 	}
 	for _, rc := range [][2]float64{{1, 1.5}, {0.8, 2.8}, {1, 2.6}, {2, 0.7}} {
 		c.Attention = append(c.Attention, peaked(rng, 3, 4, rc[0], rc[1]))

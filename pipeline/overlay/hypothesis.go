@@ -17,16 +17,23 @@ import (
 // gets those cells; one that decodes with the expectation read no single
 // cell, so Cells stays nil.
 func FromHypothesis(h *caption.Hypothesis, cfg caption.Config, rows, cols int) Caption {
+	return fromWeights(h.Words, h.Attention, h.Beta, cfg, rows, cols)
+}
+
+// fromWeights returns the Caption of words said with attention α (per
+// word rows·cols weights) and gates β by a model with config cfg: what
+// FromHypothesis and FromResult share.
+func fromWeights(words []string, attention [][]float32, beta []float32, cfg caption.Config, rows, cols int) Caption {
 	cfg = cfg.Defaults()
-	c := Caption{Words: h.Words, Attention: h.Attention, Rows: rows, Cols: cols}
+	c := Caption{Words: words, Attention: attention, Rows: rows, Cols: cols}
 	if !cfg.NoGate {
-		c.Beta = h.Beta
+		c.Beta = beta
 	}
 	if cfg.Attention == caption.Hard {
 		c.Hard = true
 		if cfg.Hard.Inference == caption.Argmax {
-			c.Cells = make([]int, len(h.Attention))
-			for i, w := range h.Attention {
+			c.Cells = make([]int, len(attention))
+			for i, w := range attention {
 				c.Cells[i] = argmax(w)
 			}
 		}

@@ -3,7 +3,6 @@ package overlay
 import (
 	"github.com/attend-go/attend/models/caption"
 	"github.com/attend-go/attend/pipeline/captioning"
-	"github.com/attend-go/attend/vision"
 )
 
 // FromResult returns the Caption of a Captioner's result r, made by a
@@ -11,10 +10,7 @@ import (
 // grid, β and, for hard attention, the cells read, placed by the fit the
 // Captioner prepared the image with. The slices are r's.
 func FromResult(r *captioning.Result, cfg caption.Config) Caption {
-	h := caption.Hypothesis{Words: r.Words, Attention: r.Attention, Beta: r.Beta}
-	c := FromHypothesis(&h, cfg, r.GridH, r.GridW)
-	if r.Fit == vision.Squash.String() {
-		c.Fit = vision.Squash
-	}
+	c := fromWeights(r.Words, r.Attention, r.Beta, cfg, r.GridH, r.GridW)
+	c.Fit = r.Fit
 	return c
 }

@@ -14,7 +14,7 @@ import (
 func TestFromResult(t *testing.T) {
 	tc := testCaption()
 	for _, fit := range []vision.Fit{vision.Squash, vision.CenterCrop} {
-		r := &captioning.Result{Words: tc.Words, Attention: tc.Attention, Beta: []float32{0.1, 0.2, 0.3, 0.4}, GridH: 3, GridW: 4, Fit: fit.String()}
+		r := &captioning.Result{Words: tc.Words, Attention: tc.Attention, Beta: []float32{0.1, 0.2, 0.3, 0.4}, GridH: 3, GridW: 4, Fit: fit}
 		c := FromResult(r, caption.Config{})
 		if err := c.Check(); err != nil {
 			t.Fatal(err)

@@ -323,7 +323,7 @@ func TestCaptionAPI(t *testing.T) {
 	if err := json.Unmarshal(data, &a); err != nil {
 		t.Fatal(err)
 	}
-	if a.Caption == "" || len(a.Words) == 0 || len(a.Attention) != len(a.Words) || len(a.Beta) != len(a.Words) ||
+	if a.Caption.Caption == "" || len(a.Words) == 0 || len(a.Attention) != len(a.Words) || len(a.Beta) != len(a.Words) ||
 		a.GridH != 7 || a.GridW != 7 || len(a.Alternatives) != 2 || a.Beam != 4 || a.Width == 0 {
 		t.Fatalf("answer %s", data)
 	}

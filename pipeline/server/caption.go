@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
@@ -85,41 +84,16 @@ func parseCaptionFields(u *upload, defaultBeam int) (*captionRequest, error) {
 	return req, nil
 }
 
-// CaptionAnswer is the answer of POST /v1/captions: the caption (as
-// "caption -json" prints it, less the path) with the model, the image's
-// size and the time taken.
+// CaptionAnswer is the answer of POST /v1/captions: the caption with its
+// details (as "caption -json" prints it, less the path; captioning.Caption)
+// with the model, the image's size, the beam and the time taken.
 type CaptionAnswer struct {
-	Model    string   `json:"model"`
-	Caption  string   `json:"caption"`
-	Words    []string `json:"words"`
-	Tokens   []int    `json:"tokens"`
-	LogProb  float64  `json:"log_prob"`
-	Score    float64  `json:"score"`
-	Finished bool     `json:"finished"`
-	// Fit is how the photo became the encoder's square: "Squash" (the grid
-	// covers all of it) or "CenterCrop" (its central square).
-	Fit    string `json:"fit"`
-	Width  int    `json:"width"` // of the photo, upright
-	Height int    `json:"height"`
-	GridH  int    `json:"grid_h"`
-	GridW  int    `json:"grid_w"`
-	// Attention is per word grid_h rows of grid_w weights α (4 decimals).
-	Attention [][][]float32 `json:"attention"`
-	// Beta is per word the gate β (null where the model has none).
-	Beta         []jsonFloat              `json:"beta"`
-	Alternatives []captioning.Alternative `json:"alternatives"`
-	Beam         int                      `json:"beam"`
-	Seconds      float64                  `json:"seconds"`
-}
-
-// jsonFloat is a float32 rounded to 4 decimals whose NaN is null.
-type jsonFloat float32
-
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(captioning.Round4(float32(f)))
+	Model string `json:"model"`
+	captioning.Caption
+	Width   int     `json:"width"` // of the photo, upright
+	Height  int     `json:"height"`
+	Beam    int     `json:"beam"`
+	Seconds float64 `json:"seconds"`
 }
 
 func (c *captionService) caption(w http.ResponseWriter, r *http.Request) {
@@ -163,27 +137,9 @@ func (c *captionService) describe(ctx context.Context, req *captionRequest) (*Ca
 		return nil, err
 	}
 	b := img.Bounds()
-	ans := &CaptionAnswer{
-		Model: c.cfg.ModelID, Caption: res.Caption, Words: res.Words, Tokens: res.Tokens,
-		LogProb: res.LogProb, Score: res.Score, Finished: res.Finished, Fit: res.Fit,
-		Width: b.Dx(), Height: b.Dy(), GridH: res.GridH, GridW: res.GridW,
-		Attention: res.AttentionGrids(), Beta: make([]jsonFloat, len(res.Words)),
-		Alternatives: res.Alternatives, Beam: req.beam,
-	}
-	for i := range ans.Beta {
-		ans.Beta[i] = jsonFloat(math.NaN())
-		if i < len(res.Beta) {
-			ans.Beta[i] = jsonFloat(res.Beta[i])
-		}
-	}
-	if ans.Words == nil {
-		ans.Words, ans.Tokens = []string{}, []int{}
-	}
-	if req.alternatives >= 0 && req.alternatives < len(ans.Alternatives) {
-		ans.Alternatives = ans.Alternatives[:req.alternatives]
-	}
-	if ans.Alternatives == nil {
-		ans.Alternatives = []captioning.Alternative{}
+	ans := &CaptionAnswer{Model: c.cfg.ModelID, Caption: res.Detailed(), Width: b.Dx(), Height: b.Dy(), Beam: req.beam}
+	if alt := ans.Alternatives; req.alternatives >= 0 && req.alternatives < len(alt) {
+		ans.Alternatives = alt[:req.alternatives]
 	}
 	ans.Seconds = math.Round(time.Since(start).Seconds()*1000) / 1000
 	return ans, nil

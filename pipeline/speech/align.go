@@ -11,7 +11,7 @@ import (
 
 	"github.com/attend-go/attend/internal/atomicfile"
 	"github.com/attend-go/attend/internal/input"
-	"github.com/attend-go/attend/vision"
+	"github.com/attend-go/attend/pipeline/plot"
 )
 
 // AlignmentPlots draws, for each chunk of a transcript made with
@@ -43,7 +43,7 @@ func AlignmentPlots(t *Transcript, path string, encoderFrameSeconds float64) ([]
 			continue // silence: nothing was said, nothing to align
 		}
 		T := len(c.Alignment[0])
-		al := vision.Alignment{Outputs: len(c.Alignment), Frames: T, Labels: c.Chars,
+		al := plot.Alignment{Outputs: len(c.Alignment), Frames: T, Labels: c.Chars,
 			FrameDuration: time.Duration(encoderFrameSeconds * float64(time.Second))}
 		for _, row := range c.Alignment {
 			al.Weights = append(al.Weights, row...)
@@ -53,7 +53,7 @@ func AlignmentPlots(t *Transcript, path string, encoderFrameSeconds float64) ([]
 			bounds = append(bounds, time.Duration((w.Start-c.Start-c.Offset)*float64(time.Second)))
 		}
 		title := fmt.Sprintf("%s  %s-%s  %q", input.DisplayName(t.Path), stampShort(c.Start), stampShort(c.End), c.Text)
-		opts := &vision.AlignmentOptions{WordBoundaries: bounds, Title: title, OutputCaption: "character"}
+		opts := &plot.AlignmentOptions{WordBoundaries: bounds, Title: title, OutputCaption: "character"}
 		if c.Fallback != "" {
 			opts.Note = "CTC fallback (" + c.Fallback + "): the text is the CTC head's best path. Not attention: the CTC posterior of each character, boxed where the path emits it."
 			opts.OutputCaption = "character (CTC posterior)"
@@ -67,7 +67,7 @@ func AlignmentPlots(t *Transcript, path string, encoderFrameSeconds float64) ([]
 				opts.Path = append(opts.Path, slices.Index(row, 1))
 			}
 		}
-		img, err := vision.AlignmentPlot(vision.Spectrogram{Frames: c.Frames, Bins: len(c.Features) / c.Frames, Data: c.Features},
+		img, err := plot.AlignmentPlot(plot.Spectrogram{Frames: c.Frames, Bins: len(c.Features) / c.Frames, Data: c.Features},
 			al, opts)
 		if err != nil {
 			return written, fmt.Errorf("alignment plot of chunk %d: %w", i+1, err)

@@ -1,4 +1,4 @@
-package vision
+package plot
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/attend-go/attend/internal/figure"
 	"golang.org/x/image/font"
 )
 
@@ -51,22 +52,21 @@ type AlignmentOptions struct {
 	WordBoundaries []time.Duration
 
 	// Width is the plot area's width in pixels (the time axis), at most
-	// MaxOverlaySize. Zero means two pixels per spectrogram frame, within
+	// MaxWidth. Zero means two pixels per spectrogram frame, within
 	// 400..1600.
 	Width int
 
 	// SpecColormap colors the spectrogram; nil means Inferno. Values are
 	// stretched from their 1st percentile to their maximum.
-	SpecColormap *Colormap
+	SpecColormap *figure.Colormap
 
 	// Colormap colors the alignment; nil means Viridis. Mask draws it in
 	// grays.
-	Colormap *Colormap
+	Colormap *figure.Colormap
 
-	// Scale chooses the weight of the top color of the alignment:
-	// ScalePanelMax and ScaleShared mean the largest weight of the
-	// matrix (the default), ScaleAbsolute means 1.
-	Scale HeatScale
+	// Absolute gives weight 1 the top color of the alignment; by default
+	// the largest weight of the matrix has it.
+	Absolute bool
 
 	// RowHeight is the height of one output's row in pixels, 2..64. Zero
 	// means 16, reduced for long outputs so the matrix stays within
@@ -127,7 +127,7 @@ func AlignmentPlot(spec Spectrogram, al Alignment, opts *AlignmentOptions) (*ima
 		return nil, err
 	}
 	dst := image.NewRGBA(image.Rect(0, 0, p.width, p.height))
-	fillRect(dst, dst.Rect, plotPaper)
+	figure.FillRect(dst, dst.Rect, figure.Paper)
 	p.drawSpectrogram(dst)
 	p.drawAlignment(dst)
 	p.drawBoundaries(dst)
@@ -159,10 +159,10 @@ func newAlignPlot(spec Spectrogram, al Alignment, opts *AlignmentOptions) (*alig
 		}
 	}
 	if p.o.SpecColormap == nil {
-		p.o.SpecColormap = Inferno
+		p.o.SpecColormap = figure.Inferno
 	}
 	if p.o.Colormap == nil {
-		p.o.Colormap = Viridis
+		p.o.Colormap = figure.Viridis
 	}
 	p.layout()
 	return p, nil
@@ -185,12 +185,10 @@ func (p *alignPlot) check() error {
 		return fmt.Errorf("%w: %d labels for %d outputs", ErrOptions, len(a.Labels), a.Outputs)
 	case a.FrameDuration < 0:
 		return fmt.Errorf("%w: alignment FrameDuration %v is negative", ErrOptions, a.FrameDuration)
-	case o.Width < 0 || o.Width > MaxOverlaySize:
-		return fmt.Errorf("%w: Width %d, want 1..%d (or 0 for the default)", ErrOptions, o.Width, MaxOverlaySize)
+	case o.Width < 0 || o.Width > MaxWidth:
+		return fmt.Errorf("%w: Width %d, want 1..%d (or 0 for the default)", ErrOptions, o.Width, MaxWidth)
 	case o.RowHeight != 0 && (o.RowHeight < 2 || o.RowHeight > 64):
 		return fmt.Errorf("%w: RowHeight %d, want 2..64 (or 0 for the default)", ErrOptions, o.RowHeight)
-	case o.Scale < ScalePanelMax || o.Scale > ScaleAbsolute:
-		return fmt.Errorf("%w: unknown %v", ErrOptions, o.Scale)
 	}
 	for i, v := range s.Data {
 		if math.IsNaN(float64(v)) {
@@ -209,14 +207,14 @@ func (p *alignPlot) check() error {
 		row := a.Weights[k*a.Frames : (k+1)*a.Frames]
 		if a.Posteriors {
 			for f, v := range row {
-				if !(v >= 0 && v <= 1+WeightSumTolerance) {
+				if !(v >= 0 && v <= 1+figure.WeightSumTolerance) {
 					return fmt.Errorf("%w: posterior of output %d (%q) at frame %d is %v, want 0..1", ErrWeights, k, p.label(k), f, v)
 				}
 			}
 			continue
 		}
-		if err := CheckWeights(row, 1, a.Frames); err != nil {
-			return &namedError{name: fmt.Sprintf("alignment row %d (output %q)", k, p.label(k)), err: err}
+		if err := figure.CheckWeights(ErrWeights, row, 1, a.Frames, 1<<20); err != nil {
+			return fmt.Errorf("%w, in alignment row %d (output %q)", err, k, p.label(k))
 		}
 	}
 	return nil
@@ -227,7 +225,7 @@ func (p *alignPlot) label(k int) string {
 	if p.al.Labels == nil {
 		return strconv.Itoa(k)
 	}
-	return visibleLabel(p.al.Labels[k])
+	return figure.VisibleLabel(p.al.Labels[k])
 }
 
 // layout sizes the figure:
@@ -240,8 +238,8 @@ func (p *alignPlot) label(k int) string {
 //	          time ticks
 //	          axis caption
 func (p *alignPlot) layout() {
-	p.face, p.bold = labelFace(1, false), labelFace(1, true)
-	lh := lineHeight(p.face)
+	p.face, p.bold = figure.LabelFace(1, false), figure.LabelFace(1, true)
+	lh := figure.LineHeight(p.face)
 	const margin, gap = 12, 8
 	width := p.o.Width
 	if width == 0 {
@@ -251,13 +249,13 @@ func (p *alignPlot) layout() {
 	if p.rowH == 0 {
 		p.rowH = min(16, max(2, 1200/p.al.Outputs))
 	}
-	labelW := textWidth(p.face, "000")
+	labelW := figure.TextWidth(p.face, "000")
 	for k := range p.al.Outputs {
-		labelW = max(labelW, textWidth(p.face, p.label(k)))
+		labelW = max(labelW, figure.TextWidth(p.face, p.label(k)))
 	}
 	labelW = min(labelW, 160)
 	left := margin + lh + gap + labelW + gap
-	left = max(left, margin+textWidth(p.face, "encoder frame")+gap) // caption of the frame numbers
+	left = max(left, margin+figure.TextWidth(p.face, "encoder frame")+gap) // caption of the frame numbers
 	top := margin
 	if p.o.Title != "" {
 		top += lh + gap
@@ -270,8 +268,8 @@ func (p *alignPlot) layout() {
 	alignTop := p.specRect.Max.Y + 6 + lh + gap + lh + 4 // time ticks, frame numbers
 	p.alignRect = image.Rect(left, alignTop, left+width, alignTop+p.al.Outputs*p.rowH)
 	p.plot = image.Rect(left, top, left+width, p.alignRect.Max.Y)
-	right := p.plot.Max.X + gap + 12 + 4 + textWidth(p.face, "high") + margin
-	p.width = max(right, left+textWidth(p.bold, p.o.Title)+margin, left+textWidth(p.face, p.o.Note)+margin) // the title starts at the plot's left edge
+	right := p.plot.Max.X + gap + 12 + 4 + figure.TextWidth(p.face, "high") + margin
+	p.width = max(right, left+figure.TextWidth(p.bold, p.o.Title)+margin, left+figure.TextWidth(p.face, p.o.Note)+margin) // the title starts at the plot's left edge
 	p.height = p.alignRect.Max.Y + 6 + lh + 2*lh + margin
 }
 
@@ -306,20 +304,20 @@ func (p *alignPlot) drawSpectrogram(dst *image.RGBA) {
 			px := r.Min.X + x
 			py := r.Min.Y + y
 			if t >= s.Frames {
-				dst.SetRGBA(px, py, plotPaper)
+				dst.SetRGBA(px, py, figure.Paper)
 				continue
 			}
 			b := min((h-1-y)*s.Bins/h, s.Bins-1)
 			dst.SetRGBA(px, py, p.o.SpecColormap.At((s.Data[t*s.Bins+b]-lo)*scale))
 		}
 	}
-	strokeRect(dst, r.Inset(-1), 1, plotFrame)
+	figure.StrokeRect(dst, r.Inset(-1), 1, figure.FrameColor)
 }
 
 func (p *alignPlot) drawAlignment(dst *image.RGBA) {
 	a := p.al
 	var top float32 = 1
-	if p.o.Scale != ScaleAbsolute && !a.Posteriors {
+	if !p.o.Absolute && !a.Posteriors {
 		top = slices.Max(a.Weights)
 	}
 	inv := float32(0)
@@ -330,11 +328,11 @@ func (p *alignPlot) drawAlignment(dst *image.RGBA) {
 	for x := range r.Dx() {
 		f := int(p.xTime(x) / p.encSec)
 		for k := range a.Outputs {
-			c := plotPaper
+			c := figure.Paper
 			if f < a.Frames {
 				c = p.o.Colormap.At(a.Weights[k*a.Frames+f] * inv)
 			}
-			fillRect(dst, image.Rect(r.Min.X+x, r.Min.Y+k*p.rowH, r.Min.X+x+1, r.Min.Y+(k+1)*p.rowH), c)
+			figure.FillRect(dst, image.Rect(r.Min.X+x, r.Min.Y+k*p.rowH, r.Min.X+x+1, r.Min.Y+(k+1)*p.rowH), c)
 		}
 	}
 	for k, f := range p.o.Path {
@@ -344,26 +342,26 @@ func (p *alignPlot) drawAlignment(dst *image.RGBA) {
 		x0 := r.Min.X + p.timeX(float64(f)*p.encSec)
 		x1 := max(r.Min.X+p.timeX(float64(f+1)*p.encSec), x0+3)
 		box := image.Rect(x0, r.Min.Y+k*p.rowH, x1, r.Min.Y+(k+1)*p.rowH)
-		strokeRect(dst, box, 1, plotPaper)
+		figure.StrokeRect(dst, box, 1, figure.Paper)
 	}
-	strokeRect(dst, r.Inset(-1), 1, plotFrame)
-	p.drawColorbar(dst, r, p.o.Colormap, "0", formatWeight(top))
+	figure.StrokeRect(dst, r.Inset(-1), 1, figure.FrameColor)
+	p.drawColorbar(dst, r, p.o.Colormap, "0", figure.FormatWeight(top))
 	p.drawColorbar(dst, p.specRect, p.o.SpecColormap, "low", "high")
 }
 
 // drawColorbar draws a vertical colorbar to the right of panel r with the
 // given end labels.
-func (p *alignPlot) drawColorbar(dst *image.RGBA, r image.Rectangle, cm *Colormap, lo, hi string) {
+func (p *alignPlot) drawColorbar(dst *image.RGBA, r image.Rectangle, cm *figure.Colormap, lo, hi string) {
 	bar := image.Rect(r.Max.X+8, r.Min.Y, r.Max.X+20, r.Max.Y)
-	colorbar(dst, bar, cm, true)
-	drawLabel(dst, p.face, hi, bar.Max.X+4, bar.Min.Y+ascent(p.face)-3, alignLeft, plotMuted)
-	drawLabel(dst, p.face, lo, bar.Max.X+4, bar.Max.Y, alignLeft, plotMuted)
+	figure.Colorbar(dst, bar, cm, true)
+	figure.DrawLabel(dst, p.face, hi, bar.Max.X+4, bar.Min.Y+figure.Ascent(p.face)-3, figure.AlignLeft, figure.Muted)
+	figure.DrawLabel(dst, p.face, lo, bar.Max.X+4, bar.Max.Y, figure.AlignLeft, figure.Muted)
 }
 
 func (p *alignPlot) drawBoundaries(dst *image.RGBA) {
 	for _, b := range p.o.WordBoundaries {
 		x := p.plot.Min.X + p.timeX(b.Seconds())
-		dashedVLine(dst, x, p.specRect.Min.Y, p.specRect.Max.Y, 4, plotPaper)
-		dashedVLine(dst, x, p.alignRect.Min.Y, p.alignRect.Max.Y, 4, plotPaper)
+		figure.DashedVLine(dst, x, p.specRect.Min.Y, p.specRect.Max.Y, 4, figure.Paper)
+		figure.DashedVLine(dst, x, p.alignRect.Min.Y, p.alignRect.Max.Y, 4, figure.Paper)
 	}
 }

@@ -1,4 +1,4 @@
-package vision
+package plot
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/attend-go/attend/internal/figure"
 )
 
 // TestAlignmentPlotSharedTimeAxis checks the plot's purpose: a sound at
@@ -41,7 +43,7 @@ func TestAlignmentPlotSharedTimeAxis(t *testing.T) {
 	}
 	// Columns of the loud frames in the spectrogram (top colormap color)
 	// and of the attended frame in the alignment (top color).
-	hot := func(r image.Rectangle, cm *Colormap) (lo, hi int) {
+	hot := func(r image.Rectangle, cm *figure.Colormap) (lo, hi int) {
 		lo, hi = -1, -1
 		y := r.Min.Y + r.Dy()/2
 		for x := r.Min.X; x < r.Max.X; x++ {
@@ -54,8 +56,8 @@ func TestAlignmentPlotSharedTimeAxis(t *testing.T) {
 		}
 		return lo, hi
 	}
-	specLo, specHi := hot(p.specRect.Add(image.Pt(0, 2)), Inferno) // below the boundary's first dash
-	alLo, alHi := hot(p.alignRect, Viridis)
+	specLo, specHi := hot(p.specRect.Add(image.Pt(0, 2)), figure.Inferno) // below the boundary's first dash
+	alLo, alHi := hot(p.alignRect, figure.Viridis)
 	wantLo := p.plot.Min.X + int(1.20/2*400)
 	wantHi := p.plot.Min.X + int(1.24/2*400) - 1
 	for _, got := range [][2]int{{specLo, specHi}, {alLo, alHi}} {
@@ -70,7 +72,7 @@ func TestAlignmentPlotSharedTimeAxis(t *testing.T) {
 		t.Errorf("boundary at column %d, want %d", bx, p.plot.Min.X+244)
 	}
 	for _, y := range []int{p.specRect.Min.Y, p.alignRect.Min.Y} {
-		if c := m.RGBAAt(bx, y); c != plotPaper {
+		if c := m.RGBAAt(bx, y); c != figure.Paper {
 			t.Errorf("boundary at (%d, %d) is %v, want a white dash", bx, y, c)
 		}
 	}
@@ -127,7 +129,6 @@ func TestAlignmentPlotErrors(t *testing.T) {
 		{"boundary", spec, al, AlignmentOptions{WordBoundaries: []time.Duration{time.Second}}, ErrOptions, "WordBoundaries[0] = 1s is outside the audio (0..0.100s)"},
 		{"width", spec, al, AlignmentOptions{Width: -3}, ErrOptions, "Width -3"},
 		{"row height", spec, al, AlignmentOptions{RowHeight: 1}, ErrOptions, "RowHeight 1"},
-		{"scale", spec, al, AlignmentOptions{Scale: 9}, ErrOptions, "HeatScale(9)"},
 		{"path length", spec, al, AlignmentOptions{Path: []int{0}}, ErrOptions, "a path of 1 frames for 2 outputs"},
 		{"path frame", spec, al, AlignmentOptions{Path: []int{0, 5}}, ErrOptions, "Path[1] = 5 is outside the 5 frames"},
 		{"posterior", spec, Alignment{Outputs: 2, Frames: 5, Weights: []float32{0, 0.2, 0.9, 0.9, 0, 0, 0, 1.5, 0, 0}, Posteriors: true, Labels: []string{"h", "i"}}, AlignmentOptions{}, ErrWeights, `posterior of output 1 ("i") at frame 2 is 1.5`},
@@ -188,14 +189,14 @@ func TestAlignmentPlotLongTitle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	end := p.plot.Min.X + textWidth(p.bold, title)
+	end := p.plot.Min.X + figure.TextWidth(p.bold, title)
 	if end > m.Bounds().Dx()-12 {
 		t.Fatalf("title ends at x=%d, image is %d wide", end, m.Bounds().Dx())
 	}
-	lh := lineHeight(p.face)
+	lh := figure.LineHeight(p.face)
 	for y := 12; y < 12+lh; y++ {
 		for x := m.Bounds().Dx() - 12; x < m.Bounds().Dx(); x++ {
-			if c := m.RGBAAt(x, y); c != plotPaper {
+			if c := m.RGBAAt(x, y); c != figure.Paper {
 				t.Fatalf("ink %v at (%d, %d), in the right margin", c, x, y)
 			}
 		}
@@ -220,7 +221,7 @@ func TestAlignmentPlotPosteriors(t *testing.T) {
 	red := 0
 	for y := range p.specRect.Min.Y {
 		for x := range img.Rect.Dx() {
-			if img.RGBAAt(x, y) == plotWarn {
+			if img.RGBAAt(x, y) == figure.Warn {
 				red++
 			}
 		}
@@ -230,10 +231,10 @@ func TestAlignmentPlotPosteriors(t *testing.T) {
 	}
 	r := p.alignRect
 	x := r.Min.X + p.timeX(6*p.encSec)
-	if got := img.RGBAAt(x, r.Min.Y+p.rowH+1); got != plotPaper {
+	if got := img.RGBAAt(x, r.Min.Y+p.rowH+1); got != figure.Paper {
 		t.Errorf("the path's box on frame 6 of row 1 is %v, want white", got)
 	}
-	if got := img.RGBAAt(x, r.Min.Y+1); got == plotPaper {
+	if got := img.RGBAAt(x, r.Min.Y+1); got == figure.Paper {
 		t.Error("row 0 is boxed on frame 6, which its path does not hold")
 	}
 }

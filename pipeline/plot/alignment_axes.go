@@ -1,24 +1,26 @@
-package vision
+package plot
 
 import (
 	"fmt"
 	"image"
 	"math"
 	"strconv"
+
+	"github.com/attend-go/attend/internal/figure"
 )
 
 // drawAxes writes the title, tick marks, tick labels and axis captions of
 // an alignment plot.
 func (p *alignPlot) drawAxes(dst *image.RGBA) {
 	face := p.face
-	lh, asc := lineHeight(face), ascent(face)
+	lh, asc := figure.LineHeight(face), figure.Ascent(face)
 	noteY := 12 + asc
 	if p.o.Title != "" {
-		drawLabel(dst, p.bold, p.o.Title, p.plot.Min.X, 12+asc, alignLeft, plotInk)
+		figure.DrawLabel(dst, p.bold, p.o.Title, p.plot.Min.X, 12+asc, figure.AlignLeft, figure.Ink)
 		noteY += lh + 8
 	}
 	if p.o.Note != "" {
-		drawLabel(dst, face, p.o.Note, p.plot.Min.X, noteY, alignLeft, plotWarn)
+		figure.DrawLabel(dst, face, p.o.Note, p.plot.Min.X, noteY, figure.AlignLeft, figure.Warn)
 	}
 	axisX := 12 + lh // right edge of the rotated axis captions
 
@@ -27,14 +29,14 @@ func (p *alignPlot) drawAxes(dst *image.RGBA) {
 	for _, r := range []image.Rectangle{p.specRect, p.alignRect} {
 		for _, t := range ticks(p.duration, step) {
 			x := p.plot.Min.X + p.timeX(t)
-			fillRect(dst, image.Rect(x, r.Max.Y+1, x+1, r.Max.Y+5), plotInk)
-			drawLabel(dst, face, formatTick(t, step), x, r.Max.Y+5+asc, alignCenter, plotInk)
+			figure.FillRect(dst, image.Rect(x, r.Max.Y+1, x+1, r.Max.Y+5), figure.Ink)
+			figure.DrawLabel(dst, face, formatTick(t, step), x, r.Max.Y+5+asc, figure.AlignCenter, figure.Ink)
 		}
 	}
 	below := p.alignRect.Max.Y + 5 + lh + asc
-	drawLabel(dst, face, "time (s)", p.plot.Min.X+p.plot.Dx()/2, below, alignCenter, plotInk)
-	drawLabel(dst, face, fmt.Sprintf("one spectrogram frame = %s, one encoder frame = %s",
-		formatSeconds(p.shiftSec), formatSeconds(p.encSec)), p.plot.Min.X, below+lh, alignLeft, plotMuted)
+	figure.DrawLabel(dst, face, "time (s)", p.plot.Min.X+p.plot.Dx()/2, below, figure.AlignCenter, figure.Ink)
+	figure.DrawLabel(dst, face, fmt.Sprintf("one spectrogram frame = %s, one encoder frame = %s",
+		formatSeconds(p.shiftSec), formatSeconds(p.encSec)), p.plot.Min.X, below+lh, figure.AlignLeft, figure.Muted)
 
 	// Encoder frame numbers along the top of the alignment.
 	pxPerFrame := float64(p.plot.Dx()) * p.encSec / p.duration
@@ -45,26 +47,26 @@ func (p *alignPlot) drawAxes(dst *image.RGBA) {
 	numY := p.alignRect.Min.Y - 5
 	for _, f := range ticks(float64(p.al.Frames-1), fstep) {
 		x := p.plot.Min.X + p.timeX((f+0.5)*p.encSec)
-		fillRect(dst, image.Rect(x, p.alignRect.Min.Y-4, x+1, p.alignRect.Min.Y-1), plotMuted)
-		drawLabel(dst, face, strconv.Itoa(int(f)), x, numY-1, alignCenter, plotMuted)
+		figure.FillRect(dst, image.Rect(x, p.alignRect.Min.Y-4, x+1, p.alignRect.Min.Y-1), figure.Muted)
+		figure.DrawLabel(dst, face, strconv.Itoa(int(f)), x, numY-1, figure.AlignCenter, figure.Muted)
 	}
-	drawLabel(dst, face, "encoder frame", p.plot.Min.X-8, numY-1, alignRight, plotMuted)
+	figure.DrawLabel(dst, face, "encoder frame", p.plot.Min.X-8, numY-1, figure.AlignRight, figure.Muted)
 
 	// Spectrogram: bin numbers, low at the bottom.
 	r := p.specRect
-	drawLabel(dst, face, "0", r.Min.X-6, r.Max.Y, alignRight, plotInk)
-	drawLabel(dst, face, strconv.Itoa(p.spec.Bins-1), r.Min.X-6, r.Min.Y+asc-3, alignRight, plotInk)
-	drawLabelUp(dst, face, "mel bin", axisX, r.Min.Y+r.Dy()/2, plotInk)
+	figure.DrawLabel(dst, face, "0", r.Min.X-6, r.Max.Y, figure.AlignRight, figure.Ink)
+	figure.DrawLabel(dst, face, strconv.Itoa(p.spec.Bins-1), r.Min.X-6, r.Min.Y+asc-3, figure.AlignRight, figure.Ink)
+	figure.DrawLabelUp(dst, face, "mel bin", axisX, r.Min.Y+r.Dy()/2, figure.Ink)
 
 	// Alignment: one label per row, or every few rows when rows are thin.
 	r = p.alignRect
 	every := p.labelEvery()
 	labelW := r.Min.X - 8 - (axisX + 8)
 	for k := 0; k < p.al.Outputs; k += every {
-		y := r.Min.Y + k*p.rowH + p.rowH/2 + (asc-descent(face))/2
-		drawLabel(dst, face, ellipsize(face, p.label(k), labelW), r.Min.X-6, y, alignRight, plotInk)
+		y := r.Min.Y + k*p.rowH + p.rowH/2 + (asc-figure.Descent(face))/2
+		figure.DrawLabel(dst, face, figure.Ellipsize(face, p.label(k), labelW), r.Min.X-6, y, figure.AlignRight, figure.Ink)
 	}
-	drawLabelUp(dst, face, ellipsize(face, p.outputCaption(), max(r.Dy(), textWidth(face, "output"))), axisX, r.Min.Y+r.Dy()/2, plotInk)
+	figure.DrawLabelUp(dst, face, figure.Ellipsize(face, p.outputCaption(), max(r.Dy(), figure.TextWidth(face, "output"))), axisX, r.Min.Y+r.Dy()/2, figure.Ink)
 }
 
 // formatSeconds writes a duration in milliseconds below a second.
@@ -78,7 +80,7 @@ func formatSeconds(s float64) string {
 // labelEvery is how many rows apart the output labels are: 1 when each
 // row has room for its own.
 func (p *alignPlot) labelEvery() int {
-	return (lineHeight(p.face) + p.rowH - 1) / p.rowH
+	return (figure.LineHeight(p.face) + p.rowH - 1) / p.rowH
 }
 
 // outputCaption names the outputs' axis, saying which are labelled when

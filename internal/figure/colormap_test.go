@@ -1,4 +1,4 @@
-package vision
+package figure
 
 import (
 	"image/color"

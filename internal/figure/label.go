@@ -1,4 +1,4 @@
-package vision
+package figure
 
 import (
 	"image"
@@ -19,10 +19,10 @@ import (
 // through font/opentype) need golang.org/x/text, which this module does
 // not require.
 //
-// labelFace returns the regular or bold face magnified by an integer
+// LabelFace returns the regular or bold face magnified by an integer
 // scale (nearest neighbor, so strokes stay sharp). Faces keep no state,
 // so they are safe for concurrent use.
-func labelFace(scale int, bold bool) font.Face {
+func LabelFace(scale int, bold bool) font.Face {
 	var f font.Face = inconsolata.Regular8x16
 	if bold {
 		f = inconsolata.Bold8x16
@@ -165,98 +165,98 @@ func (f *labelFont) Glyph(dot fixed.Point26_6, r rune) (image.Rectangle, image.I
 	return dr.Add(image.Pt(x, y)), big, image.Point{}, adv * fixed.Int26_6(k), ok
 }
 
-// labelAlign places text horizontally relative to the x given to
-// drawLabel.
-type labelAlign int
+// Align places text horizontally relative to the x given to
+// DrawLabel.
+type Align int
 
 const (
-	alignLeft labelAlign = iota
-	alignCenter
-	alignRight
+	AlignLeft Align = iota
+	AlignCenter
+	AlignRight
 )
 
-// textWidth returns the advance width of s in whole pixels.
-func textWidth(face font.Face, s string) int {
+// TextWidth returns the advance width of s in whole pixels.
+func TextWidth(face font.Face, s string) int {
 	return font.MeasureString(face, s).Ceil()
 }
 
-// ascent, descent and line height (baseline to baseline) in pixels.
-func ascent(face font.Face) int     { return face.Metrics().Ascent.Ceil() }
-func descent(face font.Face) int    { return face.Metrics().Descent.Ceil() }
-func lineHeight(face font.Face) int { return face.Metrics().Height.Ceil() }
+// Ascent, Descent and line height (baseline to baseline) in pixels.
+func Ascent(face font.Face) int     { return face.Metrics().Ascent.Ceil() }
+func Descent(face font.Face) int    { return face.Metrics().Descent.Ceil() }
+func LineHeight(face font.Face) int { return face.Metrics().Height.Ceil() }
 
-// drawLabel draws s with its baseline at y, aligned at x, in color c.
-func drawLabel(dst draw.Image, face font.Face, s string, x, y int, align labelAlign, c color.Color) {
+// DrawLabel draws s with its baseline at y, aligned at x, in color c.
+func DrawLabel(dst draw.Image, face font.Face, s string, x, y int, align Align, c color.Color) {
 	switch align {
-	case alignCenter:
-		x -= textWidth(face, s) / 2
-	case alignRight:
-		x -= textWidth(face, s)
+	case AlignCenter:
+		x -= TextWidth(face, s) / 2
+	case AlignRight:
+		x -= TextWidth(face, s)
 	}
 	d := font.Drawer{Dst: dst, Src: image.NewUniform(c), Face: face, Dot: fixed.P(x, y)}
 	d.DrawString(s)
 }
 
-// ellipsize shortens s with a trailing "…" so that it is at most width
+// Ellipsize shortens s with a trailing "…" so that it is at most width
 // pixels wide; it returns "" when not even the ellipsis fits.
-func ellipsize(face font.Face, s string, width int) string {
-	return ellipsizeMore(face, s, width, false)
+func Ellipsize(face font.Face, s string, width int) string {
+	return EllipsizeMore(face, s, width, false)
 }
 
-// wrapWords breaks s at spaces into lines of at most width pixels, at
+// WrapWords breaks s at spaces into lines of at most width pixels, at
 // most maxLines of them: a word wider than a line is ellipsized, and the
 // last line is when words remain.
-func wrapWords(face font.Face, s string, width, maxLines int) []string {
+func WrapWords(face font.Face, s string, width, maxLines int) []string {
 	var lines []string
 	words := strings.Fields(s)
 	for len(words) > 0 && len(lines) < maxLines {
 		n := 1
-		for n < len(words) && textWidth(face, strings.Join(words[:n+1], " ")) <= width {
+		for n < len(words) && TextWidth(face, strings.Join(words[:n+1], " ")) <= width {
 			n++
 		}
 		line := strings.Join(words[:n], " ")
 		words = words[n:]
 		if len(lines) == maxLines-1 && len(words) > 0 {
-			line = ellipsizeMore(face, line, width, true)
+			line = EllipsizeMore(face, line, width, true)
 			words = nil
 		}
-		lines = append(lines, ellipsize(face, line, width))
+		lines = append(lines, Ellipsize(face, line, width))
 	}
 	return lines
 }
 
-// ellipsizeMore is ellipsize, with the ellipsis even when s fits if more
+// EllipsizeMore is Ellipsize, with the ellipsis even when s fits if more
 // is true (text follows that did not fit).
-func ellipsizeMore(face font.Face, s string, width int, more bool) string {
+func EllipsizeMore(face font.Face, s string, width int, more bool) string {
 	if more {
 		for runes := []rune(s); len(runes) > 0; runes = runes[:len(runes)-1] {
-			if t := string(runes) + "…"; textWidth(face, t) <= width {
+			if t := string(runes) + "…"; TextWidth(face, t) <= width {
 				return t
 			}
 		}
 		return ""
 	}
-	if textWidth(face, s) <= width {
+	if TextWidth(face, s) <= width {
 		return s
 	}
 	runes := []rune(s)
 	for n := len(runes) - 1; n >= 0; n-- {
-		if t := string(runes[:n]) + "…"; textWidth(face, t) <= width {
+		if t := string(runes[:n]) + "…"; TextWidth(face, t) <= width {
 			return t
 		}
 	}
 	return ""
 }
 
-// drawLabelUp draws s rotated 90° counter-clockwise (reading upwards),
-// centered vertically at y, in the columns [x − lineHeight, x).
-func drawLabelUp(dst draw.Image, face font.Face, s string, x, y int, c color.Color) {
-	w, h := textWidth(face, s), lineHeight(face)
+// DrawLabelUp draws s rotated 90° counter-clockwise (reading upwards),
+// centered vertically at y, in the columns [x − LineHeight, x).
+func DrawLabelUp(dst draw.Image, face font.Face, s string, x, y int, c color.Color) {
+	w, h := TextWidth(face, s), LineHeight(face)
 	if w <= 0 || h <= 0 {
 		return
 	}
 	tmp := image.NewAlpha(image.Rect(0, 0, w, h))
-	d := font.Drawer{Dst: tmp, Src: image.Opaque, Face: face, Dot: fixed.P(0, h-descent(face))}
+	d := font.Drawer{Dst: tmp, Src: image.Opaque, Face: face, Dot: fixed.P(0, h-Descent(face))}
 	d.DrawString(s)
 	// Text pixel (u, v) goes to column v, row w−1−u of the rotated mask.
 	rot := image.NewAlpha(image.Rect(0, 0, h, w))
@@ -269,9 +269,9 @@ func drawLabelUp(dst draw.Image, face font.Face, s string, x, y int, c color.Col
 	draw.DrawMask(dst, r, image.NewUniform(c), image.Point{}, rot, image.Point{}, draw.Over)
 }
 
-// visibleLabel makes whitespace-only labels visible: a space becomes "␣",
+// VisibleLabel makes whitespace-only labels visible: a space becomes "␣",
 // a tab or newline its escape, and an empty label two quote marks.
-func visibleLabel(s string) string {
+func VisibleLabel(s string) string {
 	switch {
 	case s == "":
 		return "''"
@@ -281,9 +281,9 @@ func visibleLabel(s string) string {
 	return s
 }
 
-// formatWeight writes an attention weight briefly: two decimals from
+// FormatWeight writes an attention weight briefly: two decimals from
 // 0.1 up, three from 0.01, two significant digits below.
-func formatWeight(v float32) string {
+func FormatWeight(v float32) string {
 	f := float64(v)
 	switch {
 	case f == 0:

@@ -1,4 +1,4 @@
-package vision
+package plot
 
 import (
 	"math"
