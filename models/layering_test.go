@@ -68,11 +68,13 @@ const layerRules = `
 	pipeline/batch, pipeline/synth, pipeline/plot, pipeline/internal/modelfile, pipeline/metrics, pipeline/trainloop
 	< pipeline/speech;
 	pipeline/captioning < pipeline/overlay;
-	pipeline/captioning, pipeline/speech < pipeline/server;
+	# stream transcribes audio as it arrives, with any speech model
+	pipeline/speech < pipeline/stream;
+	pipeline/captioning, pipeline/stream < pipeline/server;
 
 	pipeline/metrics, pipeline/speechdata, pipeline/plot, pipeline/internal/modelfile, pipeline/trainloop,
 	pipeline/internal/snapshottest, pipeline/batch, pipeline/synth, pipeline/captiondata,
-	pipeline/captioning, pipeline/speech, pipeline/overlay, pipeline/server
+	pipeline/captioning, pipeline/speech, pipeline/stream, pipeline/overlay, pipeline/server
 	< PIPELINE;
 
 	# The commands: flags → pipeline → output (thin).

@@ -209,7 +209,7 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 	failed := 0
 	var paths []string
 	for _, path := range tj.paths {
-		if err := checkAudio(path); err != nil {
+		if err := speech.CheckAudio(path); err != nil {
 			fmt.Fprintln(tj.stderr, "asr:", err)
 			failed++
 			continue
@@ -352,7 +352,7 @@ func (tj *transcription) batch(b *cli.Batch, opts *batch.Options) error {
 	}
 	for i := range inputs {
 		if inputs[i].Err == nil {
-			inputs[i].Err = checkAudio(inputs[i].Path) // recorded as failed, unopened
+			inputs[i].Err = speech.CheckAudio(inputs[i].Path) // recorded as failed, unopened
 		}
 	}
 	opts.Model, opts.Stdout, opts.Stderr = speech.ModelID(tj.modelPath), tj.stdout, tj.stderr

@@ -24,8 +24,9 @@ const (
 	maxSoundSeconds     = 30 * 60
 )
 
-// sniffBytes is how much of a file loadSounds reads to tell audio from the
-// other files a directory holds (theme indexes, READMEs).
+// sniffBytes is how much of a file loadSounds and CheckAudio read to tell
+// audio from other files: every format's header, and enough for
+// audio.Sniff to confirm an MP3 frame.
 const sniffBytes = 4096
 
 // ErrNoSounds is returned when noise directories hold no audio file.
