@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"sync"
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/models/asr"
@@ -95,30 +94,14 @@ func loadUtterances(ctx context.Context, utts []speechdata.Utterance, vocab *asr
 	}
 	res := make([][]*utterance, len(utts))
 	reasons := make([]string, len(utts))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range o.Workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fe, err := NewFrontend()
-			if err != nil {
-				panic(err) // default options cannot fail
-			}
-			for i := range jobs {
-				res[i], reasons[i] = loadOne(fe, utts[i], vocab, &o, i, pool)
-			}
-		}()
-	}
-	for i := range utts {
-		if ctx.Err() != nil {
-			break
+	err = forEach(ctx, len(utts), o.Workers, func() (func(int), error) {
+		fe, err := NewFrontend()
+		if err != nil {
+			return nil, err
 		}
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+		return func(i int) { res[i], reasons[i] = loadOne(fe, utts[i], vocab, &o, i, pool) }, nil
+	})
+	if err != nil {
 		return nil, nil, err
 	}
 	for i, us := range res {

@@ -3,7 +3,6 @@ package speech
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/attend-go/attend/pipeline/metrics"
 	"github.com/attend-go/attend/pipeline/speechdata"
@@ -60,30 +59,14 @@ func Evaluate(ctx context.Context, model Model, manifest string, o EvalOptions) 
 	out := make([]*Scored, len(utts))
 	reasons := make([]string, len(utts))
 	errs := make([]error, len(utts))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range max(1, o.Workers) {
+	err = forEach(ctx, len(utts), o.Workers, func() (func(int), error) {
 		tr, err := NewTranscriber(model, &topts)
 		if err != nil {
 			return nil, err
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				out[i], reasons[i], errs[i] = evalOne(ctx, tr, utts[i])
-			}
-		}()
-	}
-	for i := range utts {
-		if ctx.Err() != nil {
-			break
-		}
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+		return func(i int) { out[i], reasons[i], errs[i] = evalOne(ctx, tr, utts[i]) }, nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	rep := &EvalReport{}

@@ -2,7 +2,6 @@ package speech
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/attend-go/attend/pipeline/metrics"
@@ -57,52 +56,38 @@ func (s Scores) RTF() float64 {
 func score(ctx context.Context, model *asr.Model, utts []*utterance, workers int, opts *decode.Options) ([]Scored, Scores, error) {
 	out := make([]Scored, len(utts))
 	errs := make([]error, len(utts))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range max(1, workers) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var ws asr.Workspace
-			for i := range jobs {
-				u := utts[i]
-				start := time.Now()
-				e, err := model.Encode(&ws, u.Example.Features, u.Example.Frames)
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				r, err := decode.Decode(model, &ws, e, opts)
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				out[i] = Scored{
-					Path: u.Path, Reference: u.Norm, Hypothesis: r.Text, Seconds: u.Seconds,
-					Decode: time.Since(start).Seconds(), Fallback: r.Fallback, FromCTC: r.FromCTC,
-					WER: metrics.WordErrors(u.Norm, r.Text), CER: metrics.CharErrors(u.Norm, r.Text),
-				}
-				if model.PhoneCTC != nil && len(u.Example.Phones) > 0 {
-					phones, err := model.PhoneGreedy(&ws, u.Example.Features, u.Example.Frames)
-					if err != nil {
-						errs[i] = err
-						continue
-					}
-					out[i].PER, _ = metrics.Align(u.Example.Phones, phones)
-				}
+	err := forEach(ctx, len(utts), workers, func() (func(int), error) {
+		var ws asr.Workspace
+		return func(i int) {
+			u := utts[i]
+			start := time.Now()
+			e, err := model.Encode(&ws, u.Example.Features, u.Example.Frames)
+			if err != nil {
+				errs[i] = err
+				return
 			}
-		}()
-	}
-	for i := range utts {
-		if ctx.Err() != nil {
-			break
-		}
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+			r, err := decode.Decode(model, &ws, e, opts)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			out[i] = Scored{
+				Path: u.Path, Reference: u.Norm, Hypothesis: r.Text, Seconds: u.Seconds,
+				Decode: time.Since(start).Seconds(), Fallback: r.Fallback, FromCTC: r.FromCTC,
+				WER: metrics.WordErrors(u.Norm, r.Text), CER: metrics.CharErrors(u.Norm, r.Text),
+			}
+			if model.PhoneCTC != nil && len(u.Example.Phones) > 0 {
+				phones, err := model.PhoneGreedy(&ws, u.Example.Features, u.Example.Frames)
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				out[i].PER, _ = metrics.Align(u.Example.Phones, phones)
+			}
+		}, nil
+	})
 	var sum Scores
-	if err := ctx.Err(); err != nil {
+	if err != nil {
 		return nil, sum, err
 	}
 	for i, s := range out {
