@@ -3,8 +3,6 @@ package captioning
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/caption"
@@ -27,6 +25,7 @@ const (
 	bestName    = trainloop.BestName
 	stateKey    = trainloop.StateKey
 	featuresKey = "attend.features"
+	trainName   = "captioning: train" // prefixes Train's errors
 )
 
 // trainState is where a training run stands: the loop's state (its best
@@ -162,11 +161,6 @@ func ExportModel(src, dst string, half bool) (*caption.Model, error) {
 		return nil, fmt.Errorf("captioning: %w", err)
 	}
 	return m, nil
-}
-
-func fileExists(dir, name string) bool {
-	_, err := os.Stat(filepath.Join(dir, name))
-	return err == nil
 }
 
 // ErrEncoderFile marks a model file that is a TensorFlow Lite model, such

@@ -3,8 +3,6 @@ package speech
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
@@ -22,7 +20,7 @@ const (
 	lastName  = trainloop.LastName
 	bestName  = trainloop.BestName
 	stateKey  = trainloop.StateKey
-	logPrefix = "asr train: "
+	trainName = "speech: train" // prefixes Train's errors
 )
 
 // trainState is where a training run stands: the loop's state (its best
@@ -116,11 +114,6 @@ func LoadModel(path string) (*asr.Model, error) {
 		return nil, err
 	}
 	return modelFromTensors(f)
-}
-
-func fileExists(dir, name string) bool {
-	_, err := os.Stat(filepath.Join(dir, name))
-	return err == nil
 }
 
 // ExportModel writes the model part of an ASR model file or training
