@@ -25,18 +25,13 @@ const (
 // TrainOptions configures Train. The zero value of a field means the
 // default noted.
 type TrainOptions struct {
-	// Setup holds the options every trainer shares. Its defaults here:
-	// BatchSize 32 captions, Epochs 30, Patience 6 evaluations without a
-	// better selection metric, LR 4e-4 after a Warmup of 200 steps,
-	// halved after DecayPatience 2 evaluations without improvement,
-	// LogEvery 50 steps, MaxGraphs 8 (at B = 32, H = 512 on a 7×7×1280
-	// grid each holds about 0.5 GB), Workers 1 (decoding dev). Init
-	// starts from a model file's weights (fine-tuning, or a hard
-	// attention model started from a soft one) and keeps its vocabulary;
-	// the run scores it on dev before the first step, so the best model
-	// is never worse on dev than the one it started from. Seed draws the
-	// initialization, batches, dropout and SCST's samples. Snapshots are
-	// for "caption average".
+	// Setup holds the options every trainer shares; TrainDefaults gives
+	// its zero fields their values. Init starts from a model file's
+	// weights (fine-tuning, or a hard attention model started from a soft
+	// one) and keeps its vocabulary; the run scores it on dev before the
+	// first step, so the best model is never worse on dev than the one it
+	// started from. Seed draws the initialization, batches, dropout and
+	// SCST's samples; Snapshots are for "caption average".
 	trainloop.Setup
 	// Dataset is a caption dataset captiondata.Read understands: a
 	// Flickr8k directory, a Karpathy split file or a COCO caption file.
@@ -115,8 +110,13 @@ type TrainSummary struct {
 	Stopped         string `json:"stopped"`    // why training ended
 }
 
-// TrainDefaults returns the defaults Train gives the zero fields of
-// TrainOptions.Setup (see TrainOptions), for a command line to show.
+// TrainDefaults returns the values of the zero fields of
+// TrainOptions.Setup, also caption train's flag defaults: 32 captions a
+// batch, 30 epochs at most, 6 evaluations without a better selection
+// metric to stop, a peak rate of 4e-4 reached over 200 steps and halved
+// after 2 evaluations without improvement, 50 steps between log lines, 8
+// graphs in memory (at B = 32, H = 512 on a 7×7×1280 grid each holds
+// about 0.5 GB) and 1 worker decoding dev.
 func TrainDefaults() trainloop.Setup {
 	return trainloop.Setup{BatchSize: 32, Epochs: 30, Patience: 6, LR: 4e-4, Warmup: 200, DecayPatience: 2,
 		LogEvery: 50, MaxGraphs: 8, Workers: 1}

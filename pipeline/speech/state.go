@@ -1,8 +1,6 @@
 package speech
 
 import (
-	"encoding/json"
-	"fmt"
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
@@ -19,7 +17,6 @@ import (
 const (
 	lastName  = trainloop.LastName
 	bestName  = trainloop.BestName
-	stateKey  = trainloop.StateKey
 	trainName = "speech: train" // prefixes Train's errors
 )
 
@@ -71,33 +68,6 @@ func (c trainCheckpoint) state() trainState {
 		},
 		BestWER: c.BestWER, TrainUtts: c.TrainUtts, TrainHours: c.TrainHours,
 	}
-}
-
-// loadCheckpoint restores a training checkpoint into a fresh model and
-// optimizer built from its config.
-func loadCheckpoint(path string, adam *models.AdamOptions) (*asr.Model, *models.Adam, trainState, error) {
-	var c trainCheckpoint
-	f, err := safetensors.ReadFile(path)
-	if err != nil {
-		return nil, nil, trainState{}, err
-	}
-	js, ok := f.Extra[stateKey]
-	if !ok {
-		return nil, nil, trainState{}, fmt.Errorf("%s: not a training checkpoint (no %s metadata): a model file can only initialize a new run", path, stateKey)
-	}
-	if err := json.Unmarshal([]byte(js), &c); err != nil {
-		return nil, nil, trainState{}, fmt.Errorf("%s: %s metadata: %w", path, stateKey, err)
-	}
-	st := c.state()
-	model, err := modelFromTensors(f)
-	if err != nil {
-		return nil, nil, st, err
-	}
-	opt := models.NewAdam(model.Params, adam)
-	if err := opt.LoadTensors(f, st.Step); err != nil {
-		return nil, nil, st, fmt.Errorf("%s: %w", path, err)
-	}
-	return model, opt, st, nil
 }
 
 // modelFromTensors loads the model part of a file that may carry extra

@@ -23,16 +23,11 @@ import (
 // TrainOptions configures Train. The zero value of a field means the
 // default noted.
 type TrainOptions struct {
-	// Setup holds the options every trainer shares. Its defaults here:
-	// BatchSize 16 utterances, Epochs 200, Patience 10 epochs without a
-	// better dev CER, LR 1e-3 after a Warmup of 500 steps, halved after
-	// DecayPatience 3 epochs without improvement, LogEvery 25 steps,
-	// MaxGraphs 12 per replica (each holds hundreds of MB for a batch of
-	// 16, about half that for a replica's half batch), Workers 2 (loading
-	// data and scoring dev). BF16 steps about 1.6× faster on one core,
-	// 1.4× on two (2.1× with 2 Replicas on idle cores). Seed draws the
-	// dev split, batches, masks and initialization. Snapshots are for
-	// "asr average".
+	// Setup holds the options every trainer shares; TrainDefaults gives
+	// its zero fields their values. Seed draws the dev split, batches,
+	// masks and initialization; Snapshots are for "asr average"; BF16
+	// steps about 1.6× faster on one core, 1.4× on two (2.1× with 2
+	// Replicas on idle cores).
 	trainloop.Setup
 	// Train lists the training manifests (TSV, LibriSpeech or Kaldi
 	// directories; see speechdata.Read). Required.
@@ -119,8 +114,14 @@ type TrainSummary struct {
 	Stopped    string  `json:"stopped"`    // why training ended
 }
 
-// TrainDefaults returns the defaults Train gives the zero fields of
-// TrainOptions.Setup (see TrainOptions), for a command line to show.
+// TrainDefaults returns what Train gives the zero fields of
+// TrainOptions.Setup, and asr train shows as its flags' defaults: batches
+// of 16 utterances, at most 200 epochs, a stop after 10 epochs without a
+// better dev CER, Adam's rate 1e-3 after a warm-up of 500 steps, halved
+// after 3 epochs without improvement, a log line every 25 steps, at most
+// 12 graphs per replica (each holds hundreds of MB for a batch of 16,
+// about half that for a replica's half batch) and 2 workers loading data
+// and scoring dev.
 func TrainDefaults() trainloop.Setup {
 	return trainloop.Setup{BatchSize: 16, Epochs: 200, Patience: 10, LR: 1e-3, Warmup: 500, DecayPatience: 3,
 		LogEvery: 25, MaxGraphs: 12, Workers: 2}
@@ -193,9 +194,12 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	switch origin {
 	case trainloop.FromCheckpoint:
 		last := filepath.Join(o.OutDir, lastName)
-		if model, opt, st, err = loadCheckpoint(last, adamOpts); err != nil {
-			return nil, err
+		var c trainCheckpoint
+		model, opt, err = trainloop.LoadCheckpoint(last, &c, asr.Load, func(m *asr.Model) *models.Params { return m.Params }, adamOpts, func() int { return c.Step })
+		if err != nil {
+			return nil, fmt.Errorf("speech: train: %w", err)
 		}
+		st = c.state()
 		logf("resuming %s: epoch %d, batch %d, step %d, best dev CER %.2f%%", last, st.Epoch, st.Batch, st.Step, 100*st.BestValue)
 	case trainloop.FromInit:
 		if model, err = LoadModel(o.Init); err != nil {
