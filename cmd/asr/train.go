@@ -123,18 +123,9 @@ Recipes:
 	asr train -o runs/asr-aug -augment 2 -noise-dir /usr/share/asterisk/moh,/usr/share/sounds/freedesktop -synthetic synth/manifest.tsv ../shared/data/speechocean762/train.tsv synth/manifest.tsv
 `
 
-// trainText is what asr train's shared training flags say of its own.
-var trainText = cli.TrainText{
-	Command: "asr", Examples: "utterances", Patience: "epochs without a better dev CER",
-	Workers: "goroutines for loading data and scoring dev",
-	BF16:    "run the matrix products in bfloat16 with float32 sums: steps 1.6× faster on one core, 1.4× on two (2.1× with -replicas 2 on idle cores) on CPUs with AVX512_BF16 (Zen 4, Sapphire Rapids), an error elsewhere; weights stay float32",
-	Seed:    "dev split, batches, masks, initialization",
-}
-
 func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("train", trainUsage, trainExamples, stderr)
 	o := speech.TrainOptions{Setup: speech.TrainDefaults()}
-	o.Seed = 1
 	cli.TrainFlags(fs, &o.Setup, trainText)
 	dev := fs.String("dev", "", "comma-separated dev `manifests` (default: hold out speakers of the first manifest)")
 	fs.IntVar(&o.DevSpeakers, "dev-speakers", 12, "whole speakers of the first manifest held out as dev when -dev is not given")
@@ -313,4 +304,12 @@ func listenerDepth(fs *flag.FlagSet, o *speech.TrainOptions, layers, flat int) e
 	}
 	o.Config.ListenerFlat = flat
 	return nil
+}
+
+// trainText is what asr train's shared training flags say of its own.
+var trainText = cli.TrainText{
+	Command: "asr", Examples: "utterances", Patience: "epochs without a better dev CER",
+	Workers: "goroutines for loading data and scoring dev",
+	BF16:    "run the matrix products in bfloat16 with float32 sums: steps 1.6× faster on one core, 1.4× on two (2.1× with -replicas 2 on idle cores) on CPUs with AVX512_BF16 (Zen 4, Sapphire Rapids), an error elsewhere; weights stay float32",
+	Seed:    "dev split, batches, masks, initialization",
 }

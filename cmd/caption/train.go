@@ -76,19 +76,9 @@ Recipes:
 	caption train -o runs/scst -scst -init runs/caption-soft/best.safetensors -lr 5e-5 -dropout 0 -beam 3 -eval-every 500 -max-words 22 -cache flickr8k-7x7.safetensors ../shared/data/flickr8k
 `
 
-// trainText is what caption train's shared training flags say of its own.
-var trainText = cli.TrainText{
-	Command: "caption", Examples: "captions", Patience: "evaluations without a better dev score",
-	InitNote: "; only the settings given as flags change, e.g. -attention hard starts a hard-attention model from a soft one",
-	Workers:  "goroutines decoding dev",
-	BF16:     "run the matrix products in bfloat16 with float32 sums, on CPUs with AVX512_BF16 (Zen 4, Sapphire Rapids; an error elsewhere): faster steps, weights stay float32",
-	Seed:     "initialization, batches, dropout, SCST samples",
-}
-
 func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("train", trainUsage, trainExamples, stderr)
 	o := captioning.TrainOptions{Setup: captioning.TrainDefaults()}
-	o.Seed = 1
 	cli.TrainFlags(fs, &o.Setup, trainText)
 	cfg := captioning.DefaultModelConfig()
 	fs.StringVar(&o.Cache, "cache", "", "feature cache `file` of the train and dev images, from \"caption features\" (required)")
@@ -199,4 +189,13 @@ func initSettings(fs *flag.FlagSet, cfg captioning.ModelConfig) func(*captioning
 			}
 		})
 	}
+}
+
+// trainText is what caption train's shared training flags say of its own.
+var trainText = cli.TrainText{
+	Command: "caption", Examples: "captions", Patience: "evaluations without a better dev score",
+	InitNote: "; only the settings given as flags change, e.g. -attention hard starts a hard-attention model from a soft one",
+	Workers:  "goroutines decoding dev",
+	BF16:     "run the matrix products in bfloat16 with float32 sums, on CPUs with AVX512_BF16 (Zen 4, Sapphire Rapids; an error elsewhere): faster steps, weights stay float32",
+	Seed:     "initialization, batches, dropout, SCST samples",
 }

@@ -26,12 +26,12 @@ type TrainText struct {
 }
 
 // TrainFlags registers on fs the training flags that asr train and
-// caption train share, writing into s; the values s holds when called are
-// the flags' defaults (the trainer's TrainDefaults, and a seed). They are
-// -o, -resume, -overwrite, -init, -batch, -epochs, -patience, -max-steps,
-// -lr, -warmup, -anneal, -checkpoint-every, -log-every, -snapshots,
-// -snapshot-every, -j, -bf16 and -seed. Check them after parsing with
-// CheckTrain.
+// caption train share, writing into s: -o, -resume, -overwrite, -init,
+// -batch, -epochs, -patience, -max-steps, -lr, -warmup, -anneal,
+// -checkpoint-every, -log-every, -snapshots, -snapshot-every, -j, -bf16
+// and -seed. The values s holds when called are the flags' defaults (the
+// trainer's TrainDefaults), but for -seed, whose default is 1 for every
+// trainer. Check them after parsing with CheckTrain.
 func TrainFlags(fs *flag.FlagSet, s *trainloop.Setup, t TrainText) {
 	fs.StringVar(&s.OutDir, "o", s.OutDir, "output `directory` for checkpoints, the best model and the log (required)")
 	fs.BoolVar(&s.Resume, "resume", s.Resume, "continue from DIR/last.safetensors")
@@ -50,7 +50,7 @@ func TrainFlags(fs *flag.FlagSet, s *trainloop.Setup, t TrainText) {
 	fs.IntVar(&s.SnapshotEvery, "snapshot-every", s.SnapshotEvery, "with -snapshots, also keep a snapshot every `N` optimizer steps between dev evaluations (0: only after them)")
 	fs.IntVar(&s.Workers, "j", s.Workers, t.Workers)
 	fs.BoolVar(&s.BF16, "bf16", s.BF16, t.BF16)
-	fs.Uint64Var(&s.Seed, "seed", s.Seed, "random seed ("+t.Seed+")")
+	fs.Uint64Var(&s.Seed, "seed", 1, "random seed ("+t.Seed+")")
 }
 
 // CheckTrain checks the shared training flags after parsing: -o is

@@ -18,7 +18,7 @@ func TestTrainFlags(t *testing.T) {
 	parse := func(args ...string) (trainloop.Setup, *flag.FlagSet, error) {
 		fs := flag.NewFlagSet("train", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
-		s := trainloop.Setup{BatchSize: 16, Epochs: 200, LR: 1e-3, Seed: 1}
+		s := trainloop.Setup{BatchSize: 16, Epochs: 200, LR: 1e-3}
 		TrainFlags(fs, &s, TrainText{Command: "asr", Examples: "utterances", Patience: "epochs", Workers: "w", BF16: "b", Seed: "s"})
 		err := fs.Parse(args)
 		if err == nil {
