@@ -1,7 +1,6 @@
 package speech
 
 import (
-
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/models/safetensors"
