@@ -125,21 +125,11 @@ Recipes:
 
 func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("train", trainUsage, trainExamples, stderr)
-	var o speech.TrainOptions
-	fs.StringVar(&o.OutDir, "o", "", "output `directory` for checkpoints, the best model and the log (required)")
+	o := speech.TrainOptions{Setup: speech.TrainDefaults()}
+	cli.TrainFlags(fs, &o.Setup, trainText)
 	dev := fs.String("dev", "", "comma-separated dev `manifests` (default: hold out speakers of the first manifest)")
 	fs.IntVar(&o.DevSpeakers, "dev-speakers", 12, "whole speakers of the first manifest held out as dev when -dev is not given")
 	fs.IntVar(&o.MaxDev, "max-dev", 0, "score at most this many dev utterances per epoch (0: all)")
-	fs.BoolVar(&o.Resume, "resume", false, "continue from DIR/last.safetensors")
-	fs.BoolVar(&o.Overwrite, "overwrite", false, "start afresh even if DIR holds a checkpoint (it is replaced)")
-	fs.StringVar(&o.Init, "init", "", "start from the weights of this model `file` (fine-tuning)")
-	fs.IntVar(&o.BatchSize, "batch", 16, "utterances per batch")
-	fs.IntVar(&o.Epochs, "epochs", 200, "maximum epochs")
-	fs.IntVar(&o.Patience, "patience", 10, "stop after this many epochs without a better dev CER")
-	fs.IntVar(&o.MaxSteps, "max-steps", 0, "stop after this many optimizer steps (0: no limit)")
-	fs.Float64Var(&o.LR, "lr", 1e-3, "peak learning rate (Adam)")
-	fs.IntVar(&o.Warmup, "warmup", 500, "learning-rate warm-up steps")
-	fs.IntVar(&o.Anneal, "anneal", 0, "after the warm-up, lower the learning rate along a half cosine to zero over `N` steps and stop there (0: constant rate)")
 	fs.BoolVar(&o.NoSpecAugment, "no-specaugment", false, "turn SpecAugment off")
 	fs.Float64Var(&o.Telephone, "telephone", 0, "fraction of training audio passed through a telephone line (4 kHz band, G.711 µ-law or A-law)")
 	speeds := fs.String("speed", "", "comma-separated speed-perturbation `factors`, e.g. 0.9,1.1: each adds a copy of the training audio played that much faster")
@@ -147,14 +137,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	vtlp := fs.String("vtlp", "0.85,1.2", fmt.Sprintf("`LO,HI` range of the augmented copies' VTLP factors, within [%g, %g] (1,1: no warp)", speech.MinWarp, speech.MaxWarp))
 	synthetic := fs.String("synthetic", "", "comma-separated training `manifests` of synthetic speech: trained on once, without speed or augmented copies")
 	noiseDirs := fs.String("noise-dir", "", "comma-separated `directories` of non-speech sounds (music, bells; any audio files) mixed into some augmented copies, e.g. /usr/share/asterisk/moh")
-	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 0, "interval between checkpoints (default 5m)")
-	fs.IntVar(&o.LogEvery, "log-every", 25, "steps between log lines")
-	fs.IntVar(&o.Snapshots, "snapshots", 0, "keep the weights of the `N` latest dev evaluations as DIR/snapshot-STEP.safetensors, for \"asr average\" (0: none)")
-	fs.IntVar(&o.SnapshotEvery, "snapshot-every", 0, "with -snapshots, also keep a snapshot every `N` optimizer steps between dev evaluations (0: only after them)")
-	fs.IntVar(&o.Workers, "j", 2, "goroutines for loading data and scoring dev")
 	fs.IntVar(&o.Replicas, "replicas", 1, fmt.Sprintf("split each batch into `R` sub-batches trained concurrently, one graph and goroutine each (1 to %d, at most -batch; 1: one graph per batch); more than 1 pays only with as many idle cores", speech.MaxReplicas))
-	fs.BoolVar(&o.BF16, "bf16", false, "run the matrix products in bfloat16 with float32 sums: steps 1.6× faster on one core, 1.4× on two (2.1× with -replicas 2 on idle cores) on CPUs with AVX512_BF16 (Zen 4, Sapphire Rapids), an error elsewhere; weights stay float32")
-	fs.Uint64Var(&o.Seed, "seed", 1, "random seed (dev split, batches, masks, initialization)")
 	tiny := fs.Bool("tiny", false, "a tiny model for smoke tests (16 units per layer)")
 	hidden := fs.Int("listener-hidden", 0, "listener BiLSTM units per direction (default 256)")
 	layers := fs.Int("listener-layers", 0, "listener layers; each after the first halves time, but the -listener-flat top ones (default 2); with -init, more than the file's add flat layers to it")
@@ -169,20 +152,14 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
-	if o.OutDir == "" {
-		return cli.Usagef("train needs -o DIR")
+	if err := cli.CheckTrain(&o.Setup); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
 		return cli.Usagef("train needs at least one manifest")
 	}
 	if hi := min(speech.MaxReplicas, o.BatchSize); o.Replicas < 1 || o.Replicas > hi {
 		return cli.Usagef("-replicas %d: want 1 to %d (at most -batch %d)", o.Replicas, hi, o.BatchSize)
-	}
-	if err := cli.CheckSnapshots(o.Snapshots, o.SnapshotEvery); err != nil {
-		return err
-	}
-	if err := cli.CheckAnneal(o.Anneal); err != nil {
-		return err
 	}
 	if !(o.Telephone >= 0 && o.Telephone <= 1) {
 		return cli.Usagef("-telephone %g: want a fraction in [0, 1]", o.Telephone)
@@ -245,12 +222,6 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	defer stop()
 	sum, err := speech.Train(ctx, o)
 	switch {
-	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("interrupted; resume with -resume")
-	case errors.Is(err, speech.ErrResumeOverwrite):
-		return cli.Usagef("--resume and --overwrite contradict each other")
-	case errors.Is(err, speech.ErrNothingToResume):
-		return fmt.Errorf("%w (drop --resume to start a new run)", err)
 	case errors.Is(err, speech.ErrCheckpointExists):
 		return cli.Usagef("%v (--resume continues it, --overwrite starts afresh)", err)
 	case errors.Is(err, speech.ErrNoPronunciations):
@@ -261,7 +232,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cli.Usagef("-listener-layers %d: %v", *layers, err)
 	}
 	if err != nil {
-		return err
+		return cli.TrainError(err)
 	}
 	if *asJSON {
 		return cli.WriteJSON(stdout, sum)
@@ -333,4 +304,12 @@ func listenerDepth(fs *flag.FlagSet, o *speech.TrainOptions, layers, flat int) e
 	}
 	o.Config.ListenerFlat = flat
 	return nil
+}
+
+// trainText is what asr train's shared training flags say of its own.
+var trainText = cli.TrainText{
+	Command: "asr", Examples: "utterances", Patience: "epochs without a better dev CER",
+	Workers: "goroutines for loading data and scoring dev",
+	BF16:    "run the matrix products in bfloat16 with float32 sums: steps 1.6× faster on one core, 1.4× on two (2.1× with -replicas 2 on idle cores) on CPUs with AVX512_BF16 (Zen 4, Sapphire Rapids), an error elsewhere; weights stay float32",
+	Seed:    "dev split, batches, masks, initialization",
 }

@@ -48,8 +48,8 @@ func TestTrainGrowListener(t *testing.T) {
 	}{
 		{"new model all flat", []string{"-listener-layers", "2", "-listener-flat", "2"}, "-listener-flat 2: want fewer than the 2 listener layers"},
 		{"negative", []string{"-listener-flat", "-1"}, "not negative"},
-		{"fewer layers than the file", []string{"-init", base, "-listener-layers", "2"}, "-listener-layers 2: asr train: " + base + ": the listener cannot be grown to that depth: it has 3 listener layers"},
-		{"flat count off", []string{"-init", base, "-listener-layers", "4", "-listener-flat", "3"}, "-listener-flat 3: asr train: " + base + ": the grown listener would have another number of flat layers: it has 3 listener layers, 1 of them flat, and growing it to 4 adds 1 flat ones: 2, not 3"},
+		{"fewer layers than the file", []string{"-init", base, "-listener-layers", "2"}, "-listener-layers 2: speech: train: " + base + ": the listener cannot be grown to that depth: it has 3 listener layers"},
+		{"flat count off", []string{"-init", base, "-listener-layers", "4", "-listener-flat", "3"}, "-listener-flat 3: speech: train: " + base + ": the grown listener would have another number of flat layers: it has 3 listener layers, 1 of them flat, and growing it to 4 adds 1 flat ones: 2, not 3"},
 		{"flat 0 with init", []string{"-init", base, "-listener-flat", "0"}, "-listener-flat 0 with -init"},
 		{"too deep", []string{"-init", base, "-listener-layers", "7"}, "listener_layers 7; want at most 6"},
 	} {

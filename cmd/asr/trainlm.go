@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -159,6 +160,9 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	w.Mix, w.MixWeight, w.MixPrune = *mix, *mixWeight, *mixPrune
 	w.Dev, w.DevFraction, w.Seed, w.Log = dev, *devFraction, o.Seed, stderr
 	r, err := speech.TrainWordLM(w)
+	if me := (*speech.MixError)(nil); errors.As(err, &me) {
+		return fmt.Errorf("-mix: %w", me.Err)
+	}
 	if err != nil {
 		return err
 	}

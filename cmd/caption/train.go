@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -79,9 +78,9 @@ Recipes:
 
 func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("train", trainUsage, trainExamples, stderr)
-	var o captioning.TrainOptions
+	o := captioning.TrainOptions{Setup: captioning.TrainDefaults()}
+	cli.TrainFlags(fs, &o.Setup, trainText)
 	cfg := captioning.DefaultModelConfig()
-	fs.StringVar(&o.OutDir, "o", "", "output `directory` for checkpoints, the best model and the log (required)")
 	fs.StringVar(&o.Cache, "cache", "", "feature cache `file` of the train and dev images, from \"caption features\" (required)")
 	fs.StringVar(&o.TrainSplit, "split", "train", "training split(s), comma-separated")
 	fs.StringVar(&o.DevSplit, "dev", "dev", "dev split scored after each epoch")
@@ -90,31 +89,14 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.MinCount, "min-count", 5, "words seen fewer times in the training captions become <unk>")
 	fs.IntVar(&o.MaxWords, "max-words", 30, "skip training captions longer than this")
 	fs.IntVar(&o.MaxDev, "max-dev", 0, "score at most this many dev images (0: all)")
-	fs.BoolVar(&o.Resume, "resume", false, "continue from DIR/last.safetensors")
-	fs.BoolVar(&o.Overwrite, "overwrite", false, "start afresh even if DIR holds a checkpoint (it is replaced)")
-	fs.StringVar(&o.Init, "init", "", "start from the weights of this model `file` (fine-tuning); only the settings given as flags change, e.g. -attention hard starts a hard-attention model from a soft one")
-	fs.IntVar(&o.BatchSize, "batch", 32, "captions per batch")
-	fs.IntVar(&o.Epochs, "epochs", 30, "maximum epochs")
-	fs.IntVar(&o.Patience, "patience", 6, "stop after this many evaluations without a better dev score")
-	fs.IntVar(&o.MaxSteps, "max-steps", 0, "stop after this many optimizer steps (0: no limit)")
 	fs.IntVar(&o.EvalEvery, "eval-every", 0, "score dev every this many steps (0: after each epoch)")
 	fs.StringVar(&o.Select, "select", captioning.SelectBLEU4, "dev metric that picks the best model: bleu4 or cider")
 	fs.IntVar(&o.Beam, "beam", 1, "beam width of the dev search (1: greedy)")
-	fs.Float64Var(&o.LR, "lr", 4e-4, "peak learning rate (Adam)")
-	fs.IntVar(&o.Warmup, "warmup", 200, "learning-rate warm-up steps")
-	fs.IntVar(&o.Anneal, "anneal", 0, "after the warm-up, lower the learning rate along a half cosine to zero over `N` steps and stop there (0: constant rate)")
-	fs.IntVar(&o.DecayPatience, "decay-patience", 2, "halve the learning rate after this many evaluations without improvement")
-	fs.DurationVar(&o.CheckpointEvery, "checkpoint-every", 0, "interval between checkpoints (default 5m)")
-	fs.IntVar(&o.LogEvery, "log-every", 50, "steps between log lines")
-	fs.IntVar(&o.Snapshots, "snapshots", 0, "keep the weights of the `N` latest dev evaluations as DIR/snapshot-STEP.safetensors, for \"caption average\" (0: none)")
-	fs.IntVar(&o.SnapshotEvery, "snapshot-every", 0, "with -snapshots, also keep a snapshot every `N` optimizer steps between dev evaluations (0: only after them)")
-	fs.IntVar(&o.MaxGraphs, "max-graphs", 8, "compiled training graphs kept in memory (one per batch shape; each holds hundreds of MB)")
+	fs.IntVar(&o.DecayPatience, "decay-patience", o.DecayPatience, "halve the learning rate after this many evaluations without improvement")
+	fs.IntVar(&o.MaxGraphs, "max-graphs", o.MaxGraphs, "compiled training graphs kept in memory (one per batch shape; each holds hundreds of MB)")
 	fs.IntVar(&o.StepRound, "step-round", 4, "round each batch's decoder steps up to a multiple of this (fewer graphs)")
-	fs.IntVar(&o.Workers, "j", 1, "goroutines decoding dev")
 	fs.BoolVar(&o.SCST, "scst", false, "fine-tune the -init model by self-critical sequence training on CIDEr-D (soft attention)")
 	fs.IntVar(&o.SCSTSamples, "scst-samples", 5, "with -scst, captions sampled per image (at least 2)")
-	fs.BoolVar(&o.BF16, "bf16", false, "run the matrix products in bfloat16 with float32 sums, on CPUs with AVX512_BF16 (Zen 4, Sapphire Rapids; an error elsewhere): faster steps, weights stay float32")
-	fs.Uint64Var(&o.Seed, "seed", 1, "random seed (initialization, batches, dropout, SCST samples)")
 	fs.StringVar(&cfg.Attention, "attention", captioning.Soft, "attention: soft (deterministic) or hard (stochastic, REINFORCE)")
 	fs.IntVar(&cfg.Embed, "embed", 256, "word embedding width")
 	fs.IntVar(&cfg.Hidden, "hidden", 512, "LSTM units")
@@ -128,15 +110,10 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
-	if err := cli.CheckSnapshots(o.Snapshots, o.SnapshotEvery); err != nil {
-		return err
-	}
-	if err := cli.CheckAnneal(o.Anneal); err != nil {
+	if err := cli.CheckTrain(&o.Setup); err != nil {
 		return err
 	}
 	switch {
-	case o.OutDir == "":
-		return cli.Usagef("train needs -o DIR")
 	case fs.NArg() != 1:
 		return cli.Usagef("train needs one dataset, got %d arguments", fs.NArg())
 	case o.Select != captioning.SelectBLEU4 && o.Select != captioning.SelectCIDErD:
@@ -172,11 +149,8 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	sum, err := captioning.Train(ctx, o)
-	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("interrupted; resume with -resume")
-	}
 	if err != nil {
-		return err
+		return cli.TrainError(err)
 	}
 	if *asJSON {
 		return cli.WriteJSON(stdout, sum)
@@ -215,4 +189,13 @@ func initSettings(fs *flag.FlagSet, cfg captioning.ModelConfig) func(*captioning
 			}
 		})
 	}
+}
+
+// trainText is what caption train's shared training flags say of its own.
+var trainText = cli.TrainText{
+	Command: "caption", Examples: "captions", Patience: "evaluations without a better dev score",
+	InitNote: "; only the settings given as flags change, e.g. -attention hard starts a hard-attention model from a soft one",
+	Workers:  "goroutines decoding dev",
+	BF16:     "run the matrix products in bfloat16 with float32 sums, on CPUs with AVX512_BF16 (Zen 4, Sapphire Rapids; an error elsewhere): faster steps, weights stay float32",
+	Seed:     "initialization, batches, dropout, SCST samples",
 }

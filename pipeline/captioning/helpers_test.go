@@ -2,7 +2,10 @@ package captioning
 
 import (
 	"flag"
+	"os"
 	"path/filepath"
+
+	"github.com/attend-go/attend/pipeline/trainloop"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/caption/tiny.safetensors")
@@ -19,9 +22,15 @@ var (
 // training images' captions exactly in a few seconds.
 func tinyOptions(out string) TrainOptions {
 	return TrainOptions{
-		Dataset: fixtureDir, Cache: fixtureCache, OutDir: out, DevSplit: "train",
-		MinCount: 1, BatchSize: 4, Epochs: 40, Patience: 1000, DecayPatience: 1000,
-		LR: 5e-3, Warmup: 1, Select: SelectCIDErD, Seed: 1, LogEvery: 1000,
+		Setup: trainloop.Setup{OutDir: out, BatchSize: 4, Epochs: 40, Patience: 1000, DecayPatience: 1000,
+			LR: 5e-3, Warmup: 1, Seed: 1, LogEvery: 1000},
+		Dataset: fixtureDir, Cache: fixtureCache, DevSplit: "train",
+		MinCount: 1, Select: SelectCIDErD,
 		Config: tinyConfig(),
 	}
+}
+
+func fileExists(dir, name string) bool {
+	_, err := os.Stat(filepath.Join(dir, name))
+	return err == nil
 }

@@ -1,10 +1,7 @@
 package captioning
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/caption"
@@ -27,6 +24,7 @@ const (
 	bestName    = trainloop.BestName
 	stateKey    = trainloop.StateKey
 	featuresKey = "attend.features"
+	trainName   = "captioning: train" // prefixes Train's errors
 )
 
 // trainState is where a training run stands: the loop's state (its best
@@ -80,27 +78,12 @@ func modelFile(m *caption.Model, features string) (*safetensors.File, error) {
 }
 
 // loadCheckpoint restores a training checkpoint into a fresh model and
-// optimizer built from its config.
+// optimizer built from its config (trainloop.LoadCheckpoint).
 func loadCheckpoint(path string, adam *models.AdamOptions) (*caption.Model, *models.Adam, trainState, error) {
 	var st trainState
-	f, err := safetensors.ReadFile(path)
+	model, opt, err := trainloop.LoadCheckpoint(path, &st, caption.Load, func(m *caption.Model) *models.Params { return m.Params }, adam, func() int { return st.Step })
 	if err != nil {
 		return nil, nil, st, fmt.Errorf("captioning: %w", err)
-	}
-	js, ok := f.Extra[stateKey]
-	if !ok {
-		return nil, nil, st, fmt.Errorf("captioning: %s: not a training checkpoint (no %s metadata); use Init to start from a model", path, stateKey)
-	}
-	if err := json.Unmarshal([]byte(js), &st); err != nil {
-		return nil, nil, st, fmt.Errorf("captioning: %s: %s metadata: %w", path, stateKey, err)
-	}
-	model, err := modelFromTensors(f)
-	if err != nil {
-		return nil, nil, st, err
-	}
-	opt := models.NewAdam(model.Params, adam)
-	if err := opt.LoadTensors(f, st.Step); err != nil {
-		return nil, nil, st, fmt.Errorf("captioning: %s: %w", path, err)
 	}
 	return model, opt, st, nil
 }
@@ -162,11 +145,6 @@ func ExportModel(src, dst string, half bool) (*caption.Model, error) {
 		return nil, fmt.Errorf("captioning: %w", err)
 	}
 	return m, nil
-}
-
-func fileExists(dir, name string) bool {
-	_, err := os.Stat(filepath.Join(dir, name))
-	return err == nil
 }
 
 // ErrEncoderFile marks a model file that is a TensorFlow Lite model, such

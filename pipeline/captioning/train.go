@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"path/filepath"
 	"time"
@@ -26,6 +25,14 @@ const (
 // TrainOptions configures Train. The zero value of a field means the
 // default noted.
 type TrainOptions struct {
+	// Setup holds the options every trainer shares; TrainDefaults gives
+	// its zero fields their values. Init starts from a model file's
+	// weights (fine-tuning, or a hard attention model started from a soft
+	// one) and keeps its vocabulary; the run scores it on dev before the
+	// first step, so the best model is never worse on dev than the one it
+	// started from. Seed draws the initialization, batches, dropout and
+	// SCST's samples; Snapshots are for "caption average".
+	trainloop.Setup
 	// Dataset is a caption dataset captiondata.Read understands: a
 	// Flickr8k directory, a Karpathy split file or a COCO caption file.
 	// Required.
@@ -57,24 +64,6 @@ type TrainOptions struct {
 	// kind of attention may change, the sizes must not. nil keeps the
 	// loaded model's config.
 	Reconfigure func(*caption.Config)
-	// Init starts from this model file's weights (fine-tuning, or a hard
-	// attention model started from a soft one); its vocabulary is kept.
-	// The run scores it on dev before the first step, so the best model
-	// is never worse on dev than the one it started from.
-	Init string
-	// OutDir receives last.safetensors (resumable checkpoint),
-	// best.safetensors (the best model on dev) and train.log. Required.
-	OutDir string
-	// Resume continues from OutDir/last.safetensors; Overwrite starts
-	// afresh even if it exists (without either, an existing checkpoint
-	// is an error rather than silently lost work).
-	Resume, Overwrite bool
-	// BatchSize is captions per batch (0 means 32).
-	BatchSize int
-	// Epochs bounds the run (0 means 30); Patience stops it after that
-	// many evaluations without a better selection metric (0 means 6);
-	// MaxSteps stops it after that many optimizer steps (0: no limit).
-	Epochs, Patience, MaxSteps int
 	// EvalEvery scores dev after every that many steps (0: after each
 	// epoch). Patience and DecayPatience count evaluations.
 	EvalEvery int
@@ -85,40 +74,10 @@ type TrainOptions struct {
 	// Beam is the dev search's beam width (0 or 1: greedy search, about
 	// k times faster than beam k).
 	Beam int
-	// LR is Adam's peak learning rate (0 means 4e-4), reached after
-	// Warmup steps (0 means 200) and halved after DecayPatience
-	// evaluations without improvement (0 means 2).
-	LR            float64
-	Warmup        int
-	DecayPatience int
-	// Anneal > 0 lowers the rate after the warm-up along a half cosine
-	// to zero over Anneal steps and ends the run there
-	// (trainloop.AdamOptions).
-	Anneal int
 	// StepRound rounds each batch's decoder steps up to a multiple of it
 	// (0 means 4), so that fewer graphs serve every batch: Flickr8k's
 	// captions then need 7 graphs.
 	StepRound int
-	// CheckpointEvery is the interval between checkpoints (0 means 5 min);
-	// LogEvery is the steps between log lines (0 means 50).
-	CheckpointEvery time.Duration
-	LogEvery        int
-	// Snapshots keeps the weights after each dev evaluation as
-	// OutDir/snapshot-STEP.safetensors, that many of the most recent, for
-	// "caption average" to average (0 means none; see
-	// trainloop.Snapshots). A fresh run with Overwrite removes the
-	// snapshots of the run it replaces; without it, their presence is an
-	// error.
-	Snapshots int
-	// SnapshotEvery (with Snapshots) also keeps a snapshot every that
-	// many optimizer steps, between evaluations (0 means only after
-	// them; trainloop.Snapshots.Every).
-	SnapshotEvery int
-	// MaxGraphs is the most compiled graphs kept in memory (0 means 8;
-	// at B = 32, H = 512 on a 7×7×1280 grid each holds about 0.5 GB).
-	MaxGraphs int
-	// Workers decode dev in parallel (0 means 1).
-	Workers int
 	// SCST fine-tunes by self-critical sequence training on CIDEr-D
 	// instead of cross-entropy (see scst.go): an epoch visits each
 	// training image once, a batch holds BatchSize/SCSTSamples images
@@ -129,17 +88,6 @@ type TrainOptions struct {
 	SCST bool
 	// SCSTSamples is the captions sampled per image, K ≥ 2 (0 means 5).
 	SCSTSamples int
-	// Seed makes the run reproducible (initialization, batches, dropout,
-	// SCST's samples).
-	Seed uint64
-	// BF16 runs the matrix products in bfloat16 with float32 sums
-	// (models.UseBF16) for the whole run, where the CPU has AVX512_BF16;
-	// an error elsewhere. Weights and checkpoints stay float32; it
-	// switches a process-wide setting.
-	BF16 bool
-	// Log receives progress lines (nil: discarded); they are also
-	// appended to OutDir/train.log.
-	Log io.Writer
 }
 
 // TrainSummary is what a finished (or stopped) run reached.
@@ -162,7 +110,20 @@ type TrainSummary struct {
 	Stopped         string `json:"stopped"`    // why training ended
 }
 
+// TrainDefaults returns the values of the zero fields of
+// TrainOptions.Setup, also caption train's flag defaults: 32 captions a
+// batch, 30 epochs at most, 6 evaluations without a better selection
+// metric to stop, a peak rate of 4e-4 reached over 200 steps and halved
+// after 2 evaluations without improvement, 50 steps between log lines, 8
+// graphs in memory (at B = 32, H = 512 on a 7×7×1280 grid each holds
+// about 0.5 GB) and 1 worker decoding dev.
+func TrainDefaults() trainloop.Setup {
+	return trainloop.Setup{BatchSize: 32, Epochs: 30, Patience: 6, LR: 4e-4, Warmup: 200, DecayPatience: 2,
+		LogEvery: 50, MaxGraphs: 8, Workers: 1}
+}
+
 func (o *TrainOptions) defaults() {
+	o.SetDefaults(TrainDefaults())
 	def := func(v *int, d int) {
 		if *v <= 0 {
 			*v = d
@@ -170,15 +131,7 @@ func (o *TrainOptions) defaults() {
 	}
 	def(&o.MinCount, 5)
 	def(&o.MaxWords, 30)
-	def(&o.BatchSize, 32)
-	def(&o.Epochs, 30)
-	def(&o.Patience, 6)
-	def(&o.Warmup, 200)
-	def(&o.DecayPatience, 2)
 	def(&o.StepRound, 4)
-	def(&o.LogEvery, 50)
-	def(&o.MaxGraphs, 8)
-	def(&o.Workers, 1)
 	def(&o.SCSTSamples, 5)
 	if o.TrainSplit == "" {
 		o.TrainSplit = "train"
@@ -191,12 +144,6 @@ func (o *TrainOptions) defaults() {
 	}
 	if o.Select == "" {
 		o.Select = SelectBLEU4
-	}
-	if o.LR <= 0 {
-		o.LR = 4e-4
-	}
-	if o.CheckpointEvery <= 0 {
-		o.CheckpointEvery = 5 * time.Minute
 	}
 }
 
@@ -217,25 +164,15 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	switch {
 	case o.Dataset == "":
 		return nil, errors.New("captioning: train: no dataset")
-	case o.OutDir == "":
-		return nil, errors.New("captioning: train: no output directory")
 	case o.Select != SelectBLEU4 && o.Select != SelectCIDErD:
 		return nil, fmt.Errorf("captioning: train: selection metric %q, want %q or %q", o.Select, SelectBLEU4, SelectCIDErD)
-	case o.Resume && o.Overwrite:
-		return nil, errors.New("captioning: train: Resume and Overwrite contradict each other")
 	}
 	if err := o.checkSCST(); err != nil {
 		return nil, err
 	}
-	if err := trainloop.CheckAnneal("captioning: train", o.Anneal); err != nil {
+	origin, err := o.Start(trainName)
+	if err != nil {
 		return nil, err
-	}
-	last := filepath.Join(o.OutDir, lastName)
-	switch {
-	case o.Resume && !fileExists(o.OutDir, lastName):
-		return nil, fmt.Errorf("captioning: train: resume: %s does not exist", last)
-	case !o.Resume && !o.Overwrite && fileExists(o.OutDir, lastName):
-		return nil, fmt.Errorf("captioning: train: %s exists: resume it, or choose another output directory", last)
 	}
 
 	// Data first: a missing cache should fail before anything is written.
@@ -256,25 +193,11 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	}
 	defer cache.Close()
 	note := featuresNote(cache)
-	restoreBF16, err := trainloop.UseBF16("captioning: train", o.BF16)
+	logf, snapshots, end, err := o.Begin(trainName)
 	if err != nil {
 		return nil, err
 	}
-	defer restoreBF16()
-
-	logf, closeLog, err := trainloop.OpenLog(o.OutDir, o.Log)
-	if err != nil {
-		return nil, fmt.Errorf("captioning: train: %w", err)
-	}
-	defer closeLog()
-	snapshots := trainloop.Snapshots{Dir: o.OutDir, Keep: o.Snapshots, Every: o.SnapshotEvery}
-	removed, err := snapshots.Prepare(o.Resume, o.Overwrite)
-	if err != nil {
-		return nil, fmt.Errorf("captioning: train: %w", err)
-	}
-	if removed > 0 {
-		logf("removed the %d snapshots of the run replaced", removed)
-	}
+	defer end()
 
 	// The model and optimizer: resumed, initialized from a file, or new.
 	var (
@@ -282,9 +205,10 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		opt   *models.Adam
 		st    = trainState{State: trainloop.NewState(-1)}
 	)
-	adamOpts := trainloop.AdamOptions(o.LR, o.Warmup, o.Anneal, &st.State)
-	switch {
-	case o.Resume:
+	adamOpts := o.Adam(&st.State)
+	switch origin {
+	case trainloop.FromCheckpoint:
+		last := filepath.Join(o.OutDir, lastName)
 		if model, opt, st, err = loadCheckpoint(last, adamOpts); err != nil {
 			return nil, err
 		}
@@ -292,7 +216,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 			return nil, fmt.Errorf("captioning: train: resume: %s is a checkpoint of %s training, not %s: resume it with the same objective (-scst or not)", last, st.Objective, want)
 		}
 		logf("resuming %s: epoch %d, batch %d, step %d, best dev %s %.4f", last, st.Epoch, st.Batch, st.Step, o.Select, st.BestValue)
-	case o.Init != "":
+	case trainloop.FromInit:
 		if model, err = LoadModel(o.Init); err != nil {
 			return nil, err
 		}
@@ -354,14 +278,10 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		}
 		logf("scst: %d images, %d per batch × %d samples, rewarded by CIDEr-D", len(task.scst.images), task.scst.per, task.scst.k)
 	}
-	sum.Stopped, err = trainloop.Run(ctx, trainloop.Options{
-		Name: "captioning: train", OutDir: o.OutDir,
-		Epochs: o.Epochs, MaxSteps: trainloop.StopStep(o.MaxSteps, o.Warmup, o.Anneal), Patience: o.Patience, DecayPatience: o.DecayPatience,
-		PatienceStop: "no dev improvement in %d evaluations",
-		EvalEvery:    o.EvalEvery, EvalFirst: o.Init != "" && !o.Resume,
-		CheckpointEvery: o.CheckpointEvery, LogEvery: o.LogEvery,
-		Snapshots: snapshots, Graphs: buckets, Logf: logf,
-	}, &st.State, opt, task)
+	loop := o.LoopOptions(trainName, snapshots, logf)
+	loop.PatienceStop, loop.Graphs = "no dev improvement in %d evaluations", buckets
+	loop.EvalEvery, loop.EvalFirst = o.EvalEvery, origin == trainloop.FromInit
+	sum.Stopped, err = trainloop.Run(ctx, loop, &st.State, opt, task)
 	if err != nil {
 		return sum, err
 	}

@@ -253,8 +253,8 @@ func TestTrainAugmentOptionsValidated(t *testing.T) {
 				t.Errorf("error %v", err)
 			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 				t.Errorf("error %v, want one saying %q", err, tc.want)
-			case err != nil && !strings.HasPrefix(err.Error(), "asr train: "):
-				t.Errorf("error %q lacks the asr train prefix", err)
+			case err != nil && !strings.HasPrefix(err.Error(), "speech: train: "):
+				t.Errorf("error %q lacks the speech: train prefix", err)
 			}
 		})
 	}

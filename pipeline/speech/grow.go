@@ -25,18 +25,18 @@ func growListener(m *asr.Model, o *TrainOptions) (int, error) {
 		target = c.ListenerLayers
 	}
 	if target < c.ListenerLayers {
-		return 0, fmt.Errorf("asr train: %s: %w: it has %d listener layers, more than the %d asked for, and layers are only added", o.Init, ErrListenerDepth, c.ListenerLayers, target)
+		return 0, fmt.Errorf("speech: train: %s: %w: it has %d listener layers, more than the %d asked for, and layers are only added", o.Init, ErrListenerDepth, c.ListenerLayers, target)
 	}
 	n := target - c.ListenerLayers
 	if f := o.InitListenerFlat; f != 0 && f != c.ListenerFlat+n {
-		return 0, fmt.Errorf("asr train: %s: %w: it has %d listener layers, %d of them flat, and growing it to %d adds %d flat ones: %d, not %d",
+		return 0, fmt.Errorf("speech: train: %s: %w: it has %d listener layers, %d of them flat, and growing it to %d adds %d flat ones: %d, not %d",
 			o.Init, ErrListenerFlat, c.ListenerLayers, c.ListenerFlat, target, n, c.ListenerFlat+n, f)
 	}
 	if n == 0 {
 		return 0, nil
 	}
 	if err := m.AddListenerLayers(n, o.Seed); err != nil {
-		return 0, fmt.Errorf("asr train: %s: %w: %w", o.Init, ErrListenerDepth, err)
+		return 0, fmt.Errorf("speech: train: %s: %w: %w", o.Init, ErrListenerDepth, err)
 	}
 	return n, nil
 }

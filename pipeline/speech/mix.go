@@ -25,24 +25,24 @@ const (
 // must be directories; their files are read when the data is loaded).
 func (o *TrainOptions) checkAugment() error {
 	if o.Augment < 0 || o.Augment > MaxAugment {
-		return fmt.Errorf("asr train: %d augmented copies; want 0 to %d", o.Augment, MaxAugment)
+		return fmt.Errorf("speech: train: %d augmented copies; want 0 to %d", o.Augment, MaxAugment)
 	}
 	if w := o.VTLP; w != [2]float64{} && !(w[0] >= MinWarp && w[0] <= w[1] && w[1] <= MaxWarp) {
-		return fmt.Errorf("asr train: VTLP range %g–%g; want lo ≤ hi within [%g, %g]", w[0], w[1], MinWarp, MaxWarp)
+		return fmt.Errorf("speech: train: VTLP range %g–%g; want lo ≤ hi within [%g, %g]", w[0], w[1], MinWarp, MaxWarp)
 	}
 	for _, path := range o.Synthetic {
 		if !containsPath(o.Train, path) {
-			return fmt.Errorf("asr train: synthetic manifest %s is not among the training manifests", path)
+			return fmt.Errorf("speech: train: synthetic manifest %s is not among the training manifests", path)
 		}
 	}
 	if len(o.NoiseDirs) > 0 && o.Augment == 0 {
-		return fmt.Errorf("asr train: noise sounds %s need augmented copies", strings.Join(o.NoiseDirs, ", "))
+		return fmt.Errorf("speech: train: noise sounds %s need augmented copies", strings.Join(o.NoiseDirs, ", "))
 	}
 	for _, dir := range o.NoiseDirs {
 		if fi, err := os.Stat(dir); err != nil {
-			return fmt.Errorf("asr train: noise sounds: %w", err)
+			return fmt.Errorf("speech: train: noise sounds: %w", err)
 		} else if !fi.IsDir() {
-			return fmt.Errorf("asr train: noise sounds: %s is not a directory", dir)
+			return fmt.Errorf("speech: train: noise sounds: %s is not a directory", dir)
 		}
 	}
 	return nil

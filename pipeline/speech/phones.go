@@ -21,7 +21,7 @@ func readPronunciations(path string) (*speechdata.Pronunciations, string, error)
 		path = speechdata.DefaultPronunciations
 	}
 	if _, err := os.Stat(path); err != nil {
-		return nil, path, fmt.Errorf("asr train: %w: %v", ErrNoPronunciations, err)
+		return nil, path, fmt.Errorf("speech: train: %w: %v", ErrNoPronunciations, err)
 	}
 	p, err := speechdata.ReadPronunciations(path)
 	return p, path, err
@@ -53,7 +53,7 @@ func setPhones(utts []*utterance, dict *speechdata.Pronunciations, dictPath stri
 			for _, ph := range phones {
 				id, ok := asr.PhoneID(ph)
 				if !ok {
-					return cov, fmt.Errorf("asr train: %s: phone %q (in %q) is not one of the 39 ARPAbet phones of the phone CTC head", dictPath, ph, u.Norm)
+					return cov, fmt.Errorf("speech: train: %s: phone %q (in %q) is not one of the 39 ARPAbet phones of the phone CTC head", dictPath, ph, u.Norm)
 				}
 				e.ids = append(e.ids, id)
 			}

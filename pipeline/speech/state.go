@@ -1,11 +1,6 @@
 package speech
 
 import (
-	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
-
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/models/safetensors"
@@ -21,8 +16,7 @@ import (
 const (
 	lastName  = trainloop.LastName
 	bestName  = trainloop.BestName
-	stateKey  = trainloop.StateKey
-	logPrefix = "asr train: "
+	trainName = "speech: train" // prefixes Train's errors
 )
 
 // trainState is where a training run stands: the loop's state (its best
@@ -75,33 +69,6 @@ func (c trainCheckpoint) state() trainState {
 	}
 }
 
-// loadCheckpoint restores a training checkpoint into a fresh model and
-// optimizer built from its config.
-func loadCheckpoint(path string, adam *models.AdamOptions) (*asr.Model, *models.Adam, trainState, error) {
-	var c trainCheckpoint
-	f, err := safetensors.ReadFile(path)
-	if err != nil {
-		return nil, nil, trainState{}, err
-	}
-	js, ok := f.Extra[stateKey]
-	if !ok {
-		return nil, nil, trainState{}, fmt.Errorf("%s: not a training checkpoint (no %s metadata): a model file can only initialize a new run", path, stateKey)
-	}
-	if err := json.Unmarshal([]byte(js), &c); err != nil {
-		return nil, nil, trainState{}, fmt.Errorf("%s: %s metadata: %w", path, stateKey, err)
-	}
-	st := c.state()
-	model, err := modelFromTensors(f)
-	if err != nil {
-		return nil, nil, st, err
-	}
-	opt := models.NewAdam(model.Params, adam)
-	if err := opt.LoadTensors(f, st.Step); err != nil {
-		return nil, nil, st, fmt.Errorf("%s: %w", path, err)
-	}
-	return model, opt, st, nil
-}
-
 // modelFromTensors loads the model part of a file that may carry extra
 // (optimizer) tensors.
 func modelFromTensors(f *safetensors.File) (*asr.Model, error) {
@@ -116,11 +83,6 @@ func LoadModel(path string) (*asr.Model, error) {
 		return nil, err
 	}
 	return modelFromTensors(f)
-}
-
-func fileExists(dir, name string) bool {
-	_, err := os.Stat(filepath.Join(dir, name))
-	return err == nil
 }
 
 // ExportModel writes the model part of an ASR model file or training

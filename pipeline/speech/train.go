@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
@@ -24,6 +23,12 @@ import (
 // TrainOptions configures Train. The zero value of a field means the
 // default noted.
 type TrainOptions struct {
+	// Setup holds the options every trainer shares; TrainDefaults gives
+	// its zero fields their values. Seed draws the dev split, batches,
+	// masks and initialization; Snapshots are for "asr average"; BF16
+	// steps about 1.6× faster on one core, 1.4× on two (2.1× with 2
+	// Replicas on idle cores).
+	trainloop.Setup
 	// Train lists the training manifests (TSV, LibriSpeech or Kaldi
 	// directories; see speechdata.Read). Required.
 	Train []string
@@ -36,11 +41,10 @@ type TrainOptions struct {
 	MaxDev int
 	// Config sizes a new model (ignored when resuming or with Init).
 	Config asr.Config
-	// Init starts from this model file's weights (fine-tuning). With
-	// Config.PhoneCTCWeight > 0 the model gets a phone CTC head of that
-	// weight on Config.PhoneCTCLayer, freshly initialized from Seed when
-	// the file has none (asr.Model.AddPhoneCTC).
-	Init string
+	// With Setup.Init and Config.PhoneCTCWeight > 0 the model gets a
+	// phone CTC head of that weight on Config.PhoneCTCLayer, freshly
+	// initialized from Seed when the file has none (asr.Model.AddPhoneCTC).
+	//
 	// InitListenerLayers, with Init, is the listener depth to train (0:
 	// the file's). A model with fewer layers grows to it by flat residual
 	// layers on top (asr.Model.AddListenerLayers: drawn from Seed, their
@@ -56,29 +60,6 @@ type TrainOptions struct {
 	// it, and without it Train fails with ErrNoPronunciations. Training
 	// utterances with a word not in it get no phone loss.
 	Pronunciations string
-	// OutDir receives last.safetensors (resumable checkpoint),
-	// best.safetensors (the best model on dev) and train.log. Required.
-	OutDir string
-	// Resume continues from OutDir/last.safetensors; Overwrite starts
-	// afresh even if it exists (without either, an existing checkpoint is
-	// an error rather than silently lost work).
-	Resume, Overwrite bool
-	// BatchSize is utterances per batch (0 means 16).
-	BatchSize int
-	// Epochs bounds the run (0 means 200); Patience stops it after that
-	// many epochs without a better dev CER (0 means 10); MaxSteps stops
-	// it after that many optimizer steps (0: no limit).
-	Epochs, Patience, MaxSteps int
-	// LR is Adam's peak learning rate (0 means 1e-3), reached after
-	// Warmup steps (0 means 500) and halved after DecayPatience epochs
-	// without improvement (0 means 3).
-	LR            float64
-	Warmup        int
-	DecayPatience int
-	// Anneal > 0 lowers the rate after the warm-up along a half cosine
-	// to zero over Anneal steps and ends the run there
-	// (trainloop.AdamOptions).
-	Anneal int
 	// NoSpecAugment turns SpecAugment off (default on: 2 frequency masks
 	// of ≤ 27 bins and 2 time masks of ≤ 40 frames per utterance).
 	NoSpecAugment bool
@@ -106,24 +87,6 @@ type TrainOptions struct {
 	// NoiseDirs are directories of non-speech sounds for augmented copies
 	// (LoadOptions.NoiseDirs); they need Augment.
 	NoiseDirs []string
-	// CheckpointEvery is the interval between checkpoints (0 means 5 min);
-	// LogEvery is the steps between log lines (0 means 25).
-	CheckpointEvery time.Duration
-	LogEvery        int
-	// Snapshots keeps the weights after each dev evaluation as
-	// OutDir/snapshot-STEP.safetensors, that many of the most recent, for
-	// "asr average" to average (0 means none; see trainloop.Snapshots). A
-	// fresh run with Overwrite removes the snapshots of the run it
-	// replaces; without it, their presence is an error.
-	Snapshots int
-	// SnapshotEvery (with Snapshots) also keeps a snapshot every that
-	// many optimizer steps, between evaluations (0 means only after
-	// them; trainloop.Snapshots.Every).
-	SnapshotEvery int
-	// MaxGraphs is the most compiled graphs kept in memory per replica
-	// (0 means 12; each holds hundreds of MB for a batch of 16, about
-	// half that for a replica's half batch).
-	MaxGraphs int
 	// Replicas is how many sub-batches each batch is split into, each
 	// run in its own graph on its own goroutine (models.Replicas), from
 	// 1 to min(MaxReplicas, BatchSize); 0 means 1, one graph per batch.
@@ -135,20 +98,6 @@ type TrainOptions struct {
 	// shape), so with a core taken by other work they are about 10%
 	// slower.
 	Replicas int
-	// BF16 runs the matrix products in bfloat16 with float32 sums
-	// (models.UseBF16) for the whole run, dev scoring included: steps
-	// about 1.6× faster on one core, 1.4× on two (2.1× with 2 Replicas on
-	// idle cores) where the CPU has AVX512_BF16, an error elsewhere. The weights, optimizer and checkpoints stay
-	// float32. It switches a process-wide setting, so a program that
-	// trains with it should not run other float32 work at the same time.
-	BF16 bool
-	// Workers load data and score dev in parallel (0 means 2).
-	Workers int
-	// Seed makes the run reproducible (dev split, batches, masks, init).
-	Seed uint64
-	// Log receives progress lines (nil: discarded); they are also
-	// appended to OutDir/train.log.
-	Log io.Writer
 }
 
 // TrainSummary is what a finished (or stopped) run reached.
@@ -165,38 +114,36 @@ type TrainSummary struct {
 	Stopped    string  `json:"stopped"`    // why training ended
 }
 
+// TrainDefaults returns what Train gives the zero fields of
+// TrainOptions.Setup, and asr train shows as its flags' defaults: batches
+// of 16 utterances, at most 200 epochs, a stop after 10 epochs without a
+// better dev CER, Adam's rate 1e-3 after a warm-up of 500 steps, halved
+// after 3 epochs without improvement, a log line every 25 steps, at most
+// 12 graphs per replica (each holds hundreds of MB for a batch of 16,
+// about half that for a replica's half batch) and 2 workers loading data
+// and scoring dev.
+func TrainDefaults() trainloop.Setup {
+	return trainloop.Setup{BatchSize: 16, Epochs: 200, Patience: 10, LR: 1e-3, Warmup: 500, DecayPatience: 3,
+		LogEvery: 25, MaxGraphs: 12, Workers: 2}
+}
+
 func (o *TrainOptions) defaults() {
-	def := func(v *int, d int) {
-		if *v <= 0 {
-			*v = d
-		}
+	o.SetDefaults(TrainDefaults())
+	if o.DevSpeakers <= 0 {
+		o.DevSpeakers = 12
 	}
-	def(&o.DevSpeakers, 12)
-	def(&o.BatchSize, 16)
-	def(&o.Epochs, 200)
-	def(&o.Patience, 10)
-	def(&o.Warmup, 500)
-	def(&o.DecayPatience, 3)
-	def(&o.LogEvery, 25)
-	def(&o.Workers, 2)
-	def(&o.MaxGraphs, 12)
 	if o.Replicas == 0 {
 		o.Replicas = 1
-	}
-	if o.LR <= 0 {
-		o.LR = 1e-3
-	}
-	if o.CheckpointEvery <= 0 {
-		o.CheckpointEvery = 5 * time.Minute
 	}
 }
 
 // Errors of Train's choice between resuming, overwriting and starting
-// afresh; the command line says which flags fix them.
+// afresh (trainloop.Setup.Start); the command line says which flags fix
+// them.
 var (
-	ErrResumeOverwrite  = errors.New("resuming and overwriting contradict each other")
-	ErrNothingToResume  = errors.New("nothing to resume")
-	ErrCheckpointExists = errors.New("a checkpoint exists there: resume it, or choose another output directory")
+	ErrResumeOverwrite  = trainloop.ErrResumeOverwrite
+	ErrNothingToResume  = trainloop.ErrNothingToResume
+	ErrCheckpointExists = trainloop.ErrCheckpointExists
 )
 
 // MaxReplicas is the most replicas Train accepts (TrainOptions.Replicas).
@@ -211,17 +158,14 @@ var ErrReplicas = errors.New("replicas out of range")
 func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	o.defaults()
 	if len(o.Train) == 0 {
-		return nil, errors.New("asr train: no training manifest")
-	}
-	if o.OutDir == "" {
-		return nil, errors.New("asr train: no output directory")
+		return nil, errors.New("speech: train: no training manifest")
 	}
 	if !(o.Telephone >= 0 && o.Telephone <= 1) {
-		return nil, fmt.Errorf("asr train: telephone fraction %g outside [0, 1]", o.Telephone)
+		return nil, fmt.Errorf("speech: train: telephone fraction %g outside [0, 1]", o.Telephone)
 	}
 	for _, f := range o.Speeds {
 		if !(f >= MinSpeed && f <= MaxSpeed) {
-			return nil, fmt.Errorf("asr train: speed factor %g outside [%g, %g]", f, MinSpeed, MaxSpeed)
+			return nil, fmt.Errorf("speech: train: speed factor %g outside [%g, %g]", f, MinSpeed, MaxSpeed)
 		}
 	}
 	if err := o.checkAugment(); err != nil {
@@ -230,19 +174,15 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	if err := o.checkReplicas(); err != nil {
 		return nil, err
 	}
-	if err := trainloop.CheckAnneal("asr train", o.Anneal); err != nil {
-		return nil, err
-	}
-	restoreBF16, err := trainloop.UseBF16("asr train", o.BF16)
+	origin, err := o.Start(trainName)
 	if err != nil {
 		return nil, err
 	}
-	defer restoreBF16()
-	logf, closeLog, err := trainloop.OpenLog(o.OutDir, o.Log)
+	logf, snapshots, end, err := o.Begin(trainName)
 	if err != nil {
-		return nil, fmt.Errorf("asr train: %w", err)
+		return nil, err
 	}
-	defer closeLog()
+	defer end()
 
 	// The model and optimizer: resumed, initialized from a file, or new.
 	var (
@@ -250,21 +190,18 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		opt   *models.Adam
 		st    = newTrainState()
 	)
-	adamOpts := trainloop.AdamOptions(o.LR, o.Warmup, o.Anneal, &st.State)
-	last := filepath.Join(o.OutDir, lastName)
-	switch {
-	case o.Resume && o.Overwrite:
-		return nil, fmt.Errorf("asr train: %w", ErrResumeOverwrite)
-	case o.Resume && fileExists(o.OutDir, lastName):
-		if model, opt, st, err = loadCheckpoint(last, adamOpts); err != nil {
-			return nil, err
+	adamOpts := o.Adam(&st.State)
+	switch origin {
+	case trainloop.FromCheckpoint:
+		last := filepath.Join(o.OutDir, lastName)
+		var c trainCheckpoint
+		model, opt, err = trainloop.LoadCheckpoint(last, &c, asr.Load, func(m *asr.Model) *models.Params { return m.Params }, adamOpts, func() int { return c.Step })
+		if err != nil {
+			return nil, fmt.Errorf("speech: train: %w", err)
 		}
+		st = c.state()
 		logf("resuming %s: epoch %d, batch %d, step %d, best dev CER %.2f%%", last, st.Epoch, st.Batch, st.Step, 100*st.BestValue)
-	case o.Resume:
-		return nil, fmt.Errorf("asr train: %w: %s does not exist", ErrNothingToResume, last)
-	case fileExists(o.OutDir, lastName) && !o.Overwrite:
-		return nil, fmt.Errorf("asr train: %s: %w", last, ErrCheckpointExists)
-	case o.Init != "":
+	case trainloop.FromInit:
 		if model, err = LoadModel(o.Init); err != nil {
 			return nil, err
 		}
@@ -277,7 +214,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		if w := o.Config.PhoneCTCWeight; w > 0 {
 			hadHead := model.PhoneCTC != nil
 			if err := model.AddPhoneCTC(w, o.Config.PhoneCTCLayer, o.Seed); err != nil {
-				return nil, fmt.Errorf("asr train: %s: %w", o.Init, err)
+				return nil, fmt.Errorf("speech: train: %s: %w", o.Init, err)
 			}
 			if !hadHead {
 				logf("added a phone CTC head (weight %g, listener layer %d) to %s, initialized from seed %d", w, o.Config.PhoneCTCLayer, o.Init, o.Seed)
@@ -299,15 +236,6 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	if opt == nil {
 		opt = models.NewAdam(model.Params, adamOpts)
 	}
-	snapshots := trainloop.Snapshots{Dir: o.OutDir, Keep: o.Snapshots, Every: o.SnapshotEvery}
-	removed, err := snapshots.Prepare(o.Resume, o.Overwrite)
-	if err != nil {
-		return nil, fmt.Errorf("asr train: %w", err)
-	}
-	if removed > 0 {
-		logf("removed the %d snapshots of the run replaced", removed)
-	}
-
 	train, dev, err := o.loadData(ctx, model.Vocab, logf)
 	if err != nil {
 		return nil, err
@@ -331,7 +259,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		st.TrainHours += u.Seconds / 3600
 	}
 	if len(train) < o.BatchSize {
-		return nil, fmt.Errorf("asr train: %d training utterances, fewer than one batch of %d", len(train), o.BatchSize)
+		return nil, fmt.Errorf("speech: train: %d training utterances, fewer than one batch of %d", len(train), o.BatchSize)
 	}
 	logf("model: %d parameters, config %+v", model.Params.Count(), model.Config)
 	logf("data: %s; %d dev utterances", describeMix(train), len(dev))
@@ -351,13 +279,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	if !o.NoSpecAugment {
 		task.augment = &audio.SpecAugmentOptions{}
 	}
-	sum.Stopped, err = trainloop.Run(ctx, trainloop.Options{
-		Name: "asr train", OutDir: o.OutDir,
-		Epochs: o.Epochs, MaxSteps: trainloop.StopStep(o.MaxSteps, o.Warmup, o.Anneal), Patience: o.Patience, DecayPatience: o.DecayPatience,
-		PatienceStop: "no dev improvement for %d epochs", LowerIsBetter: true,
-		CheckpointEvery: o.CheckpointEvery, LogEvery: o.LogEvery,
-		Snapshots: snapshots, Graphs: replicas, Logf: logf,
-	}, &st.State, opt, task)
+	loop := o.LoopOptions(trainName, snapshots, logf)
+	loop.PatienceStop, loop.LowerIsBetter, loop.Graphs = "no dev improvement for %d epochs", true, replicas
+	sum.Stopped, err = trainloop.Run(ctx, loop, &st.State, opt, task)
 	if err != nil {
 		return sum, err
 	}
@@ -493,7 +417,7 @@ func (t *trainTask) CheckpointState(*trainloop.State) any { return t.st.checkpoi
 // checkReplicas validates Replicas (after defaults).
 func (o *TrainOptions) checkReplicas() error {
 	if hi := min(models.MaxReplicas, o.BatchSize); o.Replicas < 1 || o.Replicas > hi {
-		return fmt.Errorf("asr train: %d replicas: %w (1 to %d for batches of %d)", o.Replicas, ErrReplicas, hi, o.BatchSize)
+		return fmt.Errorf("speech: train: %d replicas: %w (1 to %d for batches of %d)", o.Replicas, ErrReplicas, hi, o.BatchSize)
 	}
 	return nil
 }

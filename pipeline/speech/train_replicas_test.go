@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/pipeline/trainloop"
 )
 
 // TestTrainReplicasRange: Replicas must lie in [1, min(MaxReplicas,
@@ -28,7 +29,7 @@ func TestTrainReplicasRange(t *testing.T) {
 		{"more than the most", models.MaxReplicas + 1, 1000, "(1 to 64 for batches of 1000)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := TrainOptions{Replicas: tc.replicas, BatchSize: tc.batch}
+			o := TrainOptions{Replicas: tc.replicas, Setup: trainloop.Setup{BatchSize: tc.batch}}
 			o.defaults()
 			err := o.checkReplicas()
 			if tc.want == "" && err != nil || tc.want != "" && (!errors.Is(err, ErrReplicas) || !strings.Contains(err.Error(), tc.want)) {

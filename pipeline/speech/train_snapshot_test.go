@@ -7,6 +7,7 @@ import (
 
 	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/pipeline/internal/snapshottest"
+	"github.com/attend-go/attend/pipeline/trainloop"
 )
 
 // tinyTrainOptions trains a tiny model on the fixture's six training
@@ -15,8 +16,9 @@ import (
 func tinyTrainOptions(out string) TrainOptions {
 	return TrainOptions{
 		Train: []string{filepath.Join("..", "..", "testdata", "speech", "manifest.tsv")}, DevSpeakers: 1, MaxDev: 2,
-		OutDir: out, BatchSize: 4, Replicas: 2, Epochs: 3, Workers: 1, Seed: 1,
-		Config: asr.Config{ListenerHidden: 16, SpellerHidden: 16, Embed: 8, AttentionDim: 8, LocationFilters: 2, LocationWidth: 5, CTCWeight: 0.3, LabelSmoothing: 0.1, Dropout: 0.2},
+		Setup:    trainloop.Setup{OutDir: out, BatchSize: 4, Epochs: 3, Workers: 1, Seed: 1},
+		Replicas: 2,
+		Config:   asr.Config{ListenerHidden: 16, SpellerHidden: 16, Embed: 8, AttentionDim: 8, LocationFilters: 2, LocationWidth: 5, CTCWeight: 0.3, LabelSmoothing: 0.1, Dropout: 0.2},
 	}
 }
 

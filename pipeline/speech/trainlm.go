@@ -42,7 +42,7 @@ type LMOptions struct {
 // TrainLM trains a character language model for shallow fusion.
 func TrainLM(ctx context.Context, o LMOptions) (bpc float64, err error) {
 	if len(o.Text) == 0 || o.Out == "" {
-		return 0, errors.New("asr train-lm: need text files and an output file")
+		return 0, errors.New("speech: TrainLM: need text files and an output file")
 	}
 	if o.BatchSize <= 0 {
 		o.BatchSize = 32
@@ -72,7 +72,7 @@ func TrainLM(ctx context.Context, o LMOptions) (bpc float64, err error) {
 		}
 	}
 	if len(sents) < 2*o.BatchSize {
-		return 0, fmt.Errorf("asr train-lm: %d usable sentences, want at least %d", len(sents), 2*o.BatchSize)
+		return 0, fmt.Errorf("speech: TrainLM: %d usable sentences, want at least %d", len(sents), 2*o.BatchSize)
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, 11))
 	rng.Shuffle(len(sents), func(i, j int) { sents[i], sents[j] = sents[j], sents[i] })
@@ -127,7 +127,7 @@ func TrainLM(ctx context.Context, o LMOptions) (bpc float64, err error) {
 			}
 			loss, _, err := run(b)
 			if err != nil {
-				return best, fmt.Errorf("asr train-lm: %w", err)
+				return best, fmt.Errorf("speech: TrainLM: %w", err)
 			}
 			if _, err := opt.Step(); err != nil {
 				return best, err

@@ -10,7 +10,7 @@ import (
 // sums for a training run when on (models.UseBF16) and returns the
 // function that switches them back; with on false it changes nothing. The
 // error, where the CPU or build has no such products, names the option
-// (what, e.g. "asr train") and wraps models.ErrNoBF16.
+// (what, e.g. "speech: train") and wraps models.ErrNoBF16.
 func UseBF16(what string, on bool) (restore func(), err error) {
 	if !on {
 		return func() {}, nil

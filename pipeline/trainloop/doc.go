@@ -2,6 +2,24 @@
 // share, and that a third model would use: it owns the skeleton, the
 // model supplies hooks (Task).
 //
+// # Set-up
+//
+// Every trainer's options embed Setup (output directory, resume,
+// overwrite, init, schedule, checkpoints, snapshots, workers, seed), with
+// the trainer's own defaults (Setup.SetDefaults). Setup.Start decides how
+// a run starts, with one set of errors for every trainer:
+//
+//	Resume and Overwrite              ErrResumeOverwrite
+//	Resume, no OutDir/LastName        ErrNothingToResume
+//	Resume                            FromCheckpoint
+//	OutDir/LastName and no Overwrite  ErrCheckpointExists
+//	Init                              FromInit
+//	otherwise                         Fresh
+//
+// Setup.Begin then switches bfloat16 products on, opens the log and
+// prepares the snapshots; Setup.LoopOptions and Setup.Adam give Run and
+// the optimizer their options.
+//
 // # The loop
 //
 //	for each epoch (from where the checkpoint stands):

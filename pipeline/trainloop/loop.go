@@ -101,7 +101,7 @@ type Task interface {
 // Options configure Run. Unlike the tasks' options, they have no
 // defaults: the task fills every field it uses.
 type Options struct {
-	// Name prefixes errors ("asr train").
+	// Name prefixes errors with the trainer's package ("speech: train").
 	Name string
 	// OutDir receives LastName, BestName and the snapshots.
 	OutDir string

@@ -67,9 +67,9 @@ func TestCheckAnneal(t *testing.T) {
 	}{
 		{0, ""},
 		{4827, ""},
-		{-3, "asr train: anneal over -3 steps"},
+		{-3, "speech: train: anneal over -3 steps"},
 	} {
-		err := CheckAnneal("asr train", tc.anneal)
+		err := CheckAnneal("speech: train", tc.anneal)
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("CheckAnneal(%d) = %v, want %q", tc.anneal, err, tc.want)
 		}
