@@ -12,12 +12,13 @@ import (
 func (m *Model) NewDecoder(audio *AudioFeatures, recordCrossQK bool) TextDecoder {
 	n := m.dims.NTextState
 	d := &textDecoder{m: m, audio: audio, record: recordCrossQK}
+	var buf []float32
 	for i := range m.decBlocks {
 		b := &m.decBlocks[i]
 		k := make([]float32, audio.Frames*n)
 		v := make([]float32, audio.Frames*n)
-		b.cross.key.forward(k, audio.Data, audio.Frames)
-		b.cross.value.forward(v, audio.Data, audio.Frames)
+		b.cross.key.forward(k, audio.Data, audio.Frames, &buf)
+		b.cross.value.forward(v, audio.Data, audio.Frames, &buf)
 		d.crossK, d.crossV = append(d.crossK, k), append(d.crossV, v)
 	}
 	d.selfK = make([][]float32, len(m.decBlocks))
@@ -120,17 +121,17 @@ func (d *textDecoder) block(l int, x []float32, s *scratch, t int) {
 	dims := d.m.dims
 	n, off, heads := dims.NTextState, d.len, dims.NTextHead
 	b.attnLn.forward(s.h, x, t)
-	b.attn.query.forward(s.q, s.h, t)
-	b.attn.key.forward(s.k, s.h, t)
-	b.attn.value.forward(s.v, s.h, t)
+	b.attn.query.forward(s.q, s.h, t, &s.w)
+	b.attn.key.forward(s.k, s.h, t, &s.w)
+	b.attn.value.forward(s.v, s.h, t, &s.w)
 	d.selfK[l] = append(d.selfK[l][:off*n], s.k[:t*n]...)
 	d.selfV[l] = append(d.selfV[l][:off*n], s.v[:t*n]...)
 	attention.SDPA{Heads: heads, Causal: true, Offset: off}.Attend(s.o, s.q, d.selfK[l], d.selfV[l], t, off+t, n)
-	b.attn.out.forward(s.h, s.o, t)
+	b.attn.out.forward(s.h, s.o, t, &s.w)
 	addTo(x, s.h)
 
 	b.crossLn.forward(s.h, x, t)
-	b.cross.query.forward(s.q, s.h, t)
+	b.cross.query.forward(s.q, s.h, t, &s.w)
 	frames := d.audio.Frames
 	sdpa := attention.SDPA{Heads: heads}
 	if d.record {
@@ -142,7 +143,7 @@ func (d *textDecoder) block(l int, x []float32, s *scratch, t int) {
 		}
 	}
 	sdpa.Attend(s.o, s.q, d.crossK[l], d.crossV[l], t, frames, n)
-	b.cross.out.forward(s.h, s.o, t)
+	b.cross.out.forward(s.h, s.o, t, &s.w)
 	addTo(x, s.h)
 	b.mlp(x, s, t)
 }

@@ -42,6 +42,7 @@ func (m *Model) Encode(mel []float32) (*AudioFeatures, error) {
 type scratch struct {
 	h, q, k, v, o []float32 // (T, n)
 	u             []float32 // (T, 4n)
+	w             []float32 // a weight matrix in float32 (matrix.mul), grown as needed
 }
 
 func newScratch(t, n int) *scratch {
@@ -55,11 +56,11 @@ func newScratch(t, n int) *scratch {
 func (b *block) encode(x []float32, s *scratch, t, heads int) {
 	n := len(b.attnLn.gamma)
 	b.attnLn.forward(s.h, x, t)
-	b.attn.query.forward(s.q, s.h, t)
-	b.attn.key.forward(s.k, s.h, t)
-	b.attn.value.forward(s.v, s.h, t)
+	b.attn.query.forward(s.q, s.h, t, &s.w)
+	b.attn.key.forward(s.k, s.h, t, &s.w)
+	b.attn.value.forward(s.v, s.h, t, &s.w)
 	attention.SDPA{Heads: heads}.Attend(s.o, s.q, s.k, s.v, t, t, n)
-	b.attn.out.forward(s.h, s.o, t)
+	b.attn.out.forward(s.h, s.o, t, &s.w)
 	addTo(x, s.h)
 	b.mlp(x, s, t)
 }
@@ -67,9 +68,9 @@ func (b *block) encode(x []float32, s *scratch, t, heads int) {
 // mlp adds mlp(mlp_ln(x)) to x (T, n).
 func (b *block) mlp(x []float32, s *scratch, t int) {
 	b.mlpLn.forward(s.h, x, t)
-	b.mlp1.forward(s.u, s.h, t)
+	b.mlp1.forward(s.u, s.h, t, &s.w)
 	gelu(s.u[:t*b.mlp1.out])
-	b.mlp2.forward(s.o, s.u, t)
+	b.mlp2.forward(s.o, s.u, t, &s.w)
 	addTo(x, s.o[:len(x)])
 }
 

@@ -28,8 +28,7 @@ type Model struct {
 	encPos       []float32 // (n_audio_ctx, n_audio_state)
 	encBlocks    []block
 	lnPost       layerNorm
-	tokEmb       []float32 // (n_vocab, n_text_state)
-	tokEmbHalf   []uint16  // tokEmb in binary16 when exact (half.go), else nil
+	tokEmb       matrix    // (n_vocab, n_text_state)
 	decPos       []float32 // (n_text_ctx, n_text_state)
 	decBlocks    []block
 	decLn        layerNorm
@@ -73,6 +72,14 @@ type tensorSource interface {
 	tensor(name string) ([]float32, []int, error)
 }
 
+// matrixSource is a tensorSource that can also give a 2-D weight in a
+// compact form (matrix) without expanding it to float32 first; keepQuant
+// asks it to keep quantized data as stored.
+type matrixSource interface {
+	tensorSource
+	matrix(name string, keepQuant bool) (matrix, []int, error)
+}
+
 // newModel builds a Model of dims from src, checking every tensor's shape.
 func newModel(d Dims, src tensorSource) (*Model, error) {
 	if err := d.Validate(); err != nil {
@@ -88,7 +95,7 @@ func newModel(d Dims, src tensorSource) (*Model, error) {
 		m.encBlocks = append(m.encBlocks, l.block(fmt.Sprintf("encoder.blocks.%d", i), na, false))
 	}
 	m.lnPost = l.norm("encoder.ln_post", na)
-	m.tokEmb = l.get("decoder.token_embedding.weight", d.NVocab, nt)
+	m.tokEmb = l.matrix("decoder.token_embedding.weight", d.NVocab, nt, false)
 	m.decPos = l.get("decoder.positional_embedding", d.NTextCtx, nt)
 	for i := range d.NTextLayer {
 		m.decBlocks = append(m.decBlocks, l.block(fmt.Sprintf("decoder.blocks.%d", i), nt, true))
@@ -97,7 +104,6 @@ func newModel(d Dims, src tensorSource) (*Model, error) {
 	if l.err != nil {
 		return nil, l.err
 	}
-	m.prepareHalf()
 	return m, nil
 }
 
@@ -129,35 +135,66 @@ func (l *loader) norm(prefix string, n int) layerNorm {
 	return layerNorm{gamma: l.get(prefix+".weight", n), beta: l.get(prefix+".bias", n)}
 }
 
-func (l *loader) linear(prefix string, out, in int, bias bool) linear {
-	lin := linear{w: l.get(prefix+".weight", out, in), in: in, out: out}
+// matrix returns the 2-D weight name (rows, cols) in its compact form
+// (matrix): quantized data stays quantized when keepQuant (weights used
+// only in products of many rows), else it is dequantized to float32.
+func (l *loader) matrix(name string, rows, cols int, keepQuant bool) matrix {
+	if l.err != nil {
+		return matrix{}
+	}
+	ms, ok := l.src.(matrixSource)
+	if !ok {
+		return newMatrix(l.get(name, rows, cols), rows, cols)
+	}
+	w, shape, err := ms.matrix(name, keepQuant)
+	if err != nil {
+		l.err = err
+		return matrix{}
+	}
+	if !sameShape(shape, []int{rows, cols}) {
+		l.err = fmt.Errorf("whisper: tensor %q has shape %v, want %v", name, shape, []int{rows, cols})
+		return matrix{}
+	}
+	w.rows, w.cols = rows, cols
+	return w
+}
+
+// linear reads a Linear layer; keepQuant as for matrix.
+func (l *loader) linear(prefix string, out, in int, bias, keepQuant bool) linear {
+	lin := linear{w: l.matrix(prefix+".weight", out, in, keepQuant), in: in, out: out}
 	if bias {
 		lin.b = l.get(prefix+".bias", out)
 	}
 	return lin
 }
 
-func (l *loader) attn(prefix string, n int) attnWeights {
+func (l *loader) attn(prefix string, n int, keepQuant bool) attnWeights {
 	return attnWeights{
-		query: l.linear(prefix+".query", n, n, true),
-		key:   l.linear(prefix+".key", n, n, false),
-		value: l.linear(prefix+".value", n, n, true),
-		out:   l.linear(prefix+".out", n, n, true),
+		query: l.linear(prefix+".query", n, n, true, keepQuant),
+		key:   l.linear(prefix+".key", n, n, false, keepQuant),
+		value: l.linear(prefix+".value", n, n, true, keepQuant),
+		out:   l.linear(prefix+".out", n, n, true, keepQuant),
 	}
 }
 
+// block reads an encoder block (cross false) or a decoder block. An
+// encoder's quantized weights stay quantized: its products have 1,500
+// rows, so dequantizing each weight per product costs little. A decoder's
+// are dequantized once: each decoding step multiplies one row by every
+// weight, and dequantizing them per step would cost more than the step.
 func (l *loader) block(prefix string, n int, cross bool) block {
+	keepQuant := !cross
 	b := block{
 		attnLn:   l.norm(prefix+".attn_ln", n),
-		attn:     l.attn(prefix+".attn", n),
+		attn:     l.attn(prefix+".attn", n, keepQuant),
 		mlpLn:    l.norm(prefix+".mlp_ln", n),
-		mlp1:     l.linear(prefix+".mlp.0", 4*n, n, true),
-		mlp2:     l.linear(prefix+".mlp.2", n, 4*n, true),
+		mlp1:     l.linear(prefix+".mlp.0", 4*n, n, true, keepQuant),
+		mlp2:     l.linear(prefix+".mlp.2", n, 4*n, true, keepQuant),
 		hasCross: cross,
 	}
 	if cross {
 		b.crossLn = l.norm(prefix+".cross_attn_ln", n)
-		b.cross = l.attn(prefix+".cross_attn", n)
+		b.cross = l.attn(prefix+".cross_attn", n, keepQuant)
 	}
 	return b
 }
