@@ -59,20 +59,34 @@ func (s ggmlSource) matrix(name string, keepQuant bool) (matrix, []int, error) {
 	shape := t.RowMajorShape()
 	switch {
 	case t.Type == ggml.F16 && useHalfAVX2 && len(shape) == 2:
-		h, err := s.halfData(t)
+		h, owner, err := s.halfData(t)
 		if err != nil {
 			return matrix{}, nil, err
 		}
-		return matrix{half: h, rows: shape[0], cols: shape[1]}, shape, nil
-	case t.Type.Quantized() && keepQuant && len(shape) == 2:
-		c, err := s.lookup(name)
-		if err != nil {
-			return matrix{}, nil, err
+		return matrix{half: h, rows: shape[0], cols: shape[1], owner: owner}, shape, nil
+	case t.Type.Quantized() && len(shape) == 2:
+		n := t.DataSize()
+		if n < 0 || (t.Data != nil && int64(len(t.Data)) != n) {
+			return matrix{}, nil, fmt.Errorf("whisper: tensor %q: %v %v is malformed", name, t.Type, t.Shape)
 		}
-		if c.DataSize() != int64(len(c.Data)) {
-			return matrix{}, nil, fmt.Errorf("whisper: tensor %q: %v %v holds %d bytes", name, c.Type, c.Shape, len(c.Data))
+		q, owner := allocWeights(int(n))
+		if keepQuant {
+			if err := s.readData(t, q); err != nil {
+				return matrix{}, nil, err
+			}
+			return matrix{q: q, qtype: t.Type, rows: shape[0], cols: shape[1], owner: owner}, shape, nil
 		}
-		return matrix{q: c.Data, qtype: c.Type, rows: shape[0], cols: shape[1]}, shape, nil
+		// Dequantized once, straight into off-heap float32.
+		raw := t.Data
+		if raw == nil {
+			raw = make([]byte, n)
+			if err := s.readData(t, raw); err != nil {
+				return matrix{}, nil, err
+			}
+		}
+		v, owner := allocFloat32(t.Len())
+		ggml.DequantizeRow(v, raw, t.Type)
+		return matrix{f32: v, rows: shape[0], cols: shape[1], owner: owner}, shape, nil
 	}
 	v, shape, err := s.tensor(name)
 	if err != nil || len(shape) != 2 {
@@ -81,32 +95,45 @@ func (s ggmlSource) matrix(name string, keepQuant bool) (matrix, []int, error) {
 	return newMatrix(v, shape[0], shape[1]), shape, nil
 }
 
+// readData fills dst with t's data: from Data when the index holds it,
+// else from the file.
+func (s ggmlSource) readData(t *ggml.Tensor, dst []byte) error {
+	if t.Data != nil {
+		copy(dst, t.Data)
+		return nil
+	}
+	if n, err := s.r.ReadAt(dst, t.Offset); n < len(dst) {
+		return fmt.Errorf("whisper: reading tensor %q: %w", t.Name, err)
+	}
+	return nil
+}
+
 // halfData returns an f16 tensor's values as binary16 bits, from Data
 // when the index holds it, else read from the file in chunks.
-func (s ggmlSource) halfData(t *ggml.Tensor) ([]uint16, error) {
+func (s ggmlSource) halfData(t *ggml.Tensor) ([]uint16, *offHeap, error) {
 	n := t.DataSize()
 	if n < 0 || n%2 != 0 || (t.Data != nil && int64(len(t.Data)) != n) {
-		return nil, fmt.Errorf("whisper: tensor %q: f16 %v is malformed", t.Name, t.Shape)
+		return nil, nil, fmt.Errorf("whisper: tensor %q: f16 %v is malformed", t.Name, t.Shape)
 	}
-	h := make([]uint16, n/2)
+	h, owner := allocHalf(int(n / 2))
 	if t.Data != nil {
 		for i := range h {
 			h[i] = binary.LittleEndian.Uint16(t.Data[2*i:])
 		}
-		return h, nil
+		return h, owner, nil
 	}
 	buf := make([]byte, min(n, halfChunk))
 	for off := int64(0); off < n; off += int64(len(buf)) {
 		b := buf[:min(int64(len(buf)), n-off)]
 		if n, err := s.r.ReadAt(b, t.Offset+off); n < len(b) {
-			return nil, fmt.Errorf("whisper: reading tensor %q: %w", t.Name, err)
+			return nil, nil, fmt.Errorf("whisper: reading tensor %q: %w", t.Name, err)
 		}
 		dst := h[off/2:][:len(b)/2]
 		for i := range dst {
 			dst[i] = binary.LittleEndian.Uint16(b[2*i:])
 		}
 	}
-	return h, nil
+	return h, owner, nil
 }
 
 // LoadGGML loads a whisper.cpp ggml model file (f32, f16, or quantized

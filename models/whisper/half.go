@@ -156,6 +156,7 @@ func (m *Model) logits(y, x []float32, t int, buf []float32) []float32 {
 		return e.mulVec(y, x, buf)
 	case e.f32 != nil:
 		sgemm.Gemm(false, true, t, vocab, n, 1, x, n, e.f32, n, 0, y, vocab)
+		runtime.KeepAlive(e)
 	default:
 		buf = grow(buf, halfLogitsBlock*n)
 		for r := 0; r < vocab; r += halfLogitsBlock {

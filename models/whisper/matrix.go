@@ -1,6 +1,8 @@
 package whisper
 
 import (
+	"runtime"
+
 	"github.com/attend-go/attend/internal/sgemm"
 	"github.com/attend-go/attend/models/ggml"
 )
@@ -26,6 +28,7 @@ type matrix struct {
 	q          []byte
 	qtype      ggml.Type
 	rows, cols int
+	owner      *offHeap // the memory of f32, half or q when off the heap (offheap.go)
 }
 
 // newMatrix returns w (rows, cols) in half precision when exact and the
@@ -33,10 +36,14 @@ type matrix struct {
 func newMatrix(w []float32, rows, cols int) matrix {
 	if useHalfAVX2 {
 		if h := halfExact(w); h != nil {
-			return matrix{half: h, rows: rows, cols: cols}
+			off, owner := allocHalf(len(h))
+			copy(off, h)
+			return matrix{half: off, rows: rows, cols: cols, owner: owner}
 		}
 	}
-	return matrix{f32: w, rows: rows, cols: cols}
+	off, owner := allocFloat32(len(w))
+	copy(off, w)
+	return matrix{f32: off, rows: rows, cols: cols, owner: owner}
 }
 
 // bytes returns the memory the weights hold.
@@ -55,6 +62,7 @@ func (w *matrix) rowsTo(dst []float32, lo, hi int) {
 	default:
 		copy(dst, w.f32[lo*c:hi*c])
 	}
+	runtime.KeepAlive(w)
 }
 
 // float32s returns W in float32: f32 itself, or W converted into buf
@@ -88,6 +96,7 @@ func (w *matrix) mulVec(y, x, buf []float32) []float32 {
 	default:
 		sgemm.Gemm(false, true, 1, w.rows, w.cols, 1, x, w.cols, w.f32, w.cols, 0, y, w.rows)
 	}
+	runtime.KeepAlive(w)
 	return buf
 }
 
@@ -99,5 +108,6 @@ func (w *matrix) mul(y, x []float32, t int, buf []float32) []float32 {
 	}
 	v, buf := w.float32s(buf)
 	sgemm.Gemm(false, true, t, w.rows, w.cols, 1, x, w.cols, v, w.cols, 0, y, w.rows)
+	runtime.KeepAlive(w)
 	return buf
 }
