@@ -23,14 +23,22 @@ func (m *Model) Encode(mel []float32) (*AudioFeatures, error) {
 		return nil, fmt.Errorf("whisper: Encode: mel has %d values, want %d mel bins × %d frames", len(mel), d.NMels, frames)
 	}
 	n := d.NAudioState
-	h1 := make([]float32, frames*n)
-	m.conv1.forwardChannelMajor(h1, mel, frames)
+	// The convolutions' buffers lie in the blocks' scratch, unused until
+	// then (n_audio_ctx = frames/2): h1 (frames, n) in v and o, conv1's
+	// unfolded input (frames, 3·n_mels) in q and k when it fits, conv2's
+	// (frames/2, 3n) in u.
+	s := newScratch(d.NAudioCtx, n)
+	h1 := s.all[3*d.NAudioCtx*n : 5*d.NAudioCtx*n]
+	var cols1 []float32
+	if k := frames * 3 * d.NMels; k <= 2*d.NAudioCtx*n {
+		cols1 = s.all[d.NAudioCtx*n:][:k]
+	}
+	m.conv1.forwardChannelMajor(h1, mel, frames, cols1)
 	gelu(h1)
 	x := make([]float32, d.NAudioCtx*n)
-	m.conv2.forwardTimeMajor(x, h1, frames)
+	m.conv2.forwardTimeMajor(x, h1, frames, s.u)
 	gelu(x)
 	addTo(x, m.encPos)
-	s := newScratch(d.NAudioCtx, n)
 	for i := range m.encBlocks {
 		m.encBlocks[i].encode(x, s, d.NAudioCtx, d.NAudioHead)
 	}
@@ -42,14 +50,14 @@ func (m *Model) Encode(mel []float32) (*AudioFeatures, error) {
 type scratch struct {
 	h, q, k, v, o []float32 // (T, n)
 	u             []float32 // (T, 4n)
+	all           []float32 // h, q, k, v, o, u in this order, contiguous
 	w             []float32 // a weight matrix in float32 (matrix.mul), grown as needed
 }
 
 func newScratch(t, n int) *scratch {
-	return &scratch{
-		h: make([]float32, t*n), q: make([]float32, t*n), k: make([]float32, t*n),
-		v: make([]float32, t*n), o: make([]float32, t*n), u: make([]float32, t*4*n),
-	}
+	all := make([]float32, 9*t*n)
+	part := func(i, size int) []float32 { return all[i*t*n : (i+size)*t*n : (i+size)*t*n] }
+	return &scratch{h: part(0, 1), q: part(1, 1), k: part(2, 1), v: part(3, 1), o: part(4, 1), u: part(5, 4), all: all}
 }
 
 // encode runs one encoder block over x (T, n) in place.
@@ -76,10 +84,16 @@ func (b *block) mlp(x []float32, s *scratch, t int) {
 
 // forwardChannelMajor computes y (T, out), time-major, from x (in, T),
 // channel-major (the log-mel spectrogram's layout), with stride 1:
-// y[t] = b + Σ_c Σ_j w[o, c, j]·x[c, t+j−1].
-func (c *conv1d) forwardChannelMajor(y, x []float32, t int) {
+// y[t] = b + Σ_c Σ_j w[o, c, j]·x[c, t+j−1]. buf holds the unfolded
+// input when it is large enough (T·in·3), else it is allocated.
+func (c *conv1d) forwardChannelMajor(y, x []float32, t int, buf []float32) {
 	k := c.in * 3
-	cols := make([]float32, t*k) // (T, in·3): row t holds x[c, t+j−1] at c·3+j
+	cols := buf[:min(len(buf), t*k)] // (T, in·3): row t holds x[c, t+j−1] at c·3+j
+	if len(cols) < t*k {
+		cols = make([]float32, t*k)
+	} else {
+		clear(cols) // the padding's entries are not written below
+	}
 	for ch := range c.in {
 		xc := x[ch*t : (ch+1)*t]
 		for i := range t {
@@ -97,11 +111,17 @@ func (c *conv1d) forwardChannelMajor(y, x []float32, t int) {
 }
 
 // forwardTimeMajor computes y (T/stride, out) from x (T, in), both
-// time-major: y[t] = b + Σ_c Σ_j w[o, c, j]·x[stride·t+j−1, c].
-func (c *conv1d) forwardTimeMajor(y, x []float32, t int) {
+// time-major: y[t] = b + Σ_c Σ_j w[o, c, j]·x[stride·t+j−1, c]. buf
+// holds the unfolded input when it is large enough, else it is allocated.
+func (c *conv1d) forwardTimeMajor(y, x []float32, t int, buf []float32) {
 	k := c.in * 3
 	to := (t + c.stride - 1) / c.stride
-	cols := make([]float32, to*k)
+	cols := buf[:min(len(buf), to*k)]
+	if len(cols) < to*k {
+		cols = make([]float32, to*k)
+	} else {
+		clear(cols)
+	}
 	for i := range to {
 		row := cols[i*k : (i+1)*k]
 		for j := range 3 {
