@@ -2,6 +2,7 @@ package whisper
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/attend-go/attend/attention"
 )
@@ -13,10 +14,13 @@ func (m *Model) NewDecoder(audio *AudioFeatures, recordCrossQK bool) TextDecoder
 	n := m.dims.NTextState
 	d := &textDecoder{m: m, audio: audio, record: recordCrossQK}
 	var buf []float32
+	size := audio.Frames * n
+	kv, owner := allocFloat32(2 * len(m.decBlocks) * size) // off the heap (offheap.go): 18 MB for tiny
+	d.crossOwner = owner
 	for i := range m.decBlocks {
 		b := &m.decBlocks[i]
-		k := make([]float32, audio.Frames*n)
-		v := make([]float32, audio.Frames*n)
+		k := kv[2*i*size : (2*i+1)*size : (2*i+1)*size]
+		v := kv[(2*i+1)*size : (2*i+2)*size : (2*i+2)*size]
 		b.cross.key.forward(k, audio.Data, audio.Frames, &buf)
 		b.cross.value.forward(v, audio.Data, audio.Frames, &buf)
 		d.crossK, d.crossV = append(d.crossK, k), append(d.crossV, v)
@@ -38,6 +42,7 @@ type textDecoder struct {
 	m              *Model
 	audio          *AudioFeatures
 	crossK, crossV [][]float32 // per layer (Frames, n), shared by clones
+	crossOwner     *offHeap    // their memory, kept while any clone is reachable
 	selfK, selfV   [][]float32 // per layer (len, n), grown by Forward
 	len            int
 	record         bool
@@ -104,6 +109,7 @@ func (d *textDecoder) Forward(tokens []int) ([][]float32, error) {
 	for l := range d.m.decBlocks {
 		d.block(l, x, s, t)
 	}
+	runtime.KeepAlive(d.crossOwner)
 	d.len += t
 	d.m.decLn.forward(x, x, t)
 	d.logits = grow(d.logits, t*dims.NVocab)

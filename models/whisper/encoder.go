@@ -27,7 +27,9 @@ func (m *Model) Encode(mel []float32) (*AudioFeatures, error) {
 	// then (n_audio_ctx = frames/2): h1 (frames, n) in v and o, conv1's
 	// unfolded input (frames, 3·n_mels) in q and k when it fits, conv2's
 	// (frames/2, 3n) in u.
-	s := newScratch(d.NAudioCtx, n)
+	all, free := allocTemp(9 * d.NAudioCtx * n) // 20 MB for tiny, off the heap, freed on return
+	defer free()
+	s := scratchOver(all, d.NAudioCtx, n)
 	h1 := s.all[3*d.NAudioCtx*n : 5*d.NAudioCtx*n]
 	var cols1 []float32
 	if k := frames * 3 * d.NMels; k <= 2*d.NAudioCtx*n {
@@ -54,8 +56,10 @@ type scratch struct {
 	w             []float32 // a weight matrix in float32 (matrix.mul), grown as needed
 }
 
-func newScratch(t, n int) *scratch {
-	all := make([]float32, 9*t*n)
+func newScratch(t, n int) *scratch { return scratchOver(make([]float32, 9*t*n), t, n) }
+
+// scratchOver returns a scratch for t rows of width n over all (9·t·n).
+func scratchOver(all []float32, t, n int) *scratch {
 	part := func(i, size int) []float32 { return all[i*t*n : (i+size)*t*n : (i+size)*t*n] }
 	return &scratch{h: part(0, 1), q: part(1, 1), k: part(2, 1), v: part(3, 1), o: part(4, 1), u: part(5, 4), all: all}
 }

@@ -53,3 +53,18 @@ func allocFloat32(n int) ([]float32, *offHeap) {
 	}
 	return unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), n), owner
 }
+
+// allocTemp returns n float32 values off the heap for a buffer whose use
+// ends with a known call, and the function that returns the memory then:
+// no collection is needed to reclaim it, and it adds nothing to the heap
+// goal. Without sysAlloc it is a heap slice and free does nothing.
+func allocTemp(n int) (buf []float32, free func()) {
+	if n == 0 {
+		return nil, func() {}
+	}
+	mem := sysAlloc(4 * n)
+	if mem == nil {
+		return make([]float32, n), func() {}
+	}
+	return unsafe.Slice((*float32)(unsafe.Pointer(&mem[0])), n), func() { sysFree(mem) }
+}
