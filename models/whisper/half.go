@@ -140,8 +140,8 @@ func (m *Model) tokenEmbedding(dst []float32, tok int) {
 }
 
 // halfLogitsBlock is the number of embedding rows logits converts to
-// float32 at a time for a product of several rows (6 MB at width 384).
-const halfLogitsBlock = 4096
+// float32 at a time for a product of several rows (1.5 MB at width 384).
+const halfLogitsBlock = 1024
 
 // logits writes y (t, n_vocab) = x (t, n)·Eᵀ, E the token embedding (kept
 // in half precision when exact: 40 MB instead of 80 for every model
