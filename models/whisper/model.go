@@ -194,7 +194,11 @@ func (l *loader) block(prefix string, n int, cross bool) block {
 	}
 	if cross {
 		b.crossLn = l.norm(prefix+".cross_attn_ln", n)
-		b.cross = l.attn(prefix+".cross_attn", n, keepQuant)
+		b.cross = l.attn(prefix+".cross_attn", n, false)
+		// The cross-attention's key and value multiply the encoder's
+		// 1,500 frames once per decoder (NewDecoder), never one row.
+		b.cross.key = l.linear(prefix+".cross_attn.key", n, n, false, true)
+		b.cross.value = l.linear(prefix+".cross_attn.value", n, n, true, true)
 	}
 	return b
 }
