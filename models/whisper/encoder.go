@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/attend-go/attend/attention"
-	"github.com/attend-go/attend/internal/sgemm"
 )
 
 // Encode implements Network: openai/whisper's AudioEncoder,
@@ -35,10 +34,10 @@ func (m *Model) Encode(mel []float32) (*AudioFeatures, error) {
 	if k := frames * 3 * d.NMels; k <= 2*d.NAudioCtx*n {
 		cols1 = s.all[d.NAudioCtx*n:][:k]
 	}
-	m.conv1.forwardChannelMajor(h1, mel, frames, cols1)
+	m.conv1.forwardChannelMajor(h1, mel, frames, cols1, &s.w)
 	gelu(h1)
 	x := make([]float32, d.NAudioCtx*n)
-	m.conv2.forwardTimeMajor(x, h1, frames, s.u)
+	m.conv2.forwardTimeMajor(x, h1, frames, s.u, &s.w)
 	gelu(x)
 	addTo(x, m.encPos)
 	for i := range m.encBlocks {
@@ -90,7 +89,7 @@ func (b *block) mlp(x []float32, s *scratch, t int) {
 // channel-major (the log-mel spectrogram's layout), with stride 1:
 // y[t] = b + Σ_c Σ_j w[o, c, j]·x[c, t+j−1]. buf holds the unfolded
 // input when it is large enough (T·in·3), else it is allocated.
-func (c *conv1d) forwardChannelMajor(y, x []float32, t int, buf []float32) {
+func (c *conv1d) forwardChannelMajor(y, x []float32, t int, buf []float32, wbuf *[]float32) {
 	k := c.in * 3
 	cols := buf[:min(len(buf), t*k)] // (T, in·3): row t holds x[c, t+j−1] at c·3+j
 	if len(cols) < t*k {
@@ -111,13 +110,13 @@ func (c *conv1d) forwardChannelMajor(y, x []float32, t int, buf []float32) {
 			}
 		}
 	}
-	c.product(y, cols, t)
+	c.product(y, cols, t, wbuf)
 }
 
 // forwardTimeMajor computes y (T/stride, out) from x (T, in), both
 // time-major: y[t] = b + Σ_c Σ_j w[o, c, j]·x[stride·t+j−1, c]. buf
 // holds the unfolded input when it is large enough, else it is allocated.
-func (c *conv1d) forwardTimeMajor(y, x []float32, t int, buf []float32) {
+func (c *conv1d) forwardTimeMajor(y, x []float32, t int, buf []float32, wbuf *[]float32) {
 	k := c.in * 3
 	to := (t + c.stride - 1) / c.stride
 	cols := buf[:min(len(buf), to*k)]
@@ -139,13 +138,13 @@ func (c *conv1d) forwardTimeMajor(y, x []float32, t int, buf []float32) {
 			}
 		}
 	}
-	c.product(y, cols, to)
+	c.product(y, cols, to, wbuf)
 }
 
-// product writes y (rows, out) = cols (rows, in·3)·wᵀ + b.
-func (c *conv1d) product(y, cols []float32, rows int) {
-	k := c.in * 3
-	sgemm.Gemm(false, true, rows, c.out, k, 1, cols, k, c.w, k, 0, y, c.out)
+// product writes y (rows, out) = cols (rows, in·3)·wᵀ + b; wbuf is
+// scratch for w in float32 (matrix.mul).
+func (c *conv1d) product(y, cols []float32, rows int, wbuf *[]float32) {
+	*wbuf = c.w.mul(y, cols, rows, *wbuf)
 	for r := range rows {
 		addTo(y[r*c.out:(r+1)*c.out], c.b)
 	}

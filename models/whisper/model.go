@@ -54,9 +54,11 @@ type attnWeights struct {
 	query, key, value, out linear
 }
 
-// conv1d is nn.Conv1d with kernel 3, padding 1: w (out, in, 3), b (out).
+// conv1d is nn.Conv1d with kernel 3, padding 1: w (out, in, 3) as a
+// matrix (out, in·3), b (out).
 type conv1d struct {
-	w, b    []float32
+	w       matrix
+	b       []float32
 	in, out int
 	stride  int
 }
@@ -88,8 +90,8 @@ func newModel(d Dims, src tensorSource) (*Model, error) {
 	l := loader{src: src}
 	m := &Model{dims: d}
 	na, nt := d.NAudioState, d.NTextState
-	m.conv1 = conv1d{w: l.get("encoder.conv1.weight", na, d.NMels, 3), b: l.get("encoder.conv1.bias", na), in: d.NMels, out: na, stride: 1}
-	m.conv2 = conv1d{w: l.get("encoder.conv2.weight", na, na, 3), b: l.get("encoder.conv2.bias", na), in: na, out: na, stride: 2}
+	m.conv1 = conv1d{w: newMatrix(l.get("encoder.conv1.weight", na, d.NMels, 3), na, 3*d.NMels), b: l.get("encoder.conv1.bias", na), in: d.NMels, out: na, stride: 1}
+	m.conv2 = conv1d{w: newMatrix(l.get("encoder.conv2.weight", na, na, 3), na, 3*na), b: l.get("encoder.conv2.bias", na), in: na, out: na, stride: 2}
 	m.encPos = exactSinusoids(l.get("encoder.positional_embedding", d.NAudioCtx, na), d.NAudioCtx, na)
 	for i := range d.NAudioLayer {
 		m.encBlocks = append(m.encBlocks, l.block(fmt.Sprintf("encoder.blocks.%d", i), na, false))
