@@ -98,6 +98,12 @@
 // kernels, and meant for memory-bound uses (one decoder token) or as the
 // reference for faster kernels.
 //
+// Read holds every tensor's data in memory, about the file's size.
+// ReadIndex reads and checks the same headers but no tensor data; a loader
+// then reads each tensor when it needs it (Tensor.ReadData, or its own
+// io.ReaderAt reads of DataSize bytes at Offset), so converting a model
+// never holds the whole file beside the converted weights.
+//
 // # Errors
 //
 // Read checks every count and size against the bytes left in the file

@@ -37,6 +37,36 @@ func ReadFile(path string) (*File, error) {
 // ErrTruncated or ErrUnsupported) and never allocates more than the file
 // holds. The file must end exactly after the last tensor's data.
 func Read(r io.ReaderAt, size int64) (*File, error) {
+	f, err := ReadIndex(r, size)
+	if err != nil {
+		return nil, err
+	}
+	var total int64
+	for i := range f.Tensors {
+		total += f.Tensors[i].DataSize()
+	}
+	// Every size was checked against the file: total ≤ its size.
+	data := make([]byte, total)
+	for i := range f.Tensors {
+		t := &f.Tensors[i]
+		n := t.DataSize()
+		buf := data[:n:n]
+		data = data[n:]
+		if err := (&cursor{r: r, size: size}).readAt(buf, t.Offset); err != nil {
+			return nil, err
+		}
+		t.Data = buf
+	}
+	return f, nil
+}
+
+// ReadIndex reads a ggml model file as Read does, checking everything
+// Read checks, but leaves every tensor's Data nil: each Tensor has its
+// Offset and shape, and ReadData (or an io.ReaderAt over the same file at
+// Offset, DataSize bytes) reads its data when wanted. A loader that
+// converts tensors one at a time so holds at most one tensor's bytes
+// instead of the whole file.
+func ReadIndex(r io.ReaderAt, size int64) (*File, error) {
 	if size < 0 {
 		return nil, fmt.Errorf("ggml: negative file size %d", size)
 	}
@@ -179,7 +209,6 @@ type tensorHeader struct {
 
 func readTensors(c *cursor, f *File) error {
 	var heads []tensorHeader
-	var total int64
 	f.index = map[string]int{}
 	for c.left() > 0 {
 		h, err := readTensorHeader(c, len(heads))
@@ -191,18 +220,9 @@ func readTensors(c *cursor, f *File) error {
 		}
 		f.index[h.t.Name] = len(heads)
 		heads = append(heads, h)
-		total += h.size
 	}
-	// Every size was checked against the file: total ≤ its size.
-	data := make([]byte, total)
 	f.Tensors = make([]Tensor, len(heads))
 	for i, h := range heads {
-		buf := data[:h.size:h.size]
-		data = data[h.size:]
-		if err := c.readAt(buf, h.t.Offset); err != nil {
-			return err
-		}
-		h.t.Data = buf
 		f.Tensors[i] = h.t
 	}
 	return checkQuantVersion(f)
@@ -274,5 +294,20 @@ func checkQuantVersion(f *File) error {
 				t.Name, t.Type, f.Hyper.FType, f.Hyper.QuantVersion(), QuantVersion)
 		}
 	}
+	return nil
+}
+
+// ReadData reads the tensor's data from r, the file ReadIndex read it
+// from, into Data (DataSize bytes at Offset).
+func (t *Tensor) ReadData(r io.ReaderAt) error {
+	n := t.DataSize()
+	if n < 0 {
+		return fmt.Errorf("ggml: tensor %q: %v %v is not a valid tensor", t.Name, t.Type, t.Shape)
+	}
+	buf := make([]byte, n)
+	if err := (&cursor{r: r, size: t.Offset + n}).readAt(buf, t.Offset); err != nil {
+		return fmt.Errorf("%w (tensor %q)", err, t.Name)
+	}
+	t.Data = buf
 	return nil
 }

@@ -69,6 +69,16 @@ func (t *Tensor) RowBytes() int {
 	return n
 }
 
+// DataSize returns the bytes of the tensor's data as its type and shape
+// say (whatever Data holds), or −1 if they are invalid.
+func (t *Tensor) DataSize() int64 {
+	n, err := dataSize(t.Type, t.Shape, math.MaxInt64)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
 // Row returns the raw bytes of row i, 0 ≤ i < Rows(); it panics out of
 // range or if Data is short, as a slice index would.
 func (t *Tensor) Row(i int) []byte {

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/attend-go/attend/models/lm/ngram"
-	"github.com/attend-go/attend/models/safetensors"
 )
 
 // defaultNGram is the default word language model, a 3-gram
@@ -20,7 +19,11 @@ var defaultNGram []byte
 var DefaultNGramSize = len(defaultNGram)
 
 // DefaultNGramID names the embedded word LM by name and content.
-var DefaultNGramID = safetensors.ModelID("attend-asr-lm-default", defaultNGram)
+//
+// Its digest is written here, not computed at start-up: hashing the
+// embedded file would read all 10 MB of it into every process's memory
+// (TestEmbeddedIDs checks that it matches the file).
+var DefaultNGramID = "attend-asr-lm-default@sha256:7275b77bc0b4"
 
 var parsedNGram = sync.OnceValues(func() (*ngram.Model, error) {
 	return ngram.Read(bytes.NewReader(defaultNGram), nil)

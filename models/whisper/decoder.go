@@ -2,6 +2,7 @@ package whisper
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/attend-go/attend/attention"
 )
@@ -12,12 +13,16 @@ import (
 func (m *Model) NewDecoder(audio *AudioFeatures, recordCrossQK bool) TextDecoder {
 	n := m.dims.NTextState
 	d := &textDecoder{m: m, audio: audio, record: recordCrossQK}
+	var buf []float32
+	size := audio.Frames * n
+	kv, owner := allocFloat32(2 * len(m.decBlocks) * size) // off the heap (offheap.go): 18 MB for tiny
+	d.crossOwner = owner
 	for i := range m.decBlocks {
 		b := &m.decBlocks[i]
-		k := make([]float32, audio.Frames*n)
-		v := make([]float32, audio.Frames*n)
-		b.cross.key.forward(k, audio.Data, audio.Frames)
-		b.cross.value.forward(v, audio.Data, audio.Frames)
+		k := kv[2*i*size : (2*i+1)*size : (2*i+1)*size]
+		v := kv[(2*i+1)*size : (2*i+2)*size : (2*i+2)*size]
+		b.cross.key.forward(k, audio.Data, audio.Frames, &buf)
+		b.cross.value.forward(v, audio.Data, audio.Frames, &buf)
 		d.crossK, d.crossV = append(d.crossK, k), append(d.crossV, v)
 	}
 	d.selfK = make([][]float32, len(m.decBlocks))
@@ -37,6 +42,7 @@ type textDecoder struct {
 	m              *Model
 	audio          *AudioFeatures
 	crossK, crossV [][]float32 // per layer (Frames, n), shared by clones
+	crossOwner     *offHeap    // their memory, kept while any clone is reachable
 	selfK, selfV   [][]float32 // per layer (len, n), grown by Forward
 	len            int
 	record         bool
@@ -103,6 +109,7 @@ func (d *textDecoder) Forward(tokens []int) ([][]float32, error) {
 	for l := range d.m.decBlocks {
 		d.block(l, x, s, t)
 	}
+	runtime.KeepAlive(d.crossOwner)
 	d.len += t
 	d.m.decLn.forward(x, x, t)
 	d.logits = grow(d.logits, t*dims.NVocab)
@@ -120,17 +127,17 @@ func (d *textDecoder) block(l int, x []float32, s *scratch, t int) {
 	dims := d.m.dims
 	n, off, heads := dims.NTextState, d.len, dims.NTextHead
 	b.attnLn.forward(s.h, x, t)
-	b.attn.query.forward(s.q, s.h, t)
-	b.attn.key.forward(s.k, s.h, t)
-	b.attn.value.forward(s.v, s.h, t)
+	b.attn.query.forward(s.q, s.h, t, &s.w)
+	b.attn.key.forward(s.k, s.h, t, &s.w)
+	b.attn.value.forward(s.v, s.h, t, &s.w)
 	d.selfK[l] = append(d.selfK[l][:off*n], s.k[:t*n]...)
 	d.selfV[l] = append(d.selfV[l][:off*n], s.v[:t*n]...)
 	attention.SDPA{Heads: heads, Causal: true, Offset: off}.Attend(s.o, s.q, d.selfK[l], d.selfV[l], t, off+t, n)
-	b.attn.out.forward(s.h, s.o, t)
+	b.attn.out.forward(s.h, s.o, t, &s.w)
 	addTo(x, s.h)
 
 	b.crossLn.forward(s.h, x, t)
-	b.cross.query.forward(s.q, s.h, t)
+	b.cross.query.forward(s.q, s.h, t, &s.w)
 	frames := d.audio.Frames
 	sdpa := attention.SDPA{Heads: heads}
 	if d.record {
@@ -142,7 +149,7 @@ func (d *textDecoder) block(l int, x []float32, s *scratch, t int) {
 		}
 	}
 	sdpa.Attend(s.o, s.q, d.crossK[l], d.crossV[l], t, frames, n)
-	b.cross.out.forward(s.h, s.o, t)
+	b.cross.out.forward(s.h, s.o, t, &s.w)
 	addTo(x, s.h)
 	b.mlp(x, s, t)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/attend-go/attend/attention"
-	"github.com/attend-go/attend/internal/sgemm"
 )
 
 // Encode implements Network: openai/whisper's AudioEncoder,
@@ -23,14 +22,24 @@ func (m *Model) Encode(mel []float32) (*AudioFeatures, error) {
 		return nil, fmt.Errorf("whisper: Encode: mel has %d values, want %d mel bins × %d frames", len(mel), d.NMels, frames)
 	}
 	n := d.NAudioState
-	h1 := make([]float32, frames*n)
-	m.conv1.forwardChannelMajor(h1, mel, frames)
+	// The convolutions' buffers lie in the blocks' scratch, unused until
+	// then (n_audio_ctx = frames/2): h1 (frames, n) in v and o, conv1's
+	// unfolded input (frames, 3·n_mels) in q and k when it fits, conv2's
+	// (frames/2, 3n) in u.
+	all, free := allocTemp(9 * d.NAudioCtx * n) // 20 MB for tiny, off the heap, freed on return
+	defer free()
+	s := scratchOver(all, d.NAudioCtx, n)
+	h1 := s.all[3*d.NAudioCtx*n : 5*d.NAudioCtx*n]
+	var cols1 []float32
+	if k := frames * 3 * d.NMels; k <= 2*d.NAudioCtx*n {
+		cols1 = s.all[d.NAudioCtx*n:][:k]
+	}
+	m.conv1.forwardChannelMajor(h1, mel, frames, cols1, &s.w)
 	gelu(h1)
 	x := make([]float32, d.NAudioCtx*n)
-	m.conv2.forwardTimeMajor(x, h1, frames)
+	m.conv2.forwardTimeMajor(x, h1, frames, s.u, &s.w)
 	gelu(x)
 	addTo(x, m.encPos)
-	s := newScratch(d.NAudioCtx, n)
 	for i := range m.encBlocks {
 		m.encBlocks[i].encode(x, s, d.NAudioCtx, d.NAudioHead)
 	}
@@ -42,24 +51,27 @@ func (m *Model) Encode(mel []float32) (*AudioFeatures, error) {
 type scratch struct {
 	h, q, k, v, o []float32 // (T, n)
 	u             []float32 // (T, 4n)
+	all           []float32 // h, q, k, v, o, u in this order, contiguous
+	w             []float32 // a weight matrix in float32 (matrix.mul), grown as needed
 }
 
-func newScratch(t, n int) *scratch {
-	return &scratch{
-		h: make([]float32, t*n), q: make([]float32, t*n), k: make([]float32, t*n),
-		v: make([]float32, t*n), o: make([]float32, t*n), u: make([]float32, t*4*n),
-	}
+func newScratch(t, n int) *scratch { return scratchOver(make([]float32, 9*t*n), t, n) }
+
+// scratchOver returns a scratch for t rows of width n over all (9·t·n).
+func scratchOver(all []float32, t, n int) *scratch {
+	part := func(i, size int) []float32 { return all[i*t*n : (i+size)*t*n : (i+size)*t*n] }
+	return &scratch{h: part(0, 1), q: part(1, 1), k: part(2, 1), v: part(3, 1), o: part(4, 1), u: part(5, 4), all: all}
 }
 
 // encode runs one encoder block over x (T, n) in place.
 func (b *block) encode(x []float32, s *scratch, t, heads int) {
 	n := len(b.attnLn.gamma)
 	b.attnLn.forward(s.h, x, t)
-	b.attn.query.forward(s.q, s.h, t)
-	b.attn.key.forward(s.k, s.h, t)
-	b.attn.value.forward(s.v, s.h, t)
+	b.attn.query.forward(s.q, s.h, t, &s.w)
+	b.attn.key.forward(s.k, s.h, t, &s.w)
+	b.attn.value.forward(s.v, s.h, t, &s.w)
 	attention.SDPA{Heads: heads}.Attend(s.o, s.q, s.k, s.v, t, t, n)
-	b.attn.out.forward(s.h, s.o, t)
+	b.attn.out.forward(s.h, s.o, t, &s.w)
 	addTo(x, s.h)
 	b.mlp(x, s, t)
 }
@@ -67,18 +79,24 @@ func (b *block) encode(x []float32, s *scratch, t, heads int) {
 // mlp adds mlp(mlp_ln(x)) to x (T, n).
 func (b *block) mlp(x []float32, s *scratch, t int) {
 	b.mlpLn.forward(s.h, x, t)
-	b.mlp1.forward(s.u, s.h, t)
+	b.mlp1.forward(s.u, s.h, t, &s.w)
 	gelu(s.u[:t*b.mlp1.out])
-	b.mlp2.forward(s.o, s.u, t)
+	b.mlp2.forward(s.o, s.u, t, &s.w)
 	addTo(x, s.o[:len(x)])
 }
 
 // forwardChannelMajor computes y (T, out), time-major, from x (in, T),
 // channel-major (the log-mel spectrogram's layout), with stride 1:
-// y[t] = b + Σ_c Σ_j w[o, c, j]·x[c, t+j−1].
-func (c *conv1d) forwardChannelMajor(y, x []float32, t int) {
+// y[t] = b + Σ_c Σ_j w[o, c, j]·x[c, t+j−1]. buf holds the unfolded
+// input when it is large enough (T·in·3), else it is allocated.
+func (c *conv1d) forwardChannelMajor(y, x []float32, t int, buf []float32, wbuf *[]float32) {
 	k := c.in * 3
-	cols := make([]float32, t*k) // (T, in·3): row t holds x[c, t+j−1] at c·3+j
+	cols := buf[:min(len(buf), t*k)] // (T, in·3): row t holds x[c, t+j−1] at c·3+j
+	if len(cols) < t*k {
+		cols = make([]float32, t*k)
+	} else {
+		clear(cols) // the padding's entries are not written below
+	}
 	for ch := range c.in {
 		xc := x[ch*t : (ch+1)*t]
 		for i := range t {
@@ -92,15 +110,21 @@ func (c *conv1d) forwardChannelMajor(y, x []float32, t int) {
 			}
 		}
 	}
-	c.product(y, cols, t)
+	c.product(y, cols, t, wbuf)
 }
 
 // forwardTimeMajor computes y (T/stride, out) from x (T, in), both
-// time-major: y[t] = b + Σ_c Σ_j w[o, c, j]·x[stride·t+j−1, c].
-func (c *conv1d) forwardTimeMajor(y, x []float32, t int) {
+// time-major: y[t] = b + Σ_c Σ_j w[o, c, j]·x[stride·t+j−1, c]. buf
+// holds the unfolded input when it is large enough, else it is allocated.
+func (c *conv1d) forwardTimeMajor(y, x []float32, t int, buf []float32, wbuf *[]float32) {
 	k := c.in * 3
 	to := (t + c.stride - 1) / c.stride
-	cols := make([]float32, to*k)
+	cols := buf[:min(len(buf), to*k)]
+	if len(cols) < to*k {
+		cols = make([]float32, to*k)
+	} else {
+		clear(cols)
+	}
 	for i := range to {
 		row := cols[i*k : (i+1)*k]
 		for j := range 3 {
@@ -114,13 +138,13 @@ func (c *conv1d) forwardTimeMajor(y, x []float32, t int) {
 			}
 		}
 	}
-	c.product(y, cols, to)
+	c.product(y, cols, to, wbuf)
 }
 
-// product writes y (rows, out) = cols (rows, in·3)·wᵀ + b.
-func (c *conv1d) product(y, cols []float32, rows int) {
-	k := c.in * 3
-	sgemm.Gemm(false, true, rows, c.out, k, 1, cols, k, c.w, k, 0, y, c.out)
+// product writes y (rows, out) = cols (rows, in·3)·wᵀ + b; wbuf is
+// scratch for w in float32 (matrix.mul).
+func (c *conv1d) product(y, cols []float32, rows int, wbuf *[]float32) {
+	*wbuf = c.w.mul(y, cols, rows, *wbuf)
 	for r := range rows {
 		addTo(y[r*c.out:(r+1)*c.out], c.b)
 	}

@@ -14,10 +14,12 @@ import (
 // (tiny: 80 MB of embedding and 33 MB of layer weights per token in
 // float32). Whisper's checkpoints are float16, so their weights are exactly
 // representable in IEEE half precision: when every value of a matrix is,
-// the model keeps a half copy that one-row products read instead (two
-// bytes a weight, converted by VCVTPH2PS on the fly), with results equal
-// to the float32 product's up to the order of the sums. A matrix with any
-// value that half precision cannot hold gets no copy and stays float32.
+// the model keeps the matrix in half precision only (matrix.go): one-row
+// products read it directly (two bytes a weight, converted by VCVTPH2PS on
+// the fly), with results equal to the float32 product's up to the order
+// of the sums, and products of several rows convert it to float32 first,
+// so theirs are exact. A matrix with any value that half precision cannot
+// hold stays float32.
 
 // halfExact returns w in IEEE 754 binary16 bits, or nil when some value of
 // w is not exactly representable (±Inf and NaN count as not).
@@ -132,58 +134,36 @@ func halfDotRows(y, x []float32, w []uint16, cols int) {
 	}
 }
 
-// prepareHalf gives the decoder's weights their half copies where exact,
-// once when the model is built. The token embedding, when exact, is kept in
-// half precision only (40 MB instead of 80 for every model size's 51,864
-// tokens): embedding lookups convert one row, several rows' logits convert
-// it block by block (logitsHalf).
-func (m *Model) prepareHalf() {
-	if !useHalfAVX2 {
-		return // the Go fallback converts each weight on every read: slower than float32
-	}
-	if m.tokEmbHalf = halfExact(m.tokEmb); m.tokEmbHalf != nil {
-		m.tokEmb = nil
-	}
-	for i := range m.decBlocks {
-		b := &m.decBlocks[i]
-		for _, l := range []*linear{&b.attn.query, &b.attn.key, &b.attn.value, &b.attn.out,
-			&b.cross.query, &b.cross.out, &b.mlp1, &b.mlp2} {
-			l.half = halfExact(l.w)
-		}
-	}
-}
-
 // tokenEmbedding writes token tok's embedding row into dst (n_text_state).
 func (m *Model) tokenEmbedding(dst []float32, tok int) {
-	n := m.dims.NTextState
-	if m.tokEmbHalf != nil {
-		halfToFloat32s(dst[:n], m.tokEmbHalf[tok*n:(tok+1)*n])
-		return
-	}
-	copy(dst[:n], m.tokEmb[tok*n:(tok+1)*n])
+	m.tokEmb.rowsTo(dst, tok, tok+1)
 }
 
-// halfLogitsBlock is the number of embedding rows logitsHalf converts to
-// float32 at a time for a product of several rows (6 MB at width 384).
-const halfLogitsBlock = 4096
+// halfLogitsBlock is the number of embedding rows logits converts to
+// float32 at a time for a product of several rows (1.5 MB at width 384).
+const halfLogitsBlock = 1024
 
-// logits writes y (t, n_vocab) = x (t, n)·Eᵀ, E the token embedding: one
-// row from the half copy by halfMatVec, several rows by sgemm over blocks
-// of E converted to float32 into buf (grown as needed and returned).
+// logits writes y (t, n_vocab) = x (t, n)·Eᵀ, E the token embedding (kept
+// in half precision when exact: 40 MB instead of 80 for every model
+// size's 51,864 tokens): one row by matrix.mulVec, several rows by sgemm,
+// over blocks of E converted to float32 into buf (grown as needed and
+// returned) unless E is float32.
 func (m *Model) logits(y, x []float32, t int, buf []float32) []float32 {
 	n, vocab := m.dims.NTextState, m.dims.NVocab
+	e := &m.tokEmb
 	switch {
-	case m.tokEmbHalf == nil:
-		sgemm.Gemm(false, true, t, vocab, n, 1, x, n, m.tokEmb, n, 0, y, vocab)
 	case t == 1:
-		halfMatVec(y, x, m.tokEmbHalf, vocab, n)
+		return e.mulVec(y, x, buf)
+	case e.f32 != nil:
+		sgemm.Gemm(false, true, t, vocab, n, 1, x, n, e.f32, n, 0, y, vocab)
+		runtime.KeepAlive(e)
 	default:
 		buf = grow(buf, halfLogitsBlock*n)
 		for r := 0; r < vocab; r += halfLogitsBlock {
 			rows := min(halfLogitsBlock, vocab-r)
-			e := buf[:rows*n]
-			halfToFloat32s(e, m.tokEmbHalf[r*n:(r+rows)*n])
-			sgemm.Gemm(false, true, t, rows, n, 1, x, n, e, n, 0, y[r:], vocab)
+			blk := buf[:rows*n]
+			e.rowsTo(blk, r, r+rows)
+			sgemm.Gemm(false, true, t, rows, n, 1, x, n, blk, n, 0, y[r:], vocab)
 		}
 	}
 	return buf

@@ -11,7 +11,7 @@ import "github.com/attend-go/attend/internal/cpu"
 func halfDotRowsAVX2(k int, x *float32, w *uint16, ldw int, y *float32, n int)
 
 // useHalfAVX2 selects the assembly kernel (and with it the half copies:
-// prepareHalf makes none without it).
+// newMatrix makes none without it).
 var useHalfAVX2 = cpu.F16C
 
 // halfDotRowsFast computes all of y in assembly when it can and returns how

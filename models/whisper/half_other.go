@@ -2,7 +2,7 @@
 
 package whisper
 
-// Without assembly there are no half copies (prepareHalf) and halfDotRows
+// Without assembly there are no half copies (newMatrix) and halfDotRows
 // runs its Go loop.
 
 var useHalfAVX2 = false

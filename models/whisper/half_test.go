@@ -103,7 +103,7 @@ func TestHalfMatVec(t *testing.T) {
 // TestHalfDecoder runs the same small random model (weights rounded to
 // half) with and without the half copies and compares the logits of a
 // three-token prompt (block-converted embedding) and of the next token
-// (half-precision products), and checks that the float32 embedding is
+// (half-precision products), and checks that the float32 weights are
 // dropped.
 func TestHalfDecoder(t *testing.T) {
 	if !useHalfAVX2 {
@@ -116,7 +116,7 @@ func TestHalfDecoder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if half.tokEmbHalf == nil || half.tokEmb != nil || half.decBlocks[0].mlp1.half == nil {
+	if half.tokEmb.half == nil || half.tokEmb.f32 != nil || half.decBlocks[0].mlp1.w.half == nil || half.decBlocks[0].mlp1.w.f32 != nil {
 		t.Fatal("no half copies for weights rounded to half")
 	}
 	useHalfAVX2 = false
@@ -125,7 +125,7 @@ func TestHalfDecoder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if full.tokEmbHalf != nil {
+	if full.tokEmb.half != nil {
 		t.Fatal("half copies made without the kernels")
 	}
 	mel := make([]float32, d.NMels*2*d.NAudioCtx)

@@ -1,28 +1,20 @@
 package whisper
 
-import (
-	"math"
-
-	"github.com/attend-go/attend/internal/sgemm"
-)
+import "math"
 
 // linear is a fully connected layer y = x·Wᵀ + b, with W stored as
 // PyTorch's nn.Linear does (out, in) and b (out) or nil (the attention's
 // key projection has none).
 type linear struct {
-	w       []float32 // (out, in)
+	w       matrix    // (out, in)
 	b       []float32 // (out) or nil
-	half    []uint16  // w in binary16 for one-row products, when exact (half.go); else nil
 	in, out int
 }
 
-// forward writes y (rows, out) = x (rows, in)·Wᵀ + b.
-func (l *linear) forward(y, x []float32, rows int) {
-	if rows == 1 && l.half != nil {
-		halfMatVec(y, x, l.half, l.out, l.in)
-	} else {
-		sgemm.Gemm(false, true, rows, l.out, l.in, 1, x, l.in, l.w, l.in, 0, y, l.out)
-	}
+// forward writes y (rows, out) = x (rows, in)·Wᵀ + b; buf is scratch for
+// W's float32 values or blocks (matrix.mul), grown as needed.
+func (l *linear) forward(y, x []float32, rows int, buf *[]float32) {
+	*buf = l.w.mul(y, x, rows, *buf)
 	if l.b != nil {
 		for r := range rows {
 			addTo(y[r*l.out:(r+1)*l.out], l.b)

@@ -28,8 +28,7 @@ type Model struct {
 	encPos       []float32 // (n_audio_ctx, n_audio_state)
 	encBlocks    []block
 	lnPost       layerNorm
-	tokEmb       []float32 // (n_vocab, n_text_state)
-	tokEmbHalf   []uint16  // tokEmb in binary16 when exact (half.go), else nil
+	tokEmb       matrix    // (n_vocab, n_text_state)
 	decPos       []float32 // (n_text_ctx, n_text_state)
 	decBlocks    []block
 	decLn        layerNorm
@@ -55,9 +54,11 @@ type attnWeights struct {
 	query, key, value, out linear
 }
 
-// conv1d is nn.Conv1d with kernel 3, padding 1: w (out, in, 3), b (out).
+// conv1d is nn.Conv1d with kernel 3, padding 1: w (out, in, 3) as a
+// matrix (out, in·3), b (out).
 type conv1d struct {
-	w, b    []float32
+	w       matrix
+	b       []float32
 	in, out int
 	stride  int
 }
@@ -73,6 +74,14 @@ type tensorSource interface {
 	tensor(name string) ([]float32, []int, error)
 }
 
+// matrixSource is a tensorSource that can also give a 2-D weight in a
+// compact form (matrix) without expanding it to float32 first; keepQuant
+// asks it to keep quantized data as stored.
+type matrixSource interface {
+	tensorSource
+	matrix(name string, keepQuant bool) (matrix, []int, error)
+}
+
 // newModel builds a Model of dims from src, checking every tensor's shape.
 func newModel(d Dims, src tensorSource) (*Model, error) {
 	if err := d.Validate(); err != nil {
@@ -81,14 +90,14 @@ func newModel(d Dims, src tensorSource) (*Model, error) {
 	l := loader{src: src}
 	m := &Model{dims: d}
 	na, nt := d.NAudioState, d.NTextState
-	m.conv1 = conv1d{w: l.get("encoder.conv1.weight", na, d.NMels, 3), b: l.get("encoder.conv1.bias", na), in: d.NMels, out: na, stride: 1}
-	m.conv2 = conv1d{w: l.get("encoder.conv2.weight", na, na, 3), b: l.get("encoder.conv2.bias", na), in: na, out: na, stride: 2}
+	m.conv1 = conv1d{w: newMatrix(l.get("encoder.conv1.weight", na, d.NMels, 3), na, 3*d.NMels), b: l.get("encoder.conv1.bias", na), in: d.NMels, out: na, stride: 1}
+	m.conv2 = conv1d{w: newMatrix(l.get("encoder.conv2.weight", na, na, 3), na, 3*na), b: l.get("encoder.conv2.bias", na), in: na, out: na, stride: 2}
 	m.encPos = exactSinusoids(l.get("encoder.positional_embedding", d.NAudioCtx, na), d.NAudioCtx, na)
 	for i := range d.NAudioLayer {
 		m.encBlocks = append(m.encBlocks, l.block(fmt.Sprintf("encoder.blocks.%d", i), na, false))
 	}
 	m.lnPost = l.norm("encoder.ln_post", na)
-	m.tokEmb = l.get("decoder.token_embedding.weight", d.NVocab, nt)
+	m.tokEmb = l.matrix("decoder.token_embedding.weight", d.NVocab, nt, false)
 	m.decPos = l.get("decoder.positional_embedding", d.NTextCtx, nt)
 	for i := range d.NTextLayer {
 		m.decBlocks = append(m.decBlocks, l.block(fmt.Sprintf("decoder.blocks.%d", i), nt, true))
@@ -97,7 +106,6 @@ func newModel(d Dims, src tensorSource) (*Model, error) {
 	if l.err != nil {
 		return nil, l.err
 	}
-	m.prepareHalf()
 	return m, nil
 }
 
@@ -129,35 +137,70 @@ func (l *loader) norm(prefix string, n int) layerNorm {
 	return layerNorm{gamma: l.get(prefix+".weight", n), beta: l.get(prefix+".bias", n)}
 }
 
-func (l *loader) linear(prefix string, out, in int, bias bool) linear {
-	lin := linear{w: l.get(prefix+".weight", out, in), in: in, out: out}
+// matrix returns the 2-D weight name (rows, cols) in its compact form
+// (matrix): quantized data stays quantized when keepQuant (weights used
+// only in products of many rows), else it is dequantized to float32.
+func (l *loader) matrix(name string, rows, cols int, keepQuant bool) matrix {
+	if l.err != nil {
+		return matrix{}
+	}
+	ms, ok := l.src.(matrixSource)
+	if !ok {
+		return newMatrix(l.get(name, rows, cols), rows, cols)
+	}
+	w, shape, err := ms.matrix(name, keepQuant)
+	if err != nil {
+		l.err = err
+		return matrix{}
+	}
+	if !sameShape(shape, []int{rows, cols}) {
+		l.err = fmt.Errorf("whisper: tensor %q has shape %v, want %v", name, shape, []int{rows, cols})
+		return matrix{}
+	}
+	w.rows, w.cols = rows, cols
+	return w
+}
+
+// linear reads a Linear layer; keepQuant as for matrix.
+func (l *loader) linear(prefix string, out, in int, bias, keepQuant bool) linear {
+	lin := linear{w: l.matrix(prefix+".weight", out, in, keepQuant), in: in, out: out}
 	if bias {
 		lin.b = l.get(prefix+".bias", out)
 	}
 	return lin
 }
 
-func (l *loader) attn(prefix string, n int) attnWeights {
+func (l *loader) attn(prefix string, n int, keepQuant bool) attnWeights {
 	return attnWeights{
-		query: l.linear(prefix+".query", n, n, true),
-		key:   l.linear(prefix+".key", n, n, false),
-		value: l.linear(prefix+".value", n, n, true),
-		out:   l.linear(prefix+".out", n, n, true),
+		query: l.linear(prefix+".query", n, n, true, keepQuant),
+		key:   l.linear(prefix+".key", n, n, false, keepQuant),
+		value: l.linear(prefix+".value", n, n, true, keepQuant),
+		out:   l.linear(prefix+".out", n, n, true, keepQuant),
 	}
 }
 
+// block reads an encoder block (cross false) or a decoder block. An
+// encoder's quantized weights stay quantized: its products have 1,500
+// rows, so dequantizing each weight per product costs little. A decoder's
+// are dequantized once: each decoding step multiplies one row by every
+// weight, and dequantizing them per step would cost more than the step.
 func (l *loader) block(prefix string, n int, cross bool) block {
+	keepQuant := !cross
 	b := block{
 		attnLn:   l.norm(prefix+".attn_ln", n),
-		attn:     l.attn(prefix+".attn", n),
+		attn:     l.attn(prefix+".attn", n, keepQuant),
 		mlpLn:    l.norm(prefix+".mlp_ln", n),
-		mlp1:     l.linear(prefix+".mlp.0", 4*n, n, true),
-		mlp2:     l.linear(prefix+".mlp.2", n, 4*n, true),
+		mlp1:     l.linear(prefix+".mlp.0", 4*n, n, true, keepQuant),
+		mlp2:     l.linear(prefix+".mlp.2", n, 4*n, true, keepQuant),
 		hasCross: cross,
 	}
 	if cross {
 		b.crossLn = l.norm(prefix+".cross_attn_ln", n)
-		b.cross = l.attn(prefix+".cross_attn", n)
+		b.cross = l.attn(prefix+".cross_attn", n, false)
+		// The cross-attention's key and value multiply the encoder's
+		// 1,500 frames once per decoder (NewDecoder), never one row.
+		b.cross.key = l.linear(prefix+".cross_attn.key", n, n, false, true)
+		b.cross.value = l.linear(prefix+".cross_attn.value", n, n, true, true)
 	}
 	return b
 }
