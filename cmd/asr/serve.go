@@ -81,6 +81,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.Var(&modelPaths, "model", "model `file` or Whisper model name (default: the embedded model); repeat it to serve several, the first the default: a request picks one with its \"model\" field (an ID of /v1/models, or whisper-1 for the first Whisper model)")
 	maxDuration := fs.Duration("max-duration", server.DefaultMaxDuration, "longest audio a request may hold")
 	search := addSearchFlags(fs)
+	noFallback := fs.Bool("no-fallback", false, "keep the first decoding even where it looks broken: no CTC fallback (our model), no temperature fallback (Whisper models, whisper.cpp's -nf)")
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
 	}
@@ -91,6 +92,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	dec.Search.NoFallback, dec.Whisper.NoFallback = *noFallback, *noFallback
 	if *maxDuration <= 0 {
 		return cli.Usagef("-max-duration %v: want a positive duration", *maxDuration)
 	}
