@@ -240,6 +240,8 @@ func (d *whisperDecoder) Decode(e Encoding, o *DecodeOptions) (*Hypothesis, erro
 	h := &Hypothesis{Words: []Word{}, Stages: Stages{Mel: we.mel, Encode: st.Encode, EncodeWindows: st.EncodeWindows,
 		Decode: st.Decode, DecodeTokens: st.DecodedTokens}}
 	for _, s := range r.Segments {
+		// transcribe() keeps a sum per decoded sequence, not per token:
+		// each text token carries its segment's average log-probability.
 		for _, id := range s.Tokens {
 			if id < d.w.tok.Specials().EOT {
 				h.Tokens = append(h.Tokens, Token{Text: d.w.tok.Decode([]int{id}), LogProb: float32(s.AvgLogprob)})
