@@ -48,15 +48,7 @@ requests in flight and exits. Listening on a loopback address (the
 default), the server answers only requests addressed to localhost or a
 loopback IP.
 
-A request's body is read before it queues for the model, at 16 KiB/s
-or faster once 10 s have passed (else 408), and one client address may
-have at most half of the requests the server takes (else 429). A page
-of another origin may not call the server (403) unless -allow-origin
-lists it. With -api-key, or $ATTEND_API_KEY, the API (not the page)
-needs the header "Authorization: Bearer KEY", as OpenAI's clients send
-it; the page asks for the key. Listening beyond loopback without a key
-prints a warning.
-
+` + cli.ServeGuards + `
 Flags:
 `
 
