@@ -64,17 +64,29 @@ const layerRules = `
 	vision, models/safetensors, pipeline/metrics < pipeline/captiondata;
 	models/caption, pipeline/batch, pipeline/captiondata, pipeline/internal/modelfile, pipeline/trainloop
 	< pipeline/captioning;
-	models/asr/decode, models/lm, models/whisper,
-	pipeline/batch, pipeline/synth, pipeline/plot, pipeline/internal/modelfile, pipeline/metrics, pipeline/trainloop
+	# The speech side, bottom up: the speech-model interface and its
+	# families (speechmodel), the jobs that use a model through it
+	# (speech: transcription, voice activity and chunking, formats,
+	# forced alignment; speecheval: WER and timing over a manifest), and
+	# the trainers of the acoustic model (speechtrain) and of the
+	# language models (speechlm).
+	NONE < pipeline/internal/parallel;
+	audio, models/asr/decode, models/lm, models/whisper, pipeline/internal/modelfile, pipeline/speechdata
+	< pipeline/speechmodel;
+	internal, audio, pipeline/speechdata, pipeline/speechmodel, pipeline/batch, pipeline/plot
 	< pipeline/speech;
+	pipeline/speech, pipeline/synth, pipeline/metrics, pipeline/internal/parallel < pipeline/speecheval;
+	pipeline/speechmodel, pipeline/speecheval, pipeline/trainloop < pipeline/speechtrain;
+	pipeline/speechmodel < pipeline/speechlm;
 	pipeline/captioning < pipeline/overlay;
 	# stream transcribes audio as it arrives, with any speech model
 	pipeline/speech < pipeline/stream;
 	pipeline/captioning, pipeline/stream < pipeline/server;
 
 	pipeline/metrics, pipeline/speechdata, pipeline/plot, pipeline/internal/modelfile, pipeline/trainloop,
-	pipeline/internal/snapshottest, pipeline/batch, pipeline/synth, pipeline/captiondata,
-	pipeline/captioning, pipeline/speech, pipeline/stream, pipeline/overlay, pipeline/server
+	pipeline/internal/snapshottest, pipeline/internal/parallel, pipeline/batch, pipeline/synth, pipeline/captiondata,
+	pipeline/captioning, pipeline/speechmodel, pipeline/speech, pipeline/speecheval, pipeline/speechtrain,
+	pipeline/speechlm, pipeline/stream, pipeline/overlay, pipeline/server
 	< PIPELINE;
 
 	# The commands: flags → pipeline → output (thin).
@@ -86,8 +98,11 @@ const layerRules = `
 `
 
 // thin lists the layers that may import only what their rules name: the
-// commands reach the models through package pipeline, never directly.
-var thin = map[string]bool{"cmd": true}
+// commands reach the models through package pipeline, never directly, and
+// the transcription jobs (pipeline/speech) reach a speech network only
+// through pipeline/speechmodel's interface, so they never ask which family
+// they hold.
+var thin = map[string]bool{"cmd": true, "pipeline/speech": true}
 
 // layers maps each layer to the layers it may import, built from
 // layerRules by parseLayerRules.

@@ -11,6 +11,7 @@ import (
 	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/internal/input"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 func init() {
@@ -110,7 +111,7 @@ func runAlign(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		text = strings.Join(words, " ")
 	}
 	// Forced alignment runs no search: no language model to load.
-	model, err := speech.Open(*modelPath, &speech.Decoding{LM: speech.LanguageModel{Path: speech.NoLM}})
+	model, err := speechmodel.Open(*modelPath, &speechmodel.Decoding{LM: speechmodel.LanguageModel{Path: speechmodel.NoLM}})
 	if err != nil {
 		return err
 	}

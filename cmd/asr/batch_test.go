@@ -19,6 +19,7 @@ import (
 	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/batch"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // envChild holds the arguments (JSON) of the asr command this test binary
@@ -141,7 +142,7 @@ func checkRecords(t *testing.T, c *corpus, recs map[string]record) {
 		var tr struct {
 			Chunks []json.RawMessage `json:"chunks"`
 		}
-		if err := json.Unmarshal(r.Result, &tr); r.Error != "" || r.Model != speech.ModelID("") || err != nil || len(tr.Chunks) == 0 {
+		if err := json.Unmarshal(r.Result, &tr); r.Error != "" || r.Model != speechmodel.ModelID("") || err != nil || len(tr.Chunks) == 0 {
 			t.Errorf("record of %s: error %q, model %q, result %s (%v); want a transcript by attend-asr-default", p, r.Error, r.Model, r.Result, err)
 		}
 	}
@@ -288,7 +289,7 @@ func TestTranscribeList(t *testing.T) {
 		t.Fatalf("TSV output:\n%s", stdout)
 	}
 	for i, want := range []string{c.good[1], c.good[0]} {
-		if f := strings.Split(lines[i+1], "\t"); f[0] != want || f[2] != "" || f[3] != speech.ModelID("") {
+		if f := strings.Split(lines[i+1], "\t"); f[0] != want || f[2] != "" || f[3] != speechmodel.ModelID("") {
 			t.Errorf("row %d = %q; want %s transcribed", i+1, f, want)
 		}
 	}
@@ -443,11 +444,11 @@ func TestTranscribeInterrupted(t *testing.T) {
 // which nothing is recognized, and an error once its context is
 // cancelled, which batch counts as abandoned.
 func TestBatchFactory(t *testing.T) {
-	model, err := speech.OpenModel("")
+	model, err := speechmodel.OpenModel("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	proc, err := speech.BatchFactory(speech.NewLAS(model, &speech.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 1}), nil)(0)
+	proc, err := speech.BatchFactory(speechmodel.NewLAS(model, &speechmodel.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 1}), nil)(0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,7 +461,7 @@ func TestBatchFactory(t *testing.T) {
 	if !ok || res.Text == "" || tr.Text != res.Text || len(res.Cues) == 0 || res.Cues[0].Text == "" {
 		t.Errorf("result %+v; want the transcript, its text and cues", res)
 	}
-	silent := &speech.Transcript{Chunks: []speech.Chunk{{End: 1, Words: []speech.Word{}}}}
+	silent := &speech.Transcript{Chunks: []speech.Chunk{{End: 1, Words: []speechmodel.Word{}}}}
 	if cues := speech.BatchResult(silent).Cues; cues == nil || len(cues) != 0 {
 		t.Errorf("cues of a silent transcript: %#v, want empty and not nil", cues)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speecheval"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 func init() {
@@ -42,7 +44,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("eval", evalUsage, evalExamples, stderr)
 	modelPath := fs.String("model", "", "model `file` (default: the embedded model)")
 	asJSON := fs.Bool("json", false, "print one JSON object per utterance, then the summary object")
-	var o speech.EvalOptions
+	var o speecheval.EvalOptions
 	sf := addSearchFlags(fs)
 	noFallback := fs.Bool("no-fallback", false, "keep the first decoding even where it looks broken: no CTC fallback (our model), no temperature fallback (Whisper models, whisper.cpp's -nf)")
 	vad := fs.Bool("vad", true, "skip non-speech (voice activity detection) and cut chunks in pauses, as asr transcribe; false decodes all audio")
@@ -63,7 +65,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	dec.Search.NoFallback, dec.Whisper.NoFallback = *noFallback, *noFallback
 	o.Transcribe.NoVAD = !*vad
-	model, err := speech.Open(*modelPath, &dec)
+	model, err := speechmodel.Open(*modelPath, &dec)
 	if err != nil {
 		return err
 	}
@@ -81,7 +83,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	rep, err := speech.Evaluate(ctx, model, fs.Arg(0), o)
+	rep, err := speecheval.Evaluate(ctx, model, fs.Arg(0), o)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/audio"
-	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 	"github.com/attend-go/attend/pipeline/synth"
 )
 
@@ -26,14 +26,14 @@ func evalClips(t *testing.T, dir string) (string, []string) {
 	t.Helper()
 	testdata := filepath.Join("..", "..", "testdata")
 	load := func(name string) *audio.Signal {
-		sig, err := speech.Load(filepath.Join(testdata, name), nil)
+		sig, err := speechmodel.Load(filepath.Join(testdata, name), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return sig
 	}
 	write := func(name string, samples []float32, rate int) string {
-		sig, err := audio.Resample(&audio.Signal{Rate: speech.SampleRate, Channels: 1, Samples: samples}, rate)
+		sig, err := audio.Resample(&audio.Signal{Rate: speechmodel.SampleRate, Channels: 1, Samples: samples}, rate)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +51,7 @@ func evalClips(t *testing.T, dir string) (string, []string) {
 	var long []float32
 	for range 3 {
 		long = append(long, hello.Samples...)
-		long = append(long, make([]float32, 2*speech.SampleRate)...)
+		long = append(long, make([]float32, 2*speechmodel.SampleRate)...)
 	}
 	const helloText = "the quick brown fox jumps over the lazy dog"
 	clips := []struct{ path, text string }{
@@ -61,7 +61,7 @@ func evalClips(t *testing.T, dir string) (string, []string) {
 		{write("yes-22k.wav", load("speech/u07.flac").Samples, 22050), "yes"},
 		{write("door-44k.wav", load("speech/u12.flac").Samples, 44100), "open the door"},
 		{filepath.Join(testdata, "hello.wav"), helloText},
-		{write("hello-three-times.wav", long, speech.SampleRate), strings.Repeat(helloText+" ", 3)},
+		{write("hello-three-times.wav", long, speechmodel.SampleRate), strings.Repeat(helloText+" ", 3)},
 	}
 	var m strings.Builder
 	m.WriteString("path\ttext\n")

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/attend-go/attend/cmd/internal/cli/clitest"
-	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // TestJSON runs each command that prints a result with -json on the tiny
@@ -43,7 +43,7 @@ func TestJSON(t *testing.T) {
 			name: "export", args: []string{"export", "-json", "-o", exported, filepath.Join("..", "..", "models", "asr", "default.safetensors")},
 			want: clitest.Want{Objects: 1, Keys: []string{"model", "params", "bytes"}, Fields: map[string]any{"model": exported}},
 			check: func(t *testing.T, objs []map[string]any) {
-				m, err := speech.OpenModel(exported)
+				m, err := speechmodel.OpenModel(exported)
 				if err != nil {
 					t.Fatal(err)
 				}

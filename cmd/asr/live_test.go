@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 	"github.com/attend-go/attend/pipeline/stream"
 )
 
@@ -39,7 +40,7 @@ func offlineTexts(t *testing.T, path string) []string {
 func TestStreamFileAndPipe(t *testing.T) {
 	long := longWAV(t, 3)
 	want := offlineTexts(t, long)
-	sig, err := speech.Load(long, nil)
+	sig, err := speechmodel.Load(long, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestStreamFileAndPipe(t *testing.T) {
 				var e struct {
 					Partial *string
 					Final   *string
-					Words   []speech.Word
+					Words   []speechmodel.Word
 				}
 				if err := json.Unmarshal([]byte(line), &e); err != nil {
 					t.Fatalf("line %q: %v", line, err)
@@ -110,7 +111,7 @@ func TestStreamPrinter(t *testing.T) {
 	events := []stream.Event{
 		{Text: "the qik"},
 		{Text: "the quick bro"},
-		{Final: true, Text: "the quick brown", Start: 0.5, End: 2.25, Words: []speech.Word{{Word: "the", Start: 0.5, End: 0.7, Confidence: 0.9}}},
+		{Final: true, Text: "the quick brown", Start: 0.5, End: 2.25, Words: []speechmodel.Word{{Word: "the", Start: 0.5, End: 0.7, Confidence: 0.9}}},
 		{Text: "fox"},
 		{Text: strings.Repeat("a", 100)},
 	}

@@ -15,7 +15,7 @@ import (
 	"os"
 
 	"github.com/attend-go/attend/cmd/internal/cli"
-	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 func main() {
@@ -48,8 +48,8 @@ Examples:
 
 // run is the whole program; main only maps its error to an exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	err := commands.Dispatch("asr", usageHead, usageTail, speech.VersionInfo, args, stdin, stdout, stderr)
-	if errors.Is(err, speech.ErrLanguageModelFile) {
+	err := commands.Dispatch("asr", usageHead, usageTail, speechmodel.VersionInfo, args, stdin, stdout, stderr)
+	if errors.Is(err, speechmodel.ErrLanguageModelFile) {
 		err = fmt.Errorf("%w: a language model goes to -lm", err)
 	}
 	return err

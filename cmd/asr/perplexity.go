@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/attend-go/attend/cmd/internal/cli"
-	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechlm"
 )
 
 func init() {
@@ -45,7 +45,7 @@ func runPerplexity(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	if *lm == "" || fs.NArg() == 0 {
 		return cli.Usagef("perplexity needs -lm FILE and at least one text file")
 	}
-	r, err := speech.LMPerplexity(*lm, fs.Args(), *lower)
+	r, err := speechlm.LMPerplexity(*lm, fs.Args(), *lower)
 	if err != nil {
 		return err
 	}

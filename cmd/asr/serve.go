@@ -6,7 +6,7 @@ import (
 
 	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/server"
-	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 func init() {
@@ -97,11 +97,11 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	var models []server.ASRModel
 	for _, path := range modelPaths {
-		model, err := speech.Open(path, &dec)
+		model, err := speechmodel.Open(path, &dec)
 		if err != nil {
 			return err
 		}
-		models = append(models, server.ASRModel{ID: speech.ModelID(path), Model: model})
+		models = append(models, server.ASRModel{ID: speechmodel.ModelID(path), Model: model})
 	}
 	srv, err := server.NewASR(server.ASRConfig{Model: models[0].Model, ModelID: models[0].ID, More: models[1:], MaxDuration: *maxDuration}, opts)
 	if err != nil {

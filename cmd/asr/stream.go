@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/attend-go/attend/cmd/internal/cli"
-	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 	"github.com/attend-go/attend/pipeline/stream"
 )
 
@@ -91,7 +91,7 @@ func runStream(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	model, err := speech.Open(*modelPath, &speech.Decoding{Search: search, LM: lm})
+	model, err := speechmodel.Open(*modelPath, &speechmodel.Decoding{Search: search, LM: lm})
 	if err != nil {
 		return err
 	}
@@ -228,10 +228,10 @@ func (p *eventPrinter) print(events []stream.Event) error {
 		switch {
 		case p.json && e.Final:
 			err = writeJSONLine(p.w, struct {
-				Final string        `json:"final"`
-				Start float64       `json:"start"`
-				End   float64       `json:"end"`
-				Words []speech.Word `json:"words"`
+				Final string             `json:"final"`
+				Start float64            `json:"start"`
+				End   float64            `json:"end"`
+				Words []speechmodel.Word `json:"words"`
 			}{e.Text, e.Start, e.End, e.Words})
 		case p.json:
 			err = writeJSONLine(p.w, struct {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 	"github.com/attend-go/attend/pipeline/synth"
 	"github.com/mewkiz/flac"
 	"github.com/mewkiz/flac/frame"
@@ -25,7 +25,7 @@ func longWAV(t *testing.T, clips int) string {
 	const rate = 16000
 	var x []float32
 	for i := 1; i <= clips; i++ {
-		sig, err := speech.Load(filepath.Join("..", "..", "testdata", "speech", fmt.Sprintf("u%02d.flac", i)), nil)
+		sig, err := speechmodel.Load(filepath.Join("..", "..", "testdata", "speech", fmt.Sprintf("u%02d.flac", i)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speecheval"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 func init() {
@@ -52,7 +54,7 @@ Recipes:
 func runTiming(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("timing", timingUsage, timingExamples, stderr)
 	modelPath := fs.String("model", "", "model `file` (default: the embedded model)")
-	var o speech.TimingOptions
+	var o speecheval.TimingOptions
 	fs.IntVar(&o.Clips, "clips", 20, "synthetic clips")
 	fs.IntVar(&o.Words, "words", 6, "words per clip")
 	fs.Float64Var(&o.Tolerance, "tolerance", 0.1, "seconds a derived start may be off")
@@ -75,7 +77,7 @@ func runTiming(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	case *chunk < 0:
 		return cli.Usagef("-chunk %v: want a positive duration", *chunk)
 	}
-	modes := map[string]speech.TimingMode{"both": speech.TimingBoth, "forced": speech.TimingForced, "free": speech.TimingFree}
+	modes := map[string]speecheval.TimingMode{"both": speecheval.TimingBoth, "forced": speecheval.TimingForced, "free": speecheval.TimingFree}
 	m, ok := modes[*mode]
 	if !ok {
 		return cli.Usagef("-mode %q: want both, forced or free", *mode)
@@ -84,21 +86,21 @@ func runTiming(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *beam < 1 {
 		return cli.Usagef("-beam %d: want at least 1", *beam)
 	}
-	model, err := speech.OpenModel(*modelPath)
+	model, err := speechmodel.OpenModel(*modelPath)
 	if err != nil {
 		return err
 	}
-	search := speech.DefaultSearchOptions()
+	search := speechmodel.DefaultSearchOptions()
 	search.Beam, search.CTCBeam = *beam, 0
 	opts := &speech.TranscribeOptions{}
 	opts.Segment.MaxLength = *chunk
-	tr, err := speech.NewTranscriber(speech.NewLAS(model, &search), opts)
+	tr, err := speech.NewTranscriber(speechmodel.NewLAS(model, &search), opts)
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rep, err := speech.TimingAccuracy(ctx, tr, o)
+	rep, err := speecheval.TimingAccuracy(ctx, tr, o)
 	if err != nil {
 		return err
 	}
@@ -106,16 +108,16 @@ func runTiming(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cli.WriteJSON(stdout, struct {
 			Mode      string  `json:"mode"`
 			Tolerance float64 `json:"tolerance"` // seconds
-			*speech.TimingReport
+			*speecheval.TimingReport
 		}{*mode, o.Tolerance, rep})
 	}
 	fmt.Fprintf(stdout, "%d clips, %d words; word starts within %.0f ms of the truth:\n", rep.Clips, rep.RefWords, 1000*o.Tolerance)
 	for _, r := range []struct {
 		mode, words string
-		s           speech.TimingStats
+		s           speecheval.TimingStats
 	}{{"forced", "words", rep.Forced}, {"free", "recognized words", rep.Free}} {
 		switch {
-		case o.Mode != speech.TimingBoth && modes[r.mode] != o.Mode: // not measured
+		case o.Mode != speecheval.TimingBoth && modes[r.mode] != o.Mode: // not measured
 		case r.s.Words == 0:
 			fmt.Fprintf(stdout, "%-6s  no %s to compare\n", r.mode, r.words)
 		default:

@@ -15,8 +15,9 @@ import (
 	"syscall"
 
 	"github.com/attend-go/attend/cmd/internal/cli"
-	"github.com/attend-go/attend/pipeline/speech"
 	"github.com/attend-go/attend/pipeline/speechdata"
+	"github.com/attend-go/attend/pipeline/speechmodel"
+	"github.com/attend-go/attend/pipeline/speechtrain"
 )
 
 func init() {
@@ -125,7 +126,7 @@ Recipes:
 
 func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("train", trainUsage, trainExamples, stderr)
-	o := speech.TrainOptions{Setup: speech.TrainDefaults()}
+	o := speechtrain.TrainOptions{Setup: speechtrain.TrainDefaults()}
 	cli.TrainFlags(fs, &o.Setup, trainText)
 	dev := fs.String("dev", "", "comma-separated dev `manifests` (default: hold out speakers of the first manifest)")
 	fs.IntVar(&o.DevSpeakers, "dev-speakers", 12, "whole speakers of the first manifest held out as dev when -dev is not given")
@@ -133,11 +134,11 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.NoSpecAugment, "no-specaugment", false, "turn SpecAugment off")
 	fs.Float64Var(&o.Telephone, "telephone", 0, "fraction of training audio passed through a telephone line (4 kHz band, G.711 µ-law or A-law)")
 	speeds := fs.String("speed", "", "comma-separated speed-perturbation `factors`, e.g. 0.9,1.1: each adds a copy of the training audio played that much faster")
-	fs.IntVar(&o.Augment, "augment", 0, fmt.Sprintf("add `N` (0 to %d) augmented copies of each real utterance: VTLP warp, then reverberation (30 %%), then noise or babble at 5–30 dB SNR", speech.MaxAugment))
-	vtlp := fs.String("vtlp", "0.85,1.2", fmt.Sprintf("`LO,HI` range of the augmented copies' VTLP factors, within [%g, %g] (1,1: no warp)", speech.MinWarp, speech.MaxWarp))
+	fs.IntVar(&o.Augment, "augment", 0, fmt.Sprintf("add `N` (0 to %d) augmented copies of each real utterance: VTLP warp, then reverberation (30 %%), then noise or babble at 5–30 dB SNR", speechtrain.MaxAugment))
+	vtlp := fs.String("vtlp", "0.85,1.2", fmt.Sprintf("`LO,HI` range of the augmented copies' VTLP factors, within [%g, %g] (1,1: no warp)", speechtrain.MinWarp, speechtrain.MaxWarp))
 	synthetic := fs.String("synthetic", "", "comma-separated training `manifests` of synthetic speech: trained on once, without speed or augmented copies")
 	noiseDirs := fs.String("noise-dir", "", "comma-separated `directories` of non-speech sounds (music, bells; any audio files) mixed into some augmented copies, e.g. /usr/share/asterisk/moh")
-	fs.IntVar(&o.Replicas, "replicas", 1, fmt.Sprintf("split each batch into `R` sub-batches trained concurrently, one graph and goroutine each (1 to %d, at most -batch; 1: one graph per batch); more than 1 pays only with as many idle cores", speech.MaxReplicas))
+	fs.IntVar(&o.Replicas, "replicas", 1, fmt.Sprintf("split each batch into `R` sub-batches trained concurrently, one graph and goroutine each (1 to %d, at most -batch; 1: one graph per batch); more than 1 pays only with as many idle cores", speechtrain.MaxReplicas))
 	tiny := fs.Bool("tiny", false, "a tiny model for smoke tests (16 units per layer)")
 	hidden := fs.Int("listener-hidden", 0, "listener BiLSTM units per direction (default 256)")
 	layers := fs.Int("listener-layers", 0, "listener layers; each after the first halves time, but the -listener-flat top ones (default 2); with -init, more than the file's add flat layers to it")
@@ -158,7 +159,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return cli.Usagef("train needs at least one manifest")
 	}
-	if hi := min(speech.MaxReplicas, o.BatchSize); o.Replicas < 1 || o.Replicas > hi {
+	if hi := min(speechtrain.MaxReplicas, o.BatchSize); o.Replicas < 1 || o.Replicas > hi {
 		return cli.Usagef("-replicas %d: want 1 to %d (at most -batch %d)", o.Replicas, hi, o.BatchSize)
 	}
 	if !(o.Telephone >= 0 && o.Telephone <= 1) {
@@ -167,8 +168,8 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *speeds != "" {
 		for _, f := range strings.Split(*speeds, ",") {
 			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil || !(v >= speech.MinSpeed && v <= speech.MaxSpeed) {
-				return cli.Usagef("-speed %q: want factors in [%g, %g] separated by commas", *speeds, speech.MinSpeed, speech.MaxSpeed)
+			if err != nil || !(v >= speechtrain.MinSpeed && v <= speechtrain.MaxSpeed) {
+				return cli.Usagef("-speed %q: want factors in [%g, %g] separated by commas", *speeds, speechtrain.MinSpeed, speechtrain.MaxSpeed)
 			}
 			o.Speeds = append(o.Speeds, v)
 		}
@@ -187,7 +188,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		o.Dev = strings.Split(*dev, ",")
 	}
 	phoneWeight, phoneLayer := o.Config.PhoneCTCWeight, o.Config.PhoneCTCLayer
-	o.Config = speech.DefaultModelConfig()
+	o.Config = speechmodel.DefaultModelConfig()
 	c := &o.Config
 	c.PhoneCTCWeight, c.PhoneCTCLayer = phoneWeight, phoneLayer
 	if *tiny {
@@ -220,15 +221,15 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	o.Log = stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	sum, err := speech.Train(ctx, o)
+	sum, err := speechtrain.Train(ctx, o)
 	switch {
-	case errors.Is(err, speech.ErrCheckpointExists):
+	case errors.Is(err, speechtrain.ErrCheckpointExists):
 		return cli.Usagef("%v (--resume continues it, --overwrite starts afresh)", err)
-	case errors.Is(err, speech.ErrNoPronunciations):
+	case errors.Is(err, speechtrain.ErrNoPronunciations):
 		return fmt.Errorf("%w (-pronunciations FILE)", err)
-	case errors.Is(err, speech.ErrListenerFlat):
+	case errors.Is(err, speechtrain.ErrListenerFlat):
 		return cli.Usagef("-listener-flat %d: %v", *flat, err)
-	case errors.Is(err, speech.ErrListenerDepth):
+	case errors.Is(err, speechtrain.ErrListenerDepth):
 		return cli.Usagef("-listener-layers %d: %v", *layers, err)
 	}
 	if err != nil {
@@ -243,9 +244,9 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 // parseAugment checks -augment and sets o.VTLP and o.Synthetic from -vtlp
 // and -synthetic.
-func parseAugment(fs *flag.FlagSet, o *speech.TrainOptions, vtlp, synthetic string) error {
-	if o.Augment < 0 || o.Augment > speech.MaxAugment {
-		return cli.Usagef("-augment %d: want 0 to %d copies", o.Augment, speech.MaxAugment)
+func parseAugment(fs *flag.FlagSet, o *speechtrain.TrainOptions, vtlp, synthetic string) error {
+	if o.Augment < 0 || o.Augment > speechtrain.MaxAugment {
+		return cli.Usagef("-augment %d: want 0 to %d copies", o.Augment, speechtrain.MaxAugment)
 	}
 	lohi := strings.Split(vtlp, ",")
 	var err error
@@ -256,8 +257,8 @@ func parseAugment(fs *flag.FlagSet, o *speech.TrainOptions, vtlp, synthetic stri
 			}
 		}
 	}
-	if w := o.VTLP; len(lohi) != 2 || err != nil || !(w[0] >= speech.MinWarp && w[0] <= w[1] && w[1] <= speech.MaxWarp) {
-		return cli.Usagef("-vtlp %q: want LO,HI with %g ≤ LO ≤ HI ≤ %g", vtlp, speech.MinWarp, speech.MaxWarp)
+	if w := o.VTLP; len(lohi) != 2 || err != nil || !(w[0] >= speechtrain.MinWarp && w[0] <= w[1] && w[1] <= speechtrain.MaxWarp) {
+		return cli.Usagef("-vtlp %q: want LO,HI with %g ≤ LO ≤ HI ≤ %g", vtlp, speechtrain.MinWarp, speechtrain.MaxWarp)
 	}
 	if o.Augment == 0 {
 		var set bool
@@ -280,7 +281,7 @@ func parseAugment(fs *flag.FlagSet, o *speech.TrainOptions, vtlp, synthetic stri
 // listenerDepth sets the listener's depth from -listener-layers and
 // -listener-flat: the new model's, or with -init the depth to grow the
 // file's model to (checked against the file when it is read).
-func listenerDepth(fs *flag.FlagSet, o *speech.TrainOptions, layers, flat int) error {
+func listenerDepth(fs *flag.FlagSet, o *speechtrain.TrainOptions, layers, flat int) error {
 	if layers < 0 || flat < 0 {
 		return cli.Usagef("-listener-layers %d, -listener-flat %d: want counts of layers, not negative", layers, flat)
 	}

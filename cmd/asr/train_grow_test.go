@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/cmd/internal/cli"
-	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // TestTrainGrowListener trains a tiny model with a flat residual listener
@@ -22,7 +22,7 @@ func TestTrainGrowListener(t *testing.T) {
 		t.Fatalf("base: %v\n%s", err, log)
 	}
 	base := filepath.Join(dir, "base", "best.safetensors")
-	b, err := speech.LoadModel(base)
+	b, err := speechmodel.LoadModel(base)
 	if err != nil || b.Config.ListenerLayers != 3 || b.Config.ListenerFlat != 1 {
 		t.Fatalf("base model: %v (config %+v)", err, b.Config)
 	}
@@ -33,7 +33,7 @@ func TestTrainGrowListener(t *testing.T) {
 	if want := "added 1 residual listener layer(s) to " + base + " (now 4 layers, the top 2 flat"; !strings.Contains(log, want) {
 		t.Errorf("log lacks %q:\n%s", want, log)
 	}
-	m, err := speech.LoadModel(filepath.Join(dir, "grow", "last.safetensors"))
+	m, err := speechmodel.LoadModel(filepath.Join(dir, "grow", "last.safetensors"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,8 +48,8 @@ func TestTrainGrowListener(t *testing.T) {
 	}{
 		{"new model all flat", []string{"-listener-layers", "2", "-listener-flat", "2"}, "-listener-flat 2: want fewer than the 2 listener layers"},
 		{"negative", []string{"-listener-flat", "-1"}, "not negative"},
-		{"fewer layers than the file", []string{"-init", base, "-listener-layers", "2"}, "-listener-layers 2: speech: train: " + base + ": the listener cannot be grown to that depth: it has 3 listener layers"},
-		{"flat count off", []string{"-init", base, "-listener-layers", "4", "-listener-flat", "3"}, "-listener-flat 3: speech: train: " + base + ": the grown listener would have another number of flat layers: it has 3 listener layers, 1 of them flat, and growing it to 4 adds 1 flat ones: 2, not 3"},
+		{"fewer layers than the file", []string{"-init", base, "-listener-layers", "2"}, "-listener-layers 2: speechtrain: " + base + ": the listener cannot be grown to that depth: it has 3 listener layers"},
+		{"flat count off", []string{"-init", base, "-listener-layers", "4", "-listener-flat", "3"}, "-listener-flat 3: speechtrain: " + base + ": the grown listener would have another number of flat layers: it has 3 listener layers, 1 of them flat, and growing it to 4 adds 1 flat ones: 2, not 3"},
 		{"flat 0 with init", []string{"-init", base, "-listener-flat", "0"}, "-listener-flat 0 with -init"},
 		{"too deep", []string{"-init", base, "-listener-layers", "7"}, "listener_layers 7; want at most 6"},
 	} {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // TestTrainPhoneCTCInit fine-tunes a tiny model without a phone head
@@ -26,7 +26,7 @@ func TestTrainPhoneCTCInit(t *testing.T) {
 	}
 	train("base")
 	base := filepath.Join(dir, "base", "best.safetensors")
-	if m, err := speech.LoadModel(base); err != nil || m.PhoneCTC != nil {
+	if m, err := speechmodel.LoadModel(base); err != nil || m.PhoneCTC != nil {
 		t.Fatalf("base model: %v (phone head %v)", err, m.PhoneCTC != nil)
 	}
 	log := train("phone", "-init", base, "-phone-ctc-weight", "0.2", "-pronunciations", dict)
@@ -35,7 +35,7 @@ func TestTrainPhoneCTCInit(t *testing.T) {
 			t.Errorf("log lacks %q:\n%s", want, log)
 		}
 	}
-	m, err := speech.LoadModel(filepath.Join(dir, "phone", "last.safetensors"))
+	m, err := speechmodel.LoadModel(filepath.Join(dir, "phone", "last.safetensors"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestTrainPhoneCTCInit(t *testing.T) {
 	if err := run([]string{"export", "-o", half, filepath.Join(dir, "phone", "last.safetensors")}, nil, &stdout, &stderr); err != nil {
 		t.Fatalf("asr export: %v\n%s", err, stderr.String())
 	}
-	h, err := speech.LoadModel(half)
+	h, err := speechmodel.LoadModel(half)
 	if err != nil {
 		t.Fatal(err)
 	}

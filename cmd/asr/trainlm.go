@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/attend-go/attend/cmd/internal/cli"
-	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechlm"
 )
 
 func init() {
@@ -77,7 +77,7 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fs := cli.NewFlagSet("train-lm", trainLMUsage, trainLMExamples, stderr)
 	out := fs.String("o", "", "output model `file` (required)")
 	char := fs.Bool("char", false, "train the character LSTM model instead of word n-grams")
-	w := speech.DefaultWordLMOptions()
+	w := speechlm.DefaultWordLMOptions()
 	order := fs.Int("order", w.Order, "n-gram order, 2 to 5")
 	prune := fs.String("prune", "", "comma-separated count `thresholds` per order, from unigrams (KenLM's --prune)")
 	maxVocab := fs.Int("max-vocab", 0, "keep the `N` most frequent words, the others become <unk> (0: all)")
@@ -87,7 +87,7 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	mix := fs.String("mix", "", "interpolate the trained model with this word model `file` (ARPA, or a CMU Sphinx .lm.bin such as pocketsphinx's en-us.lm.bin)")
 	mixWeight := fs.Float64("mix-weight", 0.5, "the trained model's share of each probability in the interpolation (-mix), between 0 and 1")
 	mixPrune := fs.Float64("mix-prune", 0, "leave out the -mix model's n-grams whose relative-entropy gain is below this `threshold` (0: keep all; 1e-7 keeps about half of en-us.lm.bin)")
-	var o speech.LMOptions
+	var o speechlm.LMOptions
 	fs.IntVar(&o.Config.Hidden, "hidden", 256, "LSTM units (-char)")
 	fs.IntVar(&o.BatchSize, "batch", 32, "sentences per batch (-char)")
 	fs.IntVar(&o.Epochs, "epochs", 2, "passes over the text (-char)")
@@ -130,7 +130,7 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if err != nil {
 		return cli.Usagef("-prune %q: %v", *prune, err)
 	}
-	if _, err := speech.CheckPrune(thresholds, *order); err != nil {
+	if _, err := speechlm.CheckPrune(thresholds, *order); err != nil {
 		return cli.Usagef("-prune %q: %v", *prune, err)
 	}
 	if *maxVocab < 0 {
@@ -159,8 +159,8 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	w.Text, w.Out, w.Order, w.Prune, w.MaxVocab = fs.Args(), *out, *order, thresholds, *maxVocab
 	w.Mix, w.MixWeight, w.MixPrune = *mix, *mixWeight, *mixPrune
 	w.Dev, w.DevFraction, w.Seed, w.Log = dev, *devFraction, o.Seed, stderr
-	r, err := speech.TrainWordLM(w)
-	if me := (*speech.MixError)(nil); errors.As(err, &me) {
+	r, err := speechlm.TrainWordLM(w)
+	if me := (*speechlm.MixError)(nil); errors.As(err, &me) {
 		return fmt.Errorf("-mix: %w", me.Err)
 	}
 	if err != nil {
@@ -168,12 +168,12 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	if *asJSON {
 		return cli.WriteJSON(stdout, struct {
-			Model          string          `json:"model"`
-			Order          int             `json:"order"`
-			Words          int             `json:"words"`
-			NGrams         []int           `json:"ngrams"`
-			TrainSentences int             `json:"train_sentences"`
-			Dev            *speech.LMScore `json:"dev"` // null without held-out text
+			Model          string            `json:"model"`
+			Order          int               `json:"order"`
+			Words          int               `json:"words"`
+			NGrams         []int             `json:"ngrams"`
+			TrainSentences int               `json:"train_sentences"`
+			Dev            *speechlm.LMScore `json:"dev"` // null without held-out text
 		}{r.Model, r.Order, r.Words, r.NGrams, r.TrainSentences, r.Dev})
 	}
 	fmt.Fprintf(stdout, "%s: order %d, %d words, n-grams %s\n", r.Model, r.Order, r.Words, joinInts(r.NGrams))
@@ -184,11 +184,11 @@ func runTrainLM(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 }
 
 // trainCharLM runs the character LSTM language model's training.
-func trainCharLM(o speech.LMOptions, asJSON bool, stdout io.Writer) error {
+func trainCharLM(o speechlm.LMOptions, asJSON bool, stdout io.Writer) error {
 	o.Config.Embed = 0
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	bpc, err := speech.TrainLM(ctx, o)
+	bpc, err := speechlm.TrainLM(ctx, o)
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/attend-go/attend/internal/input"
 	"github.com/attend-go/attend/pipeline/batch"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 func init() {
@@ -191,7 +192,7 @@ func runTranscribe(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 type transcription struct {
 	paths          []string // the arguments
 	modelPath      string   // "" for the embedded model
-	decoding       speech.Decoding
+	decoding       speechmodel.Decoding
 	noVAD          bool // decode all audio (-vad=false)
 	threads        int  // -t: workers decoding the chunks of a file
 	quiet          bool // no progress line
@@ -247,7 +248,7 @@ func (tj *transcription) files(format, align string, alignDir bool) error {
 	}
 	showProgress := !tj.quiet && cli.IsTerminal(tj.stderr)
 	stdoutTerminal := cli.IsTerminal(tj.stdout)
-	var stages speech.Stages
+	var stages speechmodel.Stages
 	for _, path := range paths {
 		prefix := ""
 		if format == "txt" && len(tj.paths) > 1 {
@@ -355,7 +356,7 @@ func (tj *transcription) batch(b *cli.Batch, opts *batch.Options) error {
 			inputs[i].Err = speech.CheckAudio(inputs[i].Path) // recorded as failed, unopened
 		}
 	}
-	opts.Model, opts.Stdout, opts.Stderr = speech.ModelID(tj.modelPath), tj.stdout, tj.stderr
+	opts.Model, opts.Stdout, opts.Stderr = speechmodel.ModelID(tj.modelPath), tj.stdout, tj.stderr
 	// The model loads when batch.Run starts its first worker: after the
 	// outputs are checked, and not at all when no input is left to do.
 	var (
@@ -381,6 +382,6 @@ func (tj *transcription) batch(b *cli.Batch, opts *batch.Options) error {
 }
 
 // openModel opens the speech model with its search and language model.
-func (tj *transcription) openModel() (speech.Model, error) {
-	return speech.Open(tj.modelPath, &tj.decoding)
+func (tj *transcription) openModel() (speechmodel.Model, error) {
+	return speechmodel.Open(tj.modelPath, &tj.decoding)
 }

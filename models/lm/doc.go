@@ -2,7 +2,7 @@
 // the recognizer's scores, in one place:
 //
 //   - Char, a character-level LSTM language model over the recognizer's
-//     vocabulary, trained on text alone (pipeline/speech's TrainLM) and
+//     vocabulary, trained on text alone (pipeline/speechlm's TrainLM) and
 //     fused per character (shallow fusion, Gulcehre et al. 2015):
 //
 //     h_i = LSTM(E·y_{i−1}, h_{i−1}),  p(y_i | y_<i) = softmax(W·h_i + b)

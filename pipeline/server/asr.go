@@ -13,6 +13,7 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // DefaultMaxDuration is the longest audio a request may hold when
@@ -26,9 +27,9 @@ var ResponseFormats = []string{"json", "text", "srt", "vtt", "verbose_json"}
 
 // ASRConfig configures NewASR.
 type ASRConfig struct {
-	// Model is the speech model with its decoding options (speech.Open,
-	// speech.NewLAS), shared by every worker.
-	Model speech.Model
+	// Model is the speech model with its decoding options (speechmodel.Open,
+	// speechmodel.NewLAS), shared by every worker.
+	Model speechmodel.Model
 	// ModelID names it in /v1/models and the answers.
 	ModelID string
 	// MaxDuration bounds the audio of one request (0: DefaultMaxDuration);
@@ -43,7 +44,7 @@ type ASRConfig struct {
 // ASRModel is a speech model served under an ID.
 type ASRModel struct {
 	ID    string
-	Model speech.Model
+	Model speechmodel.Model
 }
 
 // asrService answers the transcription endpoints.
@@ -305,12 +306,12 @@ func (m *servedModel) transcriberFor(language string) (*speech.Transcriber, func
 
 // modelFor returns m's model decoding language: the model itself for ""
 // (its own language) or English on a model that cannot choose, else
-// the model for that language (speech.Languages), or a bad request.
-func (m *servedModel) modelFor(language string) (speech.Model, error) {
+// the model for that language (speechmodel.Languages), or a bad request.
+func (m *servedModel) modelFor(language string) (speechmodel.Model, error) {
 	if language == "" {
 		return m.Model, nil
 	}
-	l, ok := m.Model.(speech.Languages)
+	l, ok := m.Model.(speechmodel.Languages)
 	if !ok {
 		if lang := strings.ToLower(language); lang == "en" || lang == "english" {
 			return m.Model, nil

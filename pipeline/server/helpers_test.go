@@ -10,7 +10,7 @@ import (
 	"github.com/attend-go/attend/internal/shareddata"
 	"github.com/attend-go/attend/models/caption"
 	"github.com/attend-go/attend/pipeline/captioning"
-	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // repoRoot is the module root, two levels up from this package.
@@ -18,22 +18,22 @@ var repoRoot = filepath.Join("..", "..")
 
 var (
 	asrOnce  sync.Once
-	asrModel *speech.LASModel
+	asrModel *speechmodel.LASModel
 	asrErr   error
 )
 
 // newASRServer returns an asr server over the embedded model.
 func newASRServer(t testing.TB, o Options) *Server {
 	t.Helper()
-	asrOnce.Do(func() { asrModel, asrErr = speech.OpenModel("") })
+	asrOnce.Do(func() { asrModel, asrErr = speechmodel.OpenModel("") })
 	if asrErr != nil {
 		t.Fatal(asrErr)
 	}
 	// Attention alone, no language model: the page then shows the
 	// speller's own alignment (with the LM, the default model falls back
 	// to CTC on hello.wav, whose alignment is one-hot).
-	so := speech.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 2}
-	s, err := NewASR(ASRConfig{Model: speech.NewLAS(asrModel, &so), ModelID: speech.ModelID("")}, o)
+	so := speechmodel.SearchOptions{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: 2}
+	s, err := NewASR(ASRConfig{Model: speechmodel.NewLAS(asrModel, &so), ModelID: speechmodel.ModelID("")}, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 	"github.com/coder/websocket"
 )
 
@@ -102,7 +102,7 @@ func helloPCM(t *testing.T, url string) ([]byte, string) {
 // helloTwice is hello.wav twice with pauses, as raw PCM and as WAV.
 func helloTwice(t *testing.T) (pcm, wavFile []byte) {
 	t.Helper()
-	sig, err := speech.Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
+	sig, err := speechmodel.Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

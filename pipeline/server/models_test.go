@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // namedModel is a made-up speech model family whose transcript names
@@ -16,13 +16,13 @@ import (
 // request reached.
 type namedModel struct {
 	name, family, language string
-	languages              bool // implements speech.Languages (languageModel)
+	languages              bool // implements speechmodel.Languages (languageModel)
 }
 
-func (m namedModel) Info() speech.ModelInfo {
-	return speech.ModelInfo{Family: m.family, EncoderFrameSeconds: 0.02}
+func (m namedModel) Info() speechmodel.ModelInfo {
+	return speechmodel.ModelInfo{Family: m.family, EncoderFrameSeconds: 0.02}
 }
-func (m namedModel) NewDecoder() (speech.Decoder, error) {
+func (m namedModel) NewDecoder() (speechmodel.Decoder, error) {
 	return namedDecoder{m}, nil
 }
 
@@ -32,25 +32,25 @@ func (e namedEncoding) Seconds() float64 { return float64(e) }
 
 type namedDecoder struct{ m namedModel }
 
-func (d namedDecoder) Encode(s []float32) (speech.Encoding, error) {
-	return namedEncoding(float64(len(s)) / speech.SampleRate), nil
+func (d namedDecoder) Encode(s []float32) (speechmodel.Encoding, error) {
+	return namedEncoding(float64(len(s)) / speechmodel.SampleRate), nil
 }
 
-func (d namedDecoder) Decode(e speech.Encoding, _ *speech.DecodeOptions) (*speech.Hypothesis, error) {
+func (d namedDecoder) Decode(e speechmodel.Encoding, _ *speechmodel.DecodeOptions) (*speechmodel.Hypothesis, error) {
 	text := d.m.name + " " + d.m.language
-	return &speech.Hypothesis{Text: text, Words: []speech.Word{{Word: d.m.name, End: e.Seconds()}}}, nil
+	return &speechmodel.Hypothesis{Text: text, Words: []speechmodel.Word{{Word: d.m.name, End: e.Seconds()}}}, nil
 }
 
-func (d namedDecoder) Align([]speech.Encoding, []string, *speech.DecodeOptions) ([]*speech.Hypothesis, error) {
+func (d namedDecoder) Align([]speechmodel.Encoding, []string, *speechmodel.DecodeOptions) ([]*speechmodel.Hypothesis, error) {
 	return nil, fmt.Errorf("not aligning")
 }
 
 // languageModel is a namedModel that decodes a language chosen per request.
 type languageModel struct{ namedModel }
 
-func (m languageModel) WithLanguage(language string) (speech.Model, error) {
+func (m languageModel) WithLanguage(language string) (speechmodel.Model, error) {
 	if language == "klingon" {
-		return nil, fmt.Errorf("speech: -language %q is not a language Whisper knows", language)
+		return nil, fmt.Errorf("speechmodel: -language %q is not a language Whisper knows", language)
 	}
 	c := m
 	c.language = language

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // Verbose is the verbose_json answer: OpenAI's fields (task, language,
@@ -16,13 +17,13 @@ import (
 // confidence and, under "attend", each chunk's attention alignment and
 // log-mel spectrogram for drawing.
 type Verbose struct {
-	Task     string         `json:"task"`
-	Language string         `json:"language"`
-	Duration float64        `json:"duration"`
-	Text     string         `json:"text"`
-	Segments []Segment      `json:"segments,omitempty"`
-	Words    []speech.Word  `json:"words,omitempty"`
-	Attend   *VerboseAttend `json:"attend,omitempty"`
+	Task     string             `json:"task"`
+	Language string             `json:"language"`
+	Duration float64            `json:"duration"`
+	Text     string             `json:"text"`
+	Segments []Segment          `json:"segments,omitempty"`
+	Words    []speechmodel.Word `json:"words,omitempty"`
+	Attend   *VerboseAttend     `json:"attend,omitempty"`
 }
 
 // Segment is one of OpenAI's segments: here a subtitle cue of the srt
@@ -50,7 +51,7 @@ type VerboseAttend struct {
 	Model string `json:"model"`
 	// MelFrameSeconds is the hop of the spectrogram frames (10 ms),
 	// EncoderFrameSeconds that of the encoder frames the speller attends
-	// over (speech.ModelInfo.EncoderFrameSeconds: for LAS the listener's
+	// over (speechmodel.ModelInfo.EncoderFrameSeconds: for LAS the listener's
 	// reduction × 10 ms).
 	MelFrameSeconds     float64 `json:"mel_frame_seconds"`
 	EncoderFrameSeconds float64 `json:"encoder_frame_seconds"`
@@ -114,7 +115,7 @@ const quantization = "alignment and mel are base64 bytes, row-major (alignment: 
 // verbose lays out a transcript as the verbose_json answer.
 func verbose(t *speech.Transcript, req *asrRequest, model string, encoderFrameSeconds float64) *Verbose {
 	v := &Verbose{Task: "transcribe", Language: "english", Duration: t.Duration, Text: t.Text}
-	var words []speech.Word
+	var words []speechmodel.Word
 	for _, c := range t.Chunks {
 		for _, w := range c.Words {
 			w.Start, w.End, w.Confidence = roundTo(w.Start, 1e3), roundTo(w.End, 1e3), roundTo(w.Confidence, 1e4)
@@ -124,7 +125,7 @@ func verbose(t *speech.Transcript, req *asrRequest, model string, encoderFrameSe
 	if req.words {
 		v.Words = words
 		if v.Words == nil {
-			v.Words = []speech.Word{}
+			v.Words = []speechmodel.Word{}
 		}
 	}
 	if req.segments {
@@ -133,7 +134,7 @@ func verbose(t *speech.Transcript, req *asrRequest, model string, encoderFrameSe
 	if !req.attention {
 		return v
 	}
-	v.Attend = &VerboseAttend{Model: model, MelFrameSeconds: speech.FrameSeconds,
+	v.Attend = &VerboseAttend{Model: model, MelFrameSeconds: speechmodel.FrameSeconds,
 		EncoderFrameSeconds: encoderFrameSeconds, DecodeSeconds: t.Decode,
 		Quantization: quantization, Chunks: []VerboseChunk{}}
 	first := 0
@@ -169,7 +170,7 @@ func verbose(t *speech.Transcript, req *asrRequest, model string, encoderFrameSe
 // segments groups the words into OpenAI segments, one per subtitle cue,
 // each with its chunk's no-speech evidence. Cues never cross chunks, and
 // a chunk without speech has no words, so no cue.
-func segments(t *speech.Transcript, words []speech.Word) []Segment {
+func segments(t *speech.Transcript, words []speechmodel.Word) []Segment {
 	// chunkOf[i] is the chunk of words[i].
 	chunkOf := make([]int, 0, len(words))
 	for k, c := range t.Chunks {

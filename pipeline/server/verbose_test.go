@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // noSpeechTranscript has a spoken chunk, a chunk without speech and a
@@ -15,12 +16,12 @@ func noSpeechTranscript() *speech.Transcript {
 	oneHot := [][]float32{{1, 0, 0, 0}, {0, 0, 1, 0}}
 	return &speech.Transcript{Text: "hello go", Duration: 9, Chunks: []speech.Chunk{
 		{Start: 0, End: 3, Text: "hello", NoSpeechScore: 0.0412,
-			Words:     []speech.Word{{Word: "hello", Start: 0.5, End: 1.2, Confidence: 0.9}},
+			Words:     []speechmodel.Word{{Word: "hello", Start: 0.5, End: 1.2, Confidence: 0.9}},
 			Chars:     []string{"h", "e", "l", "l", "o"},
 			Alignment: [][]float32{{.5, .5}, {.2, .8}, {0, 1}, {0, 1}, {0, 1}}},
-		{Start: 3, End: 6, NoSpeech: true, NoSpeechScore: 0.97, Words: []speech.Word{}},
+		{Start: 3, End: 6, NoSpeech: true, NoSpeechScore: 0.97, Words: []speechmodel.Word{}},
 		{Start: 6, End: 9, Text: "go", NoSpeechScore: 0.31, Fallback: "attention repeated itself",
-			Words:     []speech.Word{{Word: "go", Start: 6.1, End: 6.4, Confidence: 0.6}},
+			Words:     []speechmodel.Word{{Word: "go", Start: 6.1, End: 6.4, Confidence: 0.6}},
 			Chars:     []string{"g", "o"},
 			Alignment: oneHot,
 			CTC:       [][]float32{{.7, .2, .1, 0}, {0, .3, .6, .1}}},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // ExampleTranscriber_Align times the words of a known text in a recording:
@@ -17,7 +18,7 @@ func ExampleTranscriber_Align() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	tr, err := speech.NewTranscriber(speech.NewLAS(model, nil), nil)
+	tr, err := speech.NewTranscriber(speechmodel.NewLAS(model, nil), nil)
 	if err != nil {
 		log.Fatal(err)
 	}

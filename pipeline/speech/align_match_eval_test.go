@@ -10,6 +10,7 @@ import (
 
 	"github.com/attend-go/attend/pipeline/speech"
 	"github.com/attend-go/attend/pipeline/speechdata"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 var alignManifest = flag.String("align.manifest", "", "speech manifest for the script-match measurement (skipped when empty)")
@@ -31,11 +32,11 @@ func TestAlignMatchScores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := speech.OpenModel("")
+	model, err := speechmodel.OpenModel("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := speech.NewTranscriber(speech.NewLAS(model, nil), nil)
+	tr, err := speech.NewTranscriber(speechmodel.NewLAS(model, nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

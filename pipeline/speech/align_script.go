@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/attend-go/attend/pipeline/speechdata"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // MismatchScore is the ScriptScore below which a script probably does not
@@ -94,7 +95,7 @@ func scriptBoundaries(words []scriptWord) []bool {
 // all their characters.
 func scriptChunk(c *Chunk, script *[]scriptWord) {
 	timed := c.Words
-	c.Words = []Word{}
+	c.Words = []speechmodel.Word{}
 	var texts []string
 	for len(timed) > 0 && len(*script) > 0 {
 		sw := (*script)[0]
@@ -107,7 +108,7 @@ func scriptChunk(c *Chunk, script *[]scriptWord) {
 			logP += n * math.Log(p.Confidence)
 			chars += n
 		}
-		c.Words = append(c.Words, Word{Word: sw.text, Normalized: strings.Join(sw.norm, " "),
+		c.Words = append(c.Words, speechmodel.Word{Word: sw.text, Normalized: strings.Join(sw.norm, " "),
 			Start: roundMs(parts[0].Start), End: roundMs(parts[len(parts)-1].End), Confidence: math.Exp(logP / chars)})
 		texts = append(texts, sw.text)
 	}

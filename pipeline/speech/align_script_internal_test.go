@@ -42,23 +42,3 @@ func TestScriptWords(t *testing.T) {
 		})
 	}
 }
-
-// TestSnapShare moves chunk boundaries off the inside of script words.
-func TestSnapShare(t *testing.T) {
-	// Words as written of 1, 3, 1, 2 normalized words: cuts allowed
-	// before normalized words 0, 1, 4, 5 and at the end, 7.
-	cut := scriptBoundaries([]scriptWord{{norm: []string{"a"}}, {norm: []string{"b", "c", "d"}}, {norm: []string{"e"}}, {norm: []string{"f", "g"}}})
-	tests := []struct{ counts, want []int }{
-		{[]int{1, 6}, []int{1, 6}},
-		{[]int{2, 5}, []int{1, 6}},       // 2 → 1
-		{[]int{3, 4}, []int{4, 3}},       // 3 → 4
-		{[]int{3, 3, 1}, []int{4, 1, 2}}, // 3 → 4, 6 → 5
-		{[]int{0, 7}, []int{0, 7}},
-		{[]int{6, 1}, []int{5, 2}},
-	}
-	for _, tc := range tests {
-		if got := snapShare(tc.counts, cut); !slices.Equal(got, tc.want) {
-			t.Errorf("snapShare(%v) = %v, want %v", tc.counts, got, tc.want)
-		}
-	}
-}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/internal/input"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // ErrNoText marks a text to align that holds no word once normalized.
@@ -81,11 +82,11 @@ func (t *Transcriber) AlignStream(path string, stream audio.Stream, text string)
 		return nil, err
 	}
 	start := time.Now()
-	encs := make([]Encoding, len(chunks))
+	encs := make([]speechmodel.Encoding, len(chunks))
 	for i, c := range chunks {
 		encs[i] = c.enc
 	}
-	hyps, err := t.dec.Align(encs, words, &DecodeOptions{KeepAlignment: t.opts.KeepAlignment})
+	hyps, err := t.dec.Align(encs, words, &speechmodel.DecodeOptions{KeepAlignment: t.opts.KeepAlignment})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -123,7 +124,7 @@ func (t *Transcriber) AlignStream(path string, stream audio.Stream, text string)
 type alignedChunk struct {
 	start, end float64 // seconds in the recording
 	offset     float64 // of the audio encoded, in the chunk (see audible)
-	enc        Encoding
+	enc        speechmodel.Encoding
 	decode     float64 // seconds spent encoding it
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/models/asr/decode"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 const helloText = "the quick brown fox jumps over the lazy dog"
@@ -56,7 +57,7 @@ func checkTimes(t *testing.T, got *speech.Transcript, words []string, frameSec f
 
 func loadHello(tb testing.TB) *audio.Signal {
 	tb.Helper()
-	hello, err := speech.Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
+	hello, err := speechmodel.Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func searchTranscriber(tb testing.TB, search decode.Options, opts *speech.Transc
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tr, err := speech.NewTranscriber(speech.NewLAS(model, &search), opts)
+	tr, err := speech.NewTranscriber(speechmodel.NewLAS(model, &search), opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestAlignSharesLongTextAmongChunks(t *testing.T) {
 		t.Fatalf("%.1f s in %d chunk(s), want at least 2", got.Duration, len(got.Chunks))
 	}
 	checkTimes(t, got, words, 0.06)
-	var all []speech.Word
+	var all []speechmodel.Word
 	for _, c := range got.Chunks {
 		all = append(all, c.Words...)
 	}
@@ -176,7 +177,7 @@ func TestAlignErrors(t *testing.T) {
 		{"one chunk without a CTC head", noCTC, hello.Samples, helloText, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tr, err := speech.NewTranscriber(speech.NewLAS(tc.model, nil), nil)
+			tr, err := speech.NewTranscriber(speechmodel.NewLAS(tc.model, nil), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

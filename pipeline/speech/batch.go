@@ -9,22 +9,13 @@ import (
 	"github.com/mjibson/go-dsp/fft"
 
 	"github.com/attend-go/attend/audio"
-	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/pipeline/batch"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // Transcribing many files with package batch (asr transcribe DIR): the
 // model is loaded once and shared read-only by every worker; each worker
 // owns a Transcriber (front end and decoder workspace).
-
-// ModelID names a model in batch records: asr.DefaultID for the embedded
-// default model (the empty path), else the path as given.
-func ModelID(path string) string {
-	if path == "" {
-		return asr.DefaultID
-	}
-	return path
-}
 
 // BatchFactory returns the batch.Factory of a transcription batch: each
 // worker gets its own Transcriber over the shared model with opts, and
@@ -33,14 +24,14 @@ func ModelID(path string) string {
 // A worker stops reading its recording when its context is cancelled
 // (batch.Options.Abort), so abandoning a long recording costs at most
 // the chunk being decoded.
-func BatchFactory(model Model, opts *TranscribeOptions) batch.Factory {
+func BatchFactory(model speechmodel.Model, opts *TranscribeOptions) batch.Factory {
 	return func(int) (batch.Processor, error) {
 		tr, err := NewTranscriber(model, opts)
 		if err != nil {
 			return nil, err
 		}
 		return func(ctx context.Context, in batch.Input) (batch.Result, error) {
-			t, err := tr.fileContext(ctx, in.Path)
+			t, err := tr.FileContext(ctx, in.Path)
 			if err != nil {
 				return batch.Result{}, err
 			}
@@ -49,9 +40,9 @@ func BatchFactory(model Model, opts *TranscribeOptions) batch.Factory {
 	}
 }
 
-// fileContext is File for a batch: no standard input, and a stream that
-// fails once ctx is cancelled.
-func (t *Transcriber) fileContext(ctx context.Context, path string) (*Transcript, error) {
+// FileContext is File for batches and evaluations: no standard input,
+// and a stream that fails once ctx is cancelled.
+func (t *Transcriber) FileContext(ctx context.Context, path string) (*Transcript, error) {
 	return withAudioFile(path, nil, func(stream audio.Stream) (*Transcript, error) {
 		return t.Stream(path, contextStream{ctx, stream})
 	})

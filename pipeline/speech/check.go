@@ -27,7 +27,7 @@ func CheckAudio(path string) error {
 		return err
 	}
 	defer f.Close()
-	head := make([]byte, min(size, sniffBytes))
+	head := make([]byte, min(size, checkBytes))
 	if _, err := io.ReadFull(f, head); err != nil {
 		return fmt.Errorf("%s: reading: %w", path, err)
 	}
@@ -36,3 +36,8 @@ func CheckAudio(path string) error {
 	}
 	return nil
 }
+
+// checkBytes is how much of a file CheckAudio reads to tell audio from
+// other files: every format's header, and enough for audio.Sniff to
+// confirm an MP3 frame.
+const checkBytes = 4096

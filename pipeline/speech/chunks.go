@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/attend-go/attend/audio"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // segmenter cuts a recording into the chunks a Transcriber decodes one
@@ -51,7 +52,7 @@ func newWholeRecording(s audio.Stream) (*wholeRecording, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s, err = audio.ResampleStream(s, SampleRate); err != nil {
+	if s, err = audio.ResampleStream(s, speechmodel.SampleRate); err != nil {
 		return nil, err
 	}
 	return &wholeRecording{src: s}, nil
@@ -79,5 +80,5 @@ func (w *wholeRecording) Next() (audio.Segment, error) {
 	if len(samples) == 0 {
 		return audio.Segment{}, io.EOF
 	}
-	return audio.Segment{Samples: samples, Rate: SampleRate, End: len(samples), SpeechProbability: 1}, nil
+	return audio.Segment{Samples: samples, Rate: speechmodel.SampleRate, End: len(samples), SpeechProbability: 1}, nil
 }

@@ -1,7 +1,11 @@
-// Package speech runs attend's speech recognizer (package asr) end to
-// end: audio files in, transcripts with word times out, and the jobs
-// around it — forced alignment of a known text, batches, training,
-// evaluation and the measurement of timing accuracy.
+// Package speech transcribes recordings with any speech model of package
+// speechmodel: audio files in, transcripts with word times out, and the
+// jobs around it — voice activity detection and chunking, the output
+// formats (txt, json, srt, vtt), forced alignment of a known text,
+// batches and live segments. It reaches a network only through the
+// speechmodel.Model interface and never asks which family it holds
+// (models/layering_test.go enforces it: this package imports no model).
+// Evaluation is package speecheval, training speechtrain and speechlm.
 //
 // # Use from Go
 //
@@ -25,37 +29,20 @@
 // file's path. The Transcriber below is the lower-level API the commands
 // use (decoded streams, forced alignment, options per call).
 //
-// # Speech models
-//
-// Everything here talks to a Model (model.go): a family's network with
-// its decoding options, which hands each goroutine a Decoder that
-// encodes the 16 kHz samples of one chunk, decodes it into a Hypothesis
-// (text, timed words, scored tokens, the attention to draw) and forces a
-// known text through a recording's chunks. VAD, chunking, formats,
-// batches, the server, its page and eval never ask which family they
-// hold. NewLAS makes the Listen-Attend-Spell network of package asr a
-// Model (model_las.go); Open opens a model file, choosing its family.
-// A family that cuts recordings itself (Whisper's 30-s windows) says so
-// in its ModelInfo and gets each recording whole.
-//
 // # Transcription
 //
 // A Transcriber (one per goroutine; the model may be shared) decodes a
-// recording chunk by chunk, so memory stays bounded whatever its length.
-// For the LAS model (the Frontend and the asr calls are its Decoder's):
+// recording chunk by chunk, so memory stays bounded whatever its length:
 //
 //	File / Stream     any rate and channel count → 16 kHz mono; the voice
 //	                  activity detector (audio.VAD) marks non-speech, which
 //	                  is skipped, and speech is cut at pauses into chunks of
 //	                  ≤ 12 s (audio.Segmenter; below)
-//	Frontend          80 log-mel bins, 25 ms window, 10 ms hop, per-chunk CMVN
-//	                  → x (frames, 80)
-//	asr.Model.Encode  listener → h (T, 2H), one frame per r input frames
-//	                  (r = 6, 60 ms, for the default model), and the CTC
-//	                  head's log-posteriors (T, V)
-//	decode.Decode  beam search → characters y_1…y_n, each with its
-//	                  attention row α_i (T) and log p(y_i | y_<i, x)
-//	word timing       characters → words with times and confidences (below)
+//	Decoder.Encode    the model's front end and encoder over one chunk
+//	Decoder.Decode    its search → a speechmodel.Hypothesis: text, timed
+//	                  words, scored tokens (for the LAS model, see
+//	                  package speechmodel's "LAS": log-mel, listener, joint
+//	                  CTC/attention beam search, word times)
 //
 // The Transcript holds the text and, per chunk, its span, text and Words;
 // Fallback says why the CTC best path replaced the attention output of a
@@ -64,8 +51,8 @@
 // txt, json (the Transcript itself: see Transcript, Chunk and Word for
 // the fields), srt or vtt (Cues: ≤ 10 words and ≤ 6 s per subtitle).
 // BatchFactory runs transcription over many files with package batch;
-// Evaluate scores a manifest with the same Transcriber, so that its
-// figures are those of the text "asr transcribe" prints.
+// speecheval.Evaluate scores a manifest with the same Transcriber, so
+// that its figures are those of the text "asr transcribe" prints.
 //
 // # Voice activity
 //
@@ -121,84 +108,19 @@
 // noise speech and merged sentences). Chunks keep SpeechPad (200 ms) of the pauses
 // around their speech, NoisePad (150 ms) of steady noise, and no more
 // (audio.SegmentOptions.Margin): the rest of a pause is noise the
-// recognizer would decode.
-
-// # Word times
-//
-// Transcription and forced alignment time words the same way. Each
-// character i of a chunk is placed on one encoder frame t_i, the frames
-// of the best non-decreasing path (decode.MonotonicFrames):
-//
-//	t_0 ≤ t_1 ≤ … ≤ t_{n−1} = argmax Σ_i log(α_i(t_i) + ε) + log y_{t_i}(c_i)
-//
-// where α_i is the character's attention row, y_t(c) the CTC head's
-// posterior of character c at frame t (the term is left out for a model
-// trained without a CTC head) and ε = 1e-8. Words are the runs of
-// characters between spaces; a word spans [t_first·Δ, (t_last+1)·Δ)
-// relative to its chunk, Δ = 10 ms · r, pushed to start no
-// earlier than the word before it ends and to last at least one frame.
-// Its Confidence is exp((1/m) Σ log p(c_j)) over its m characters: the
-// geometric mean of their probabilities under the speller (under the CTC
-// head after a fallback, whose one-hot rows pin the path to the frames
-// where the CTC best path emitted each character).
-//
-// Reading each character's attention peak instead fails on inputs unlike
-// the training data (words separated by long pauses): a stray second
-// peak stretches a word, and the speller runs ahead of the audio across a
-// pause. On 50 synthetic clips of 6 espeak-ng words joined by 0.15–0.5 s
-// pauses (asr timing -mode forced -clips 50, seeds 3 and 4; the first two
-// rows with that derivation swapped in), the share of word starts within
-// 100 ms of the truth is, with the default model:
-//
-//	first-character attention peak     45.0%, 48.0%  (median error 340, 240 ms)
-//	monotonic path, attention alone    73.7%, 74.3%  (29, 32 ms)
-//	monotonic path, attention + CTC    91.7%, 92.7%  (20, 19 ms)
-//
-// Free decoding gets no figure there: the default model recognizes none
-// of those isolated words (asr timing -mode free compares 0 words, with
-// beam 4 as with beam 1), and it falls back to CTC on 48 of seed 3's 50
-// clips. On 209 speechocean762 training utterances (every 12th), the
-// starts of the words it does recognize lie within 100 ms of where forced
-// alignment of the reference puts them for 84.8% of 256 words with beam 4
-// and 84.6% of 188 with beam 1, against 75.8% and 73.4% from attention
-// peaks (half the utterances or more fall back to CTC, whose frames both
-// share).
-//
+// recognizer would decode.//
 // # Forced alignment
 //
 // Transcriber.Align and AlignStream time the words of a known text
 // (subtitles for a script): the text is normalized (speechdata.Normalize)
-// and forced through the speller (asr.Model.Align, teacher forcing), whose
-// attention rows and log-probabilities go through the word timing above.
-// Long audio is cut into chunks of ≤ AlignChunkLength (8 s), and the words
-// are shared out among them by the most likely CTC alignment of the whole
-// text to the whole recording (decode.CTCSplit): a word goes to the chunk
-// holding its middle character; then the speller moves each boundary by
-// up to two words to the sharing under which it finds the text most
-// likely, which mends CTC's mistakes at the edges of chunks. The
-// transcript shows the script's words as written, each with the
-// normalized words it was aligned as, and scores how well the script fits
-// the audio (Transcript.ScriptScore, MismatchScore). TimingAccuracy measures both kinds of
-// alignment against the true word starts of synthetic clips, and
-// AlignmentPlots draws the spectrogram over the attention with the word
-// starts marked.
-//
-// # Training and evaluation
-//
-// Train fits a model on speech manifests (package speechdata) with
-// bucketed graphs, SpecAugment and checkpoints it can resume from (the
-// loop is pipeline/trainloop's, shared with caption train; the best model
-// is the one of lowest dev CER, and progress lines report hours of audio
-// trained on per wall-clock hour). Loading can add speed-perturbed copies
-// of the real speech and augmented ones (TrainOptions.Augment: VTLP,
-// reverberation, babble or coloured noise, telephone line; see
-// augment.go), seeded per utterance and copy so that they do not depend
-// on the number of workers;
-// TrainWordLM fits a word n-gram model (package ngram, ARPA) on normalized
-// text or transcripts and LMPerplexity scores text with one; TrainLM fits
-// the character language model for shallow fusion; Evaluate scores a
-// manifest (WER, CER, real-time factor) by transcribing each utterance
-// as "asr transcribe" does. The dev figure Train logs is quicker and
-// not the same: greedy search over each utterance's features whole,
-// without VAD, chunking or the trimming of digital silence.
+// and forced through the model (speechmodel.Decoder.Align), which times
+// each word as it times the words of a transcript. Long audio is cut into
+// chunks of ≤ AlignChunkLength (8 s), without voice activity detection,
+// and the model shares the words out among them (for LAS, see package
+// speechmodel). The transcript shows the script's words as written, each
+// with the normalized words it was aligned as, and scores how well the
+// script fits the audio (Transcript.ScriptScore, MismatchScore).
+// AlignmentPlots draws the spectrogram under the attention with the word
+// starts marked; speecheval.TimingAccuracy measures both kinds of
+// alignment against the true word starts of synthetic clips.
 package speech

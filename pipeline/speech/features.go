@@ -8,6 +8,7 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/internal/input"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // FeatureReport describes the speech front end's view of one file: what was
@@ -23,7 +24,7 @@ type FeatureReport struct {
 // LoadFeatures loads a file as Load does and computes its log-mel
 // filterbank features with the defaults the ASR models use.
 func LoadFeatures(path string, stdin io.Reader) (*FeatureReport, error) {
-	sig, err := Load(path, stdin)
+	sig, err := speechmodel.Load(path, stdin)
 	if err != nil {
 		return nil, err
 	}

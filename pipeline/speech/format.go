@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // Formats lists the transcript output formats of WriteTranscript.
@@ -159,7 +161,7 @@ func Cues(t *Transcript) []Cue {
 // *prevEnd, the end of the cue before them, which it advances.
 func chunkCues(c Chunk, prevEnd *float64) []Cue {
 	var cues []Cue
-	var cur []Word
+	var cur []speechmodel.Word
 	flush := func() {
 		if len(cur) == 0 {
 			return

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // BlankAudio is the text of a chunk without speech under
@@ -52,7 +54,7 @@ func WriteTranscriptOptions(w io.Writer, t *Transcript, format string, o *TextOp
 func (tw *TranscriptWriter) marked(c Chunk) Chunk {
 	if tw.opts.BlankMarker && c.NoSpeech {
 		c.Text = BlankAudio
-		c.Words = []Word{{Word: BlankAudio, Start: c.Start, End: c.End}}
+		c.Words = []speechmodel.Word{{Word: BlankAudio, Start: c.Start, End: c.End}}
 	}
 	return c
 }

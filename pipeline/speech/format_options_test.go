@@ -3,13 +3,15 @@ package speech
 import (
 	"bytes"
 	"testing"
+
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 func TestTextOptions(t *testing.T) {
 	tr := &Transcript{Chunks: []Chunk{
 		{Start: 0, End: 1, NoSpeech: true},
-		{Start: 1, End: 4.2, Text: "hello world", Words: []Word{{Word: "hello", Start: 1.1, End: 1.6}, {Word: "world", Start: 1.7, End: 2.3}}},
-		{Start: 4.2, End: 65.5, Text: "again", Words: []Word{{Word: "again", Start: 5, End: 5.5}}},
+		{Start: 1, End: 4.2, Text: "hello world", Words: []speechmodel.Word{{Word: "hello", Start: 1.1, End: 1.6}, {Word: "world", Start: 1.7, End: 2.3}}},
+		{Start: 4.2, End: 65.5, Text: "again", Words: []speechmodel.Word{{Word: "again", Start: 5, End: 5.5}}},
 	}}
 	for _, tc := range []struct {
 		name, format string

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/attend-go/attend/audio"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // Live transcription (pipeline/stream) decodes a recording while it
@@ -50,10 +51,10 @@ func (t *Transcriber) Segment(s audio.Segment) (Chunk, time.Duration, error) {
 // model's Partial decode (DecodeOptions.Partial) of their audible part,
 // "" for audio too short or without speech.
 func (t *Transcriber) Partial(samples []float32) (string, error) {
-	if len(samples) < SampleRate/40 {
+	if len(samples) < speechmodel.SampleRate/40 {
 		return "", nil
 	}
-	samples, _, silent := audible(samples, SampleRate)
+	samples, _, silent := audible(samples, speechmodel.SampleRate)
 	if silent {
 		return "", nil
 	}
@@ -61,7 +62,7 @@ func (t *Transcriber) Partial(samples []float32) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	h, err := t.dec.Decode(e, &DecodeOptions{Partial: true, DetectNoSpeech: true})
+	h, err := t.dec.Decode(e, &speechmodel.DecodeOptions{Partial: true, DetectNoSpeech: true})
 	if err != nil {
 		return "", err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // countingModel is a model family made up for the tests: it "hears" the
@@ -17,35 +18,35 @@ import (
 // word in the first chunk, each a tenth of a second long. It records the
 // chunk lengths its decoders were handed.
 type countingModel struct {
-	info    speech.ModelInfo
+	info    speechmodel.ModelInfo
 	encoded *[]int
 }
 
-func (m countingModel) Info() speech.ModelInfo { return m.info }
+func (m countingModel) Info() speechmodel.ModelInfo { return m.info }
 
-func (m countingModel) NewDecoder() (speech.Decoder, error) { return countingDecoder{m}, nil }
+func (m countingModel) NewDecoder() (speechmodel.Decoder, error) { return countingDecoder{m}, nil }
 
 type countingDecoder struct{ m countingModel }
 
 type countingEncoding int
 
-func (e countingEncoding) Seconds() float64 { return float64(e) / speech.SampleRate }
+func (e countingEncoding) Seconds() float64 { return float64(e) / speechmodel.SampleRate }
 
-func (d countingDecoder) Encode(samples []float32) (speech.Encoding, error) {
+func (d countingDecoder) Encode(samples []float32) (speechmodel.Encoding, error) {
 	*d.m.encoded = append(*d.m.encoded, len(samples))
 	return countingEncoding(len(samples)), nil
 }
 
-func (d countingDecoder) Decode(e speech.Encoding, o *speech.DecodeOptions) (*speech.Hypothesis, error) {
+func (d countingDecoder) Decode(e speechmodel.Encoding, o *speechmodel.DecodeOptions) (*speechmodel.Hypothesis, error) {
 	word := fmt.Sprintf("n%d", int(e.(countingEncoding)))
-	return &speech.Hypothesis{Text: word, Words: []speech.Word{{Word: word, End: e.Seconds(), Confidence: 1}},
-		Tokens: []speech.Token{{Text: word}}}, nil
+	return &speechmodel.Hypothesis{Text: word, Words: []speechmodel.Word{{Word: word, End: e.Seconds(), Confidence: 1}},
+		Tokens: []speechmodel.Token{{Text: word}}}, nil
 }
 
-func (d countingDecoder) Align(chunks []speech.Encoding, words []string, o *speech.DecodeOptions) ([]*speech.Hypothesis, error) {
-	out := make([]*speech.Hypothesis, len(chunks))
+func (d countingDecoder) Align(chunks []speechmodel.Encoding, words []string, o *speechmodel.DecodeOptions) ([]*speechmodel.Hypothesis, error) {
+	out := make([]*speechmodel.Hypothesis, len(chunks))
 	for i := range out {
-		out[i] = &speech.Hypothesis{}
+		out[i] = &speechmodel.Hypothesis{}
 	}
 	var norm []string
 	for _, w := range words {
@@ -53,8 +54,8 @@ func (d countingDecoder) Align(chunks []speech.Encoding, words []string, o *spee
 	}
 	out[0].Text = strings.Join(norm, " ")
 	for i, w := range norm {
-		out[0].Words = append(out[0].Words, speech.Word{Word: w, Start: float64(i) / 10, End: float64(i+1) / 10, Confidence: 1})
-		out[0].Tokens = append(out[0].Tokens, speech.Token{Text: w, LogProb: -1})
+		out[0].Words = append(out[0].Words, speechmodel.Word{Word: w, Start: float64(i) / 10, End: float64(i+1) / 10, Confidence: 1})
+		out[0].Tokens = append(out[0].Tokens, speechmodel.Token{Text: w, LogProb: -1})
 	}
 	return out, nil
 }
@@ -80,11 +81,11 @@ func TestModelFamilyChunking(t *testing.T) {
 	sig := tone(8000, 0.5, 40) // 40.5 s, stereo, 8 kHz
 	for _, tc := range []struct {
 		name   string
-		info   speech.ModelInfo
+		info   speechmodel.ModelInfo
 		chunks int
 	}{
-		{"pipeline cuts 10 s chunks", speech.ModelInfo{ChunkLength: 10 * time.Second}, 5},
-		{"family cuts itself", speech.ModelInfo{ChunkLength: 10 * time.Second, OwnChunking: true}, 1},
+		{"pipeline cuts 10 s chunks", speechmodel.ModelInfo{ChunkLength: 10 * time.Second}, 5},
+		{"family cuts itself", speechmodel.ModelInfo{ChunkLength: 10 * time.Second, OwnChunking: true}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var encoded []int
@@ -109,7 +110,7 @@ func TestModelFamilyChunking(t *testing.T) {
 				}
 				// The word spans what was encoded: the chunk less its
 				// leading digital silence (only the first chunk has any).
-				lead := c.End - c.Start - float64(encoded[i])/speech.SampleRate
+				lead := c.End - c.Start - float64(encoded[i])/speechmodel.SampleRate
 				if w := c.Words[0]; math.Abs(w.Start-(c.Start+lead)) > 1e-3 || math.Abs(w.End-c.End) > 2e-3 {
 					t.Errorf("chunk %d (%.3f–%.3f s, %d samples encoded): word at %.3f–%.3f s", i, c.Start, c.End, encoded[i], w.Start, w.End)
 				}
@@ -122,7 +123,7 @@ func TestModelFamilyChunking(t *testing.T) {
 			if tc.info.OwnChunking {
 				want = 40.5
 			}
-			if secs := float64(total) / speech.SampleRate; math.Abs(secs-want) > 0.05 {
+			if secs := float64(total) / speechmodel.SampleRate; math.Abs(secs-want) > 0.05 {
 				t.Errorf("encoded %.3f s of 16 kHz mono, want %.1f s", secs, want)
 			}
 			if math.Abs(got.Duration-40.5) > 1e-3 {
@@ -138,7 +139,7 @@ func TestModelFamilyChunking(t *testing.T) {
 // family's times.
 func TestModelFamilyAlign(t *testing.T) {
 	var encoded []int
-	tr, err := speech.NewTranscriber(countingModel{speech.ModelInfo{}, &encoded}, nil)
+	tr, err := speech.NewTranscriber(countingModel{speechmodel.ModelInfo{}, &encoded}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/attend-go/attend/audio"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // Options configures New. A nil *Options, like the zero value, means the
@@ -18,11 +19,11 @@ type Options struct {
 	Model string
 	// Search tunes beam search; nil means DefaultSearchOptions. Its
 	// language model fields are set from LM.
-	Search *SearchOptions
+	Search *speechmodel.SearchOptions
 	// LM is the language model fused in the search; nil means
 	// DefaultLanguageModel (the embedded word LM), and
 	// &LanguageModel{Path: NoLM} none.
-	LM *LanguageModel
+	LM *speechmodel.LanguageModel
 	// Threads is how many chunks of one recording are decoded at once (0
 	// or 1: one after the other; see TranscribeOptions.Threads).
 	Threads int
@@ -35,7 +36,7 @@ type Options struct {
 // options, ready to transcribe. It is safe for concurrent use: each call
 // decodes with its own Transcriber over the shared, read-only model.
 type Recognizer struct {
-	model Model
+	model speechmodel.Model
 	opts  TranscribeOptions
 }
 
@@ -46,14 +47,14 @@ func New(opts *Options) (*Recognizer, error) {
 	if opts != nil {
 		o = *opts
 	}
-	d := DefaultDecoding()
+	d := speechmodel.DefaultDecoding()
 	if o.Search != nil {
 		d.Search = *o.Search
 	}
 	if o.LM != nil {
 		d.LM = *o.LM
 	}
-	model, err := Open(o.Model, &d)
+	model, err := speechmodel.Open(o.Model, &d)
 	if err != nil {
 		return nil, fmt.Errorf("speech: %w", err)
 	}
@@ -61,7 +62,7 @@ func New(opts *Options) (*Recognizer, error) {
 }
 
 // Model returns the recognizer's model.
-func (r *Recognizer) Model() Model { return r.model }
+func (r *Recognizer) Model() speechmodel.Model { return r.model }
 
 // Transcribe transcribes an audio file's bytes (WAV, FLAC, MP3 or Ogg
 // Vorbis, any rate and channel count, sniffed from the bytes). An

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // Transcribe a file with the embedded model and language model.
@@ -30,7 +31,7 @@ func ExampleRecognizer_TranscribeFile() {
 // (an HTTP request body, a pipe).
 func ExampleRecognizer_Segments() {
 	rec, err := speech.New(&speech.Options{
-		LM: &speech.LanguageModel{Path: speech.NoLM}, // acoustic model alone
+		LM: &speechmodel.LanguageModel{Path: speechmodel.NoLM}, // acoustic model alone
 	})
 	if err != nil {
 		log.Fatal(err)

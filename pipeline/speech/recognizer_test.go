@@ -14,6 +14,7 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 var helloWAV = filepath.Join("..", "..", "testdata", "hello.wav")
@@ -26,10 +27,10 @@ func wavBytes(samples []float32) []byte {
 	le(uint32(36 + 2*len(samples)))
 	b.WriteString("WAVEfmt ")
 	le(uint32(16))
-	le(uint16(1))                 // PCM
-	le(uint16(1))                 // mono
-	le(uint32(speech.SampleRate)) // rate
-	le(uint32(2 * speech.SampleRate))
+	le(uint16(1))                      // PCM
+	le(uint16(1))                      // mono
+	le(uint32(speechmodel.SampleRate)) // rate
+	le(uint32(2 * speechmodel.SampleRate))
 	le(uint16(2)) // block align
 	le(uint16(16))
 	b.WriteString("data")
@@ -78,16 +79,16 @@ func TestRecognizerReader(t *testing.T) {
 // stops the transcription between chunks with an error wrapping the
 // cause, serially and on several workers.
 func TestRecognizerStops(t *testing.T) {
-	hello, err := speech.Load(helloWAV, nil)
+	hello, err := speechmodel.Load(helloWAV, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// hello, 2 s of silence, hello: three chunks.
-	x := append(append(append([]float32(nil), hello.Samples...), make([]float32, 2*speech.SampleRate)...), hello.Samples...)
+	x := append(append(append([]float32(nil), hello.Samples...), make([]float32, 2*speechmodel.SampleRate)...), hello.Samples...)
 	data := wavBytes(x)
 	errStop := errors.New("enough")
 	for _, threads := range []int{1, 2} {
-		rec := newRecognizer(t, &speech.Options{Threads: threads, LM: &speech.LanguageModel{Path: speech.NoLM}})
+		rec := newRecognizer(t, &speech.Options{Threads: threads, LM: &speechmodel.LanguageModel{Path: speechmodel.NoLM}})
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		if _, err := rec.Transcribe(ctx, bytes.NewReader(data)); !errors.Is(err, context.Canceled) {
@@ -105,14 +106,14 @@ func TestRecognizerStops(t *testing.T) {
 			t.Errorf("threads %d: yield saw %d chunks (%+v), want the first one only", threads, len(seen), seen)
 		}
 	}
-	all, err := newRecognizer(t, &speech.Options{LM: &speech.LanguageModel{Path: speech.NoLM}}).Transcribe(context.Background(), bytes.NewReader(data))
+	all, err := newRecognizer(t, &speech.Options{LM: &speechmodel.LanguageModel{Path: speechmodel.NoLM}}).Transcribe(context.Background(), bytes.NewReader(data))
 	if err != nil || len(all.Chunks) < 2 {
 		t.Fatalf("the whole recording: %v, %v; the test wants several chunks", all, err)
 	}
 }
 
 func TestRecognizerBadAudio(t *testing.T) {
-	rec := newRecognizer(t, &speech.Options{LM: &speech.LanguageModel{Path: speech.NoLM}})
+	rec := newRecognizer(t, &speech.Options{LM: &speechmodel.LanguageModel{Path: speechmodel.NoLM}})
 	_, err := rec.Transcribe(context.Background(), strings.NewReader("not audio"))
 	if !errors.Is(err, audio.ErrFormat) || !strings.HasPrefix(err.Error(), "speech: ") {
 		t.Errorf("Transcribe of text: %v, want a speech: error wrapping audio.ErrFormat", err)

@@ -8,6 +8,7 @@ import (
 	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/models/asr/decode"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // TestTranscribeSkipsDigitalSilence checks that digital silence around
@@ -15,7 +16,7 @@ import (
 // shifted by the padding, in transcription and in forced alignment, and
 // a chunk of zeros alone has no words (and is no speech with the VAD).
 func TestTranscribeSkipsDigitalSilence(t *testing.T) {
-	hello, err := speech.Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
+	hello, err := speechmodel.Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func TestTranscribeSkipsDigitalSilence(t *testing.T) {
 		noVAD bool
 	}{{"VAD", false}, {"no VAD", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			tr, err := speech.NewTranscriber(speech.NewLAS(model, &search), &speech.TranscribeOptions{NoVAD: tc.noVAD})
+			tr, err := speech.NewTranscriber(speechmodel.NewLAS(model, &search), &speech.TranscribeOptions{NoVAD: tc.noVAD})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,8 +77,8 @@ func TestTranscribeSkipsDigitalSilence(t *testing.T) {
 	}
 }
 
-func words(tr *speech.Transcript) []speech.Word {
-	var w []speech.Word
+func words(tr *speech.Transcript) []speechmodel.Word {
+	var w []speechmodel.Word
 	for _, c := range tr.Chunks {
 		w = append(w, c.Words...)
 	}
@@ -85,7 +86,7 @@ func words(tr *speech.Transcript) []speech.Word {
 }
 
 // checkShifted checks that got is want shifted by pad seconds.
-func checkShifted(t *testing.T, got, want []speech.Word, pad float64) {
+func checkShifted(t *testing.T, got, want []speechmodel.Word, pad float64) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%d words, want %d", len(got), len(want))

@@ -12,41 +12,16 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/internal/input"
-	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/models/asr/decode"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
-
-// Word is one word of a transcript: its span in the recording, in
-// seconds, derived from the alignment (see the package comment's Word
-// times), and the model's confidence in it.
-type Word struct {
-	Word string `json:"word"`
-	// Normalized is, in forced alignment, the normalized words that Word,
-	// a word of the script as written ("$5."), was aligned as ("five"):
-	// its time spans theirs. Empty in transcription, where Word is itself
-	// normalized.
-	Normalized string  `json:"normalized,omitempty"`
-	Start      float64 `json:"start"`
-	End        float64 `json:"end"`
-	// Confidence is the geometric mean of the probabilities the speller
-	// gives the word's characters, exp(mean log p), in (0, 1]: of the
-	// characters it chose when decoding (decode.Result.LogProbs; after a CTC
-	// fallback, the CTC head's posteriors), of the text's characters in
-	// forced alignment (asr.Forced.LogProbs). It ranks words by how
-	// clearly the model heard them (with the default model on 209
-	// speechocean762 training utterances, a correctly recognized word
-	// outscores a wrong one 71–74% of the time) but is not calibrated: a
-	// word of 0.6 is not right 60% of the time.
-	Confidence float64 `json:"confidence"`
-}
 
 // Chunk is one segment of the recording decoded on its own.
 type Chunk struct {
-	Start    float64 `json:"start"` // offset in the recording, seconds
-	End      float64 `json:"end"`
-	Text     string  `json:"text"`
-	Words    []Word  `json:"words"`
-	Fallback string  `json:"fallback,omitempty"` // why CTC replaced attention output, if it did
+	Start    float64            `json:"start"` // offset in the recording, seconds
+	End      float64            `json:"end"`
+	Text     string             `json:"text"`
+	Words    []speechmodel.Word `json:"words"`
+	Fallback string             `json:"fallback,omitempty"` // why CTC replaced attention output, if it did
 	// FromCTC says the text came from the CTC prefix beam search or the
 	// phone beam search alone, which joint rescoring preferred to every
 	// transcript the attention beam finished (decode.Result.FromCTC): the
@@ -104,7 +79,7 @@ type Transcript struct {
 	// (model load and file decoding excluded), for real-time factors.
 	Decode float64 `json:"decode_seconds"`
 	// Stages splits that time by stage ("asr transcribe -timings").
-	Stages Stages `json:"-"`
+	Stages speechmodel.Stages `json:"-"`
 }
 
 // TranscribeOptions configures a Transcriber; nil means defaults.
@@ -155,15 +130,15 @@ const DefaultChunkLength = 12 * time.Second
 // Transcriber transcribes files with one model; one per goroutine (the
 // model itself may be shared).
 type Transcriber struct {
-	Model Model
+	Model speechmodel.Model
 	opts  TranscribeOptions
-	dec   Decoder
+	dec   speechmodel.Decoder
 }
 
 // NewTranscriber returns a transcriber over model (its decoding options
 // are the model's: NewLAS takes the LAS search). A nil opts means the
 // zero TranscribeOptions.
-func NewTranscriber(model Model, opts *TranscribeOptions) (*Transcriber, error) {
+func NewTranscriber(model speechmodel.Model, opts *TranscribeOptions) (*Transcriber, error) {
 	dec, err := model.NewDecoder()
 	if err != nil {
 		return nil, err
@@ -389,7 +364,7 @@ func (t *Transcriber) parallel(ctx context.Context, seg segmenter, emit func(aud
 // speech. Errors start with what follows the file's name.
 func (t *Transcriber) segment(s audio.Segment) (*timedChunk, error) {
 	if s.NoSpeech {
-		return &timedChunk{Chunk: Chunk{Words: []Word{}, NoSpeech: true}}, nil
+		return &timedChunk{Chunk: Chunk{Words: []speechmodel.Word{}, NoSpeech: true}}, nil
 	}
 	c, err := t.Samples(s.Samples, s.Rate)
 	if err != nil {
@@ -406,7 +381,7 @@ func roundMs(sec float64) float64 { return math.Round(sec*1000) / 1000 }
 type timedChunk struct {
 	Chunk
 	decode float64
-	stages Stages
+	stages speechmodel.Stages
 }
 
 // Samples transcribes one chunk of mono audio at rate (SampleRate, the
@@ -419,8 +394,8 @@ func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) 
 	if len(samples) < rate/40 { // shorter than one 25 ms frame
 		return c, nil
 	}
-	if rate != SampleRate {
-		return nil, fmt.Errorf("speech: %d Hz samples: the models take %d Hz", rate, SampleRate)
+	if rate != speechmodel.SampleRate {
+		return nil, fmt.Errorf("speech: %d Hz samples: the models take %d Hz", rate, speechmodel.SampleRate)
 	}
 	// Digital silence at a chunk's ends is not decoded, except by a
 	// family that cuts recordings itself: it gets the recording exactly
@@ -430,7 +405,7 @@ func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) 
 		samples, offset, silent = audible(samples, rate)
 	}
 	if silent { // nothing to hear
-		c.NoSpeech, c.Words = !t.opts.NoVAD, []Word{}
+		c.NoSpeech, c.Words = !t.opts.NoVAD, []speechmodel.Word{}
 		c.decode = time.Since(start).Seconds()
 		return c, nil
 	}
@@ -438,7 +413,7 @@ func (t *Transcriber) Samples(samples []float32, rate int) (*timedChunk, error) 
 	if err != nil {
 		return nil, err
 	}
-	h, err := t.dec.Decode(e, &DecodeOptions{KeepAlignment: t.opts.KeepAlignment, DetectNoSpeech: !t.opts.NoVAD})
+	h, err := t.dec.Decode(e, &speechmodel.DecodeOptions{KeepAlignment: t.opts.KeepAlignment, DetectNoSpeech: !t.opts.NoVAD})
 	if err != nil {
 		return nil, err
 	}
@@ -466,12 +441,12 @@ func (c *timedChunk) place(s audio.Segment, vad bool) {
 
 // fromHypothesis fills c from a Decoder's hypothesis of the audio that
 // starts offset seconds into the chunk, and with keep its drawing.
-func (c *timedChunk) fromHypothesis(h *Hypothesis, offset float64, keep bool) {
+func (c *timedChunk) fromHypothesis(h *speechmodel.Hypothesis, offset float64, keep bool) {
 	c.Text, c.Fallback, c.FromCTC, c.NoSpeech = h.Text, h.Fallback, h.FromCTC, h.NoSpeech
 	c.stages = h.Stages
 	c.Words = h.Words
 	if c.Words == nil {
-		c.Words = []Word{}
+		c.Words = []speechmodel.Word{}
 	}
 	if h.NoSpeech {
 		return
@@ -487,79 +462,4 @@ func (c *timedChunk) fromHypothesis(h *Hypothesis, offset float64, keep bool) {
 			c.Chars = append(c.Chars, tok.Text)
 		}
 	}
-}
-
-// ctcPosteriors returns, per token, its CTC posterior at each frame of e.
-func ctcPosteriors(e *asr.Encoded, tokens []int, V int) [][]float32 {
-	rows := make([][]float32, len(tokens))
-	for i, tok := range tokens {
-		rows[i] = make([]float32, e.T)
-		for t := range e.T {
-			rows[i][t] = float32(math.Exp(float64(e.CTCLogProbs[t*V+tok])))
-		}
-	}
-	return rows
-}
-
-// timeWords times the words spelled by tokens (spaces included) over
-// one encoded chunk, relative to its start; transcription and forced
-// alignment both time words this way. Each token is placed on the frame
-// of the best monotonic path through its attention row and the CTC
-// head's posteriors (asr.Model.MonotonicFrames; attention alone without
-// a CTC head), and wordTimes groups the tokens into words. After a CTC
-// fallback the rows are one-hot at the frames where the CTC best path
-// emitted each token, and the path keeps exactly those frames: leaving
-// one costs log ε ≈ −18.4 of attention, more than any CTC posterior can
-// win back over the emitting frame's (its argmax, so ≥ log 1/V).
-func (t *lasTranscriber) timeWords(e *asr.Encoded, tokens []int, alignment [][]float32, logProbs []float32) ([]Word, error) {
-	frames, err := decode.MonotonicFrames(t.Model, e, tokens, alignment)
-	if err != nil {
-		return nil, err
-	}
-	return wordTimes(t.Model.Vocab, tokens, frames, logProbs, FrameSeconds*float64(t.Model.Config.Reduction())), nil
-}
-
-// wordTimes groups tokens placed on encoder frames of frameSec seconds
-// into words: a word starts at the start of its first character's frame
-// and ends at the end of its last one's, and its confidence is
-// exp(mean log p) over its characters' logProbs. Times never go
-// backwards: a word that would start before the one before it ends
-// starts at that end, and every word lasts at least one frame.
-func wordTimes(v *asr.Vocab, tokens, frames []int, logProbs []float32, frameSec float64) []Word {
-	words := []Word{}
-	var (
-		cur         []rune
-		first, last int     // frames of the word's first and last characters
-		logP        float64 // sum over its characters
-		chars       int
-		prevEnd     float64
-	)
-	flush := func() {
-		if len(cur) == 0 {
-			return
-		}
-		w := Word{Word: string(cur), Start: float64(first) * frameSec, End: float64(last+1) * frameSec,
-			Confidence: math.Exp(logP / float64(chars))}
-		w.Start = max(w.Start, prevEnd)
-		w.End = max(w.End, w.Start+frameSec)
-		prevEnd = w.End
-		words = append(words, w)
-		cur, logP, chars = cur[:0], 0, 0
-	}
-	for i, tok := range tokens {
-		ch := v.Decode([]int{tok})
-		if ch == " " {
-			flush()
-			continue
-		}
-		if len(cur) == 0 {
-			first, last = frames[i], frames[i]
-		}
-		last = max(last, frames[i])
-		logP += float64(logProbs[i])
-		chars++
-		cur = append(cur, []rune(ch)...)
-	}
-	flush()
-	return words
 }

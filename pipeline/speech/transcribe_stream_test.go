@@ -10,6 +10,7 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // longRecording joins the test clips with pauses of 1.5 s (and a stretch
@@ -19,7 +20,7 @@ func longRecording(t *testing.T, clips int) *audio.Signal {
 	const rate = 16000
 	var x []float32
 	for i := 1; i <= clips; i++ {
-		sig, err := speech.Load(filepath.Join("..", "..", "testdata", "speech", fmt.Sprintf("u%02d.flac", i)), nil)
+		sig, err := speechmodel.Load(filepath.Join("..", "..", "testdata", "speech", fmt.Sprintf("u%02d.flac", i)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

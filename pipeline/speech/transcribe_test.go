@@ -18,6 +18,7 @@ import (
 	"github.com/attend-go/attend/pipeline/batch"
 	"github.com/attend-go/attend/pipeline/speech"
 	"github.com/attend-go/attend/pipeline/speechdata"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // TestTranscribeGuards runs the embedded model on inputs unlike its
@@ -26,7 +27,7 @@ import (
 // the search's bound, contiguous chunks of at most 15 s, word times
 // inside their chunk and never going backwards.
 func TestTranscribeGuards(t *testing.T) {
-	hello, err := speech.Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
+	hello, err := speechmodel.Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestTranscribeGuards(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, beam := range []int{1, 4} {
-		tr, err := speech.NewTranscriber(speech.NewLAS(model, &decode.Options{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: beam}), nil)
+		tr, err := speech.NewTranscriber(speechmodel.NewLAS(model, &decode.Options{LengthPenalty: 1, EOSThreshold: 1.5, CTCWeight: 0.3, Beam: beam}), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,12 +75,12 @@ func TestTranscribeGuards(t *testing.T) {
 						t.Errorf("chunk %d spans %.2f–%.2f after %.2f: want contiguous chunks of ≤ 15 s", i, c.Start, c.End, prevEnd)
 					}
 					prevEnd = c.End
-					frames := (c.End - c.Start) / speech.FrameSeconds / float64(model.Config.Reduction())
+					frames := (c.End - c.Start) / speechmodel.FrameSeconds / float64(model.Config.Reduction())
 					if limit := 1.5*frames + 11; float64(len(c.Text)) > limit {
 						t.Errorf("chunk %d: %d characters, over the search's bound %.0f", i, len(c.Text), limit)
 					}
 					for _, w := range c.Words {
-						if w.Start < prevWord-1e-9 || w.End < w.Start || w.Start < c.Start-1e-9 || w.End > c.End+float64(model.Config.Reduction())*speech.FrameSeconds {
+						if w.Start < prevWord-1e-9 || w.End < w.Start || w.Start < c.Start-1e-9 || w.End > c.End+float64(model.Config.Reduction())*speechmodel.FrameSeconds {
 							t.Errorf("chunk %d word %+v out of order or outside %.2f–%.2f", i, w, c.Start, c.End)
 						}
 						prevWord = w.Start

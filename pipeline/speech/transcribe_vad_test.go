@@ -12,6 +12,7 @@ import (
 	"github.com/attend-go/attend/audio/audiotest"
 	"github.com/attend-go/attend/models/asr/decode"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // TestTranscribeNoSpeech runs the embedded model with the default voice
@@ -21,7 +22,7 @@ import (
 func TestTranscribeNoSpeech(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 11))
 	const rate, n = 16000, 4 * 16000
-	hello, err := speech.Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
+	hello, err := speechmodel.Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,13 +97,13 @@ func TestTranscribeNoVAD(t *testing.T) {
 // no-speech chunk, a chunk with words and a second no-speech chunk.
 func TestWriteTranscriptNoSpeech(t *testing.T) {
 	silent := &speech.Transcript{Path: "quiet.wav", Duration: 2, Chunks: []speech.Chunk{
-		{Start: 0, End: 2, Words: []speech.Word{}, NoSpeech: true, NoSpeechScore: 0.97},
+		{Start: 0, End: 2, Words: []speechmodel.Word{}, NoSpeech: true, NoSpeechScore: 0.97},
 	}}
 	mixed := &speech.Transcript{Path: "mixed.wav", Text: "hello there", Duration: 6, Chunks: []speech.Chunk{
-		{Start: 0, End: 2, Words: []speech.Word{}, NoSpeech: true, NoSpeechScore: 0.9},
-		{Start: 2, End: 4, Text: "hello there", NoSpeechScore: 0.01, Words: []speech.Word{
+		{Start: 0, End: 2, Words: []speechmodel.Word{}, NoSpeech: true, NoSpeechScore: 0.9},
+		{Start: 2, End: 4, Text: "hello there", NoSpeechScore: 0.01, Words: []speechmodel.Word{
 			{Word: "hello", Start: 2.1, End: 2.5, Confidence: 0.8}, {Word: "there", Start: 2.6, End: 3, Confidence: 0.7}}},
-		{Start: 4, End: 6, Words: []speech.Word{}, NoSpeech: true, NoSpeechScore: 0.99},
+		{Start: 4, End: 6, Words: []speechmodel.Word{}, NoSpeech: true, NoSpeechScore: 0.99},
 	}}
 	write := func(tr *speech.Transcript, format string) string {
 		var b bytes.Buffer

@@ -18,6 +18,7 @@ import (
 	"github.com/attend-go/attend/pipeline/metrics"
 	"github.com/attend-go/attend/pipeline/speech"
 	"github.com/attend-go/attend/pipeline/speechdata"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // The measurements behind the voice activity detector's defaults. They
@@ -49,19 +50,19 @@ var (
 	evalBeam       = flag.Int("eval.beam", 0, "SearchOptions.Beam of the joined-recording runs (0: the default)")
 	evalCTCBeam    = flag.Int("eval.ctc-beam", 0, "SearchOptions.CTCBeam of the joined-recording runs")
 	evalLM         = flag.String("eval.lm", "none", `language model of the joined-recording runs: "none", "default" (the embedded word LM) or an ARPA file`)
-	evalCharBonus  = flag.Float64("eval.char-bonus", speech.DefaultCharBonus, "SearchOptions.CharBonus of the joined-recording runs")
+	evalCharBonus  = flag.Float64("eval.char-bonus", speechmodel.DefaultCharBonus, "SearchOptions.CharBonus of the joined-recording runs")
 )
 
 // evalSearch is the search of the joined-recording runs: the default
 // search with -eval.beam, -eval.ctc-beam, -eval.char-bonus and -eval.lm.
 func evalSearch(t *testing.T, model *asr.Model) decode.Options {
 	t.Helper()
-	so := speech.DefaultSearchOptions()
+	so := speechmodel.DefaultSearchOptions()
 	so.CTCBeam, so.CharBonus = *evalCTCBeam, *evalCharBonus
 	if *evalBeam > 0 {
 		so.Beam = *evalBeam
 	}
-	lm := speech.DefaultLanguageModel()
+	lm := speechmodel.DefaultLanguageModel()
 	switch *evalLM {
 	case "default":
 	default:
@@ -96,7 +97,7 @@ func evalUtterances(t *testing.T) [][]evalUtterance {
 		}
 		var out []evalUtterance
 		for i, u := range utts {
-			sig, err := speech.Load(u.Path, nil)
+			sig, err := speechmodel.Load(u.Path, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -139,7 +140,7 @@ func TestVADWordLoss(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := speech.NewTranscriber(speech.NewLAS(model, nil), nil)
+	tr, err := speech.NewTranscriber(speechmodel.NewLAS(model, nil), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,11 +214,11 @@ func TestJoinedWER(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(*evalSeed, 3))
 	search := evalSearch(t, model)
-	withVAD, err := speech.NewTranscriber(speech.NewLAS(model, &search), &speech.TranscribeOptions{Segment: evalSegmentOptions()})
+	withVAD, err := speech.NewTranscriber(speechmodel.NewLAS(model, &search), &speech.TranscribeOptions{Segment: evalSegmentOptions()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	noVAD, err := speech.NewTranscriber(speech.NewLAS(model, &search), &speech.TranscribeOptions{NoVAD: true})
+	noVAD, err := speech.NewTranscriber(speechmodel.NewLAS(model, &search), &speech.TranscribeOptions{NoVAD: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // Partials re-decode the open utterance with the model's cheap search
@@ -15,7 +16,7 @@ func BenchmarkPartialDecode(b *testing.B) { benchmarkDecode(b, true) }
 func BenchmarkFinalDecode(b *testing.B)   { benchmarkDecode(b, false) }
 
 func benchmarkDecode(b *testing.B, partial bool) {
-	m, err := speech.Open("", nil)
+	m, err := speechmodel.Open("", nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -23,7 +24,7 @@ func benchmarkDecode(b *testing.B, partial bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sig, err := speech.Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
+	sig, err := speechmodel.Load(filepath.Join("..", "..", "testdata", "hello.wav"), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -17,7 +17,7 @@
 //     audio since the last cut, once the detector calls some of it
 //     speech (or would, were the stream to end there:
 //     audio.Segmenter.HeardSpeech), is re-decoded with the model's cheap
-//     search (speech.DecodeOptions.Partial: the LAS CTC head's best
+//     search (speechmodel.DecodeOptions.Partial: the LAS CTC head's best
 //     path) into a Partial event when its text changes;
 //   - when the detector closes an utterance, it is decoded with the
 //     model's full search exactly as a file's chunk is

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/attend-go/attend/models/asr"
-	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 	"github.com/attend-go/attend/pipeline/stream"
 )
 
@@ -19,9 +19,9 @@ func ExampleStreamer() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	search := speech.DefaultSearchOptions()
+	search := speechmodel.DefaultSearchOptions()
 	search.Beam = 1
-	s, err := stream.New(speech.NewLAS(m, &search), &stream.Options{PartialInterval: -1})
+	s, err := stream.New(speechmodel.NewLAS(m, &search), &stream.Options{PartialInterval: -1})
 	if err != nil {
 		log.Fatal(err)
 	}

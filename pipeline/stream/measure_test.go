@@ -17,6 +17,7 @@ import (
 	"github.com/attend-go/attend/internal/shareddata"
 	"github.com/attend-go/attend/pipeline/speech"
 	"github.com/attend-go/attend/pipeline/speechdata"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 	"github.com/attend-go/attend/pipeline/stream"
 	"github.com/attend-go/attend/pipeline/synth"
 )
@@ -63,7 +64,7 @@ func TestMeasureLive(t *testing.T) {
 	var x []float32
 	for i := 0; len(x) < math.MaxInt32 && i < n; i++ {
 		u := dev[i%len(dev)]
-		sig, err := speech.Load(u.Path, nil)
+		sig, err := speechmodel.Load(u.Path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +83,7 @@ func TestMeasureLive(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	m, err := speech.Open("", nil)
+	m, err := speechmodel.Open("", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,12 +5,12 @@ import (
 	"fmt"
 
 	"github.com/attend-go/attend/audio"
-	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // PCM turns raw signed 16-bit little-endian PCM (what arecord -f S16_LE,
 // parec --format=s16le, ffmpeg -f s16le and Vosk's clients send), of any
-// rate and channel count, into the mono speech.SampleRate samples a
+// rate and channel count, into the mono speechmodel.SampleRate samples a
 // Streamer takes, in pieces of any size: a piece may end in the middle
 // of a sample or a frame, the rest is kept for the next.
 type PCM struct {
@@ -34,9 +34,9 @@ func NewPCM(rate, channels int) (*PCM, error) {
 			MaxPCMRate, MaxPCMChannels)
 	}
 	p := &PCM{channels: channels}
-	if rate != speech.SampleRate {
+	if rate != speechmodel.SampleRate {
 		var err error
-		if p.r, err = audio.NewResampler(rate, speech.SampleRate, 1); err != nil {
+		if p.r, err = audio.NewResampler(rate, speechmodel.SampleRate, 1); err != nil {
 			return nil, fmt.Errorf("stream: %w", err)
 		}
 	}

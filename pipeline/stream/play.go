@@ -9,11 +9,11 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/internal/input"
-	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // Play decodes the audio file at path ("-": stdin) and hands its
-// samples, mono at speech.SampleRate, to send in pieces of 100 ms, each
+// samples, mono at speechmodel.SampleRate, to send in pieces of 100 ms, each
 // when its time comes at speed times real time (0: as fast as it
 // decodes): a file played as if it arrived from a microphone, for
 // demonstrations and tests of the live path. It stops when ctx is done
@@ -27,7 +27,7 @@ func Play(ctx context.Context, path string, stdin io.Reader, speed float64, send
 	s, _, err := audio.Open(r)
 	if err == nil {
 		if s, err = audio.DownmixStream(s); err == nil {
-			s, err = audio.ResampleStream(s, speech.SampleRate)
+			s, err = audio.ResampleStream(s, speechmodel.SampleRate)
 		}
 	}
 	if err != nil {
@@ -35,12 +35,12 @@ func Play(ctx context.Context, path string, stdin io.Reader, speed float64, send
 	}
 	start, sent := time.Now(), 0
 	for {
-		piece := make([]float32, speech.SampleRate/10)
+		piece := make([]float32, speechmodel.SampleRate/10)
 		n, err := fill(s, piece)
 		if n > 0 {
 			sent += n
 			if speed > 0 {
-				due := time.Duration(float64(sent) / speech.SampleRate / speed * float64(time.Second))
+				due := time.Duration(float64(sent) / speechmodel.SampleRate / speed * float64(time.Second))
 				select {
 				case <-time.After(time.Until(start.Add(due))):
 				case <-ctx.Done():

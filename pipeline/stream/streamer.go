@@ -8,6 +8,7 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 )
 
 // Event is what a Streamer says while audio arrives: a partial
@@ -23,7 +24,7 @@ type Event struct {
 	Text  string
 	Start float64
 	End   float64
-	Words []speech.Word
+	Words []speechmodel.Word
 	// At is how much audio had been written when the event was made, in
 	// seconds: At − End is how long after its end a final came, in
 	// audio (the endpointer's look-ahead).
@@ -77,7 +78,7 @@ type Streamer struct {
 }
 
 // New returns a Streamer decoding with model.
-func New(model speech.Model, opts *Options) (*Streamer, error) {
+func New(model speechmodel.Model, opts *Options) (*Streamer, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -107,14 +108,14 @@ func New(model speech.Model, opts *Options) (*Streamer, error) {
 	return s, nil
 }
 
-func durationSamples(d time.Duration) int { return int(d * speech.SampleRate / time.Second) }
+func durationSamples(d time.Duration) int { return int(d * speechmodel.SampleRate / time.Second) }
 
 // Received returns how much audio has been written.
 func (s *Streamer) Received() time.Duration {
-	return time.Duration(s.received) * time.Second / speech.SampleRate
+	return time.Duration(s.received) * time.Second / speechmodel.SampleRate
 }
 
-// Write feeds samples (mono, speech.SampleRate, nominally in [-1, 1])
+// Write feeds samples (mono, speechmodel.SampleRate, nominally in [-1, 1])
 // and returns the events they complete: the finals of the utterances
 // whose end became known, then a partial if one fell due and its text
 // changed.
@@ -184,7 +185,7 @@ func (s *Streamer) finals(events []Event) ([]Event, error) {
 	}
 }
 
-func (s *Streamer) seconds(samples int) float64 { return float64(samples) / speech.SampleRate }
+func (s *Streamer) seconds(samples int) float64 { return float64(samples) / speechmodel.SampleRate }
 
 // liveSource is the audio.Stream the endpointer reads: the samples
 // written so far, then audio.ErrPending until more come, io.EOF once
@@ -194,7 +195,7 @@ type liveSource struct {
 	closed bool
 }
 
-func (l *liveSource) Rate() int     { return speech.SampleRate }
+func (l *liveSource) Rate() int     { return speechmodel.SampleRate }
 func (l *liveSource) Channels() int { return 1 }
 
 func (l *liveSource) Read(dst []float32) (int, error) {

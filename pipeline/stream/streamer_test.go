@@ -12,22 +12,23 @@ import (
 	"github.com/attend-go/attend/audio/audiotest"
 	"github.com/attend-go/attend/models/asr"
 	"github.com/attend-go/attend/pipeline/speech"
+	"github.com/attend-go/attend/pipeline/speechmodel"
 	"github.com/attend-go/attend/pipeline/stream"
 )
 
-const rate = speech.SampleRate
+const rate = speechmodel.SampleRate
 
 // model is the embedded LAS model with a greedy search (fast; live and
 // offline decoding share whatever search the model has).
-func model(tb testing.TB) speech.Model {
+func model(tb testing.TB) speechmodel.Model {
 	tb.Helper()
 	m, err := asr.Default()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	search := speech.DefaultSearchOptions()
+	search := speechmodel.DefaultSearchOptions()
 	search.Beam = 1
-	return speech.NewLAS(m, &search)
+	return speechmodel.NewLAS(m, &search)
 }
 
 // recording joins the first n test clips with pauses of 1.5 s, after
@@ -36,7 +37,7 @@ func recording(tb testing.TB, n int) []float32 {
 	tb.Helper()
 	x := make([]float32, rate/2)
 	for i := 1; i <= n; i++ {
-		sig, err := speech.Load(filepath.Join("..", "..", "testdata", "speech", fmt.Sprintf("u%02d.flac", i)), nil)
+		sig, err := speechmodel.Load(filepath.Join("..", "..", "testdata", "speech", fmt.Sprintf("u%02d.flac", i)), nil)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -47,7 +48,7 @@ func recording(tb testing.TB, n int) []float32 {
 
 // feed writes x to a new Streamer in pieces of piece samples, closes it
 // and returns every event.
-func feed(tb testing.TB, m speech.Model, x []float32, piece int, opts *stream.Options) []stream.Event {
+func feed(tb testing.TB, m speechmodel.Model, x []float32, piece int, opts *stream.Options) []stream.Event {
 	tb.Helper()
 	s, err := stream.New(m, opts)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 )
 
 // ModelCheck returns why a model file or training checkpoint does not load
-// as a model of one task (speech.CheckModel, captioning.CheckModel), or
+// as a model of one task (speechmodel.CheckModel, captioning.CheckModel), or
 // nil.
 type ModelCheck = func(*safetensors.File) error
 

@@ -13,7 +13,7 @@ import (
 
 // Setup is the part of a trainer's options that every trainer shares:
 // where the run writes, how it starts, its schedule, its checkpoints and
-// snapshots, its threads and its seed. speech.TrainOptions and
+// snapshots, its threads and its seed. speechtrain.TrainOptions and
 // captioning.TrainOptions embed it; each trainer gives the defaults of the
 // fields below whose zero value means "default" (SetDefaults) and says
 // them in its own doc comment.

@@ -37,7 +37,7 @@ type Options struct {
 	// word's own probability at its end) and WordBonus per completed
 	// word, which offsets the language model's preference for fewer,
 	// longer words. DefaultOptions sets no language model
-	// (pipeline/speech's LanguageModel.Apply loads and sets one).
+	// (pipeline/speechmodel's LanguageModel.Apply loads and sets one).
 	WordLM       *WordLM
 	WordLMWeight float64
 	WordBonus    float64
@@ -100,7 +100,7 @@ const (
 // and DefaultCTCBeam, length normalization (α 1), EOS threshold 1.5,
 // length ratio 1.5, CTC weight 0.3, DefaultCharBonus and the phone
 // head's DefaultPhoneWeight and DefaultPhoneOOVPenalty, no language model
-// and no PhoneDict (pipeline/speech's LanguageModel.Apply sets both; the
+// and no PhoneDict (pipeline/speechmodel's LanguageModel.Apply sets both; the
 // phone term needs the dictionary).
 func DefaultOptions() Options {
 	return Options{Beam: DefaultBeam, CTCBeam: DefaultCTCBeam, LengthPenalty: 1, EOSThreshold: 1.5, MaxLengthRatio: 1.5, CTCWeight: 0.3, CharBonus: DefaultCharBonus,

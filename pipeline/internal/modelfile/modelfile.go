@@ -1,5 +1,5 @@
 // Package modelfile reads the model file a tool's -model flag names, with
-// errors a person can act on. pipeline/speech and pipeline/captioning load
+// errors a person can act on. pipeline/speechmodel and pipeline/captioning load
 // their models through it.
 package modelfile
 
