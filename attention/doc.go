@@ -99,12 +99,21 @@
 // weights, trained by REINFORCE (Reinforce, Baseline) with an entropy bonus;
 // at inference it reads the expectation (the default), the argmax, or a sample.
 //
+// Adaptive (Lu et al. 2017): Additive over the memory plus one more
+// candidate, a visual sentinel s the decoder makes from its own memory
+// and passes beside its state in the query [h | s]; the sentinel's share
+// β of the softmax over the T entries and the sentinel (State.Sentinel)
+// says how much the step did not read the memory, and the context is
+// β·(s·P_s) + (1 − β)·Σ_t α_t·k_t. Weights are the softmax over the
+// memory alone.
+//
 // Which to use: LocationAware for speech (the LAS speller), Additive or
 // Additive with Gate for captions (Show, Attend and Tell's soft attention),
 // General or Dot when speed matters more than the last bit of accuracy,
 // MultiHead when one place per step is too few, Local or a LocationAware
 // Window for inputs of thousands of entries, Hard when a single read per
-// step is the point.
+// step is the point, Adaptive when some steps should not read the memory
+// at all (a caption's function words).
 //
 // # Helpers
 //
@@ -149,6 +158,9 @@
 //     R. Zemel, Y. Bengio. Show, attend and tell: neural image caption
 //     generation with visual attention. ICML 2015.
 //   - A. Vaswani et al. Attention is all you need. NeurIPS 2017.
+//   - J. Lu, C. Xiong, D. Parikh, R. Socher. Knowing when to look:
+//     adaptive attention via a visual sentinel for image captioning. CVPR
+//     2017.
 //   - R. J. Williams. Simple statistical gradient-following algorithms for
 //     connectionist reinforcement learning. Machine Learning 8, 1992.
 //   - J. Shen et al. Natural TTS synthesis by conditioning WaveNet on mel

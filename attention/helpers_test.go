@@ -157,13 +157,14 @@ func cloneState(s *State) State {
 	c.Center = append([]float32(nil), s.Center...)
 	c.Heads = append([]float32(nil), s.Heads...)
 	c.Sample = append([]int(nil), s.Sample...)
+	c.Sentinel = append([]float32(nil), s.Sentinel...)
 	return c
 }
 
 // readAll registers reads of every produced node of the steps; call before
 // the machine runs.
 type stepValues struct {
-	Context, Weights, Cumulative, Center, Heads, Sample gorgonia.Value
+	Context, Weights, Cumulative, Center, Heads, Sample, Sentinel gorgonia.Value
 }
 
 func readSteps(steps []StateNodes) []*stepValues {
@@ -173,7 +174,7 @@ func readSteps(steps []StateNodes) []*stepValues {
 		for _, r := range []struct {
 			n   *gorgonia.Node
 			dst *gorgonia.Value
-		}{{s.Context, &v.Context}, {s.Weights, &v.Weights}, {s.Cumulative, &v.Cumulative}, {s.Center, &v.Center}, {s.Heads, &v.Heads}, {s.Sample, &v.Sample}} {
+		}{{s.Context, &v.Context}, {s.Weights, &v.Weights}, {s.Cumulative, &v.Cumulative}, {s.Center, &v.Center}, {s.Heads, &v.Heads}, {s.Sample, &v.Sample}, {s.Sentinel, &v.Sentinel}} {
 			if r.n != nil {
 				gorgonia.Read(r.n, r.dst)
 			}

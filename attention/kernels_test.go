@@ -45,6 +45,20 @@ func (k kernelInputs) weights() *tensor.Dense {
 	return dense(tensor.Float64, w, tB, tT)
 }
 
+// adaptiveWeights returns [α | β] rows (B, T+1): weights() and a
+// sentinel weight in (0, 1), 0 for the all-padding row.
+func (k kernelInputs) adaptiveWeights() *tensor.Dense {
+	a := k.weights().Data().([]float64)
+	w := make([]float64, tB*(tT+1))
+	for b, n := range tLengths {
+		copy(w[b*(tT+1):], a[b*tT:(b+1)*tT])
+		if n > 0 {
+			w[b*(tT+1)+tT] = 0.1 + 0.8*k.r.Float64()
+		}
+	}
+	return dense(tensor.Float64, w, tB, tT+1)
+}
+
 // TestKernelGradients checks every kernel's backward pass against central
 // differences through a gorgonia graph (modeltest.CheckGradients), for
 // every differentiable input.
@@ -102,6 +116,16 @@ func TestKernelGradients(t *testing.T) {
 		}},
 		{"LocalScore", func() models.Kernel { return localKernel{halfWidth: 2} }, func(k kernelInputs) []*tensor.Dense {
 			return []*tensor.Dense{k.random(1, tB, tT, tD), k.random(1, tB, tH), k.random(1, tH, tD), dense(tensor.Float64, []float64{2.3, 1.6, 0}, tB), k.mask()}
+		}},
+		{"AdaptiveScore", func() models.Kernel {
+			return &adaptiveScoreKernel{adaptiveDims: adaptiveDims{H: tH, S: 2, A: tA, D: tD}}
+		}, func(k kernelInputs) []*tensor.Dense {
+			return []*tensor.Dense{k.random(1, tB, tT, tA), k.random(1, tB, tH+2), k.random(1, tH, tA), k.random(1, tA), k.random(1, tA), k.random(1, 2, tA), k.mask()}
+		}},
+		{"AdaptiveContext", func() models.Kernel {
+			return &adaptiveContextKernel{adaptiveDims: adaptiveDims{H: tH, S: 2, A: tA, D: tD}}
+		}, func(k kernelInputs) []*tensor.Dense {
+			return []*tensor.Dense{k.adaptiveWeights(), k.random(1, tB, tT, tD), k.random(1, tB, tH+2), k.random(1, 2, tD)}
 		}},
 		{"Gate", func() models.Kernel { return gateKernel{} }, func(k kernelInputs) []*tensor.Dense {
 			return []*tensor.Dense{k.random(1, tB, tD), k.random(1, tB, tH), k.random(1, tH), k.random(1, 1)}

@@ -108,6 +108,7 @@ type State struct {
 	Center     []float32 // (B): Local's predicted window centers p_t; nil for other mechanisms
 	Heads      []float32 // (B, h, T): MultiHead's per-head weights (Weights is their mean); nil otherwise
 	Sample     []int     // (B): Hard's attended position (−1 for an all-padding row, or in Expectation mode); nil otherwise
+	Sentinel   []float32 // (B): Adaptive's sentinel weight β (the share not read from the memory); nil otherwise
 }
 
 // StateNodes is the graph face of State: the nodes one step produces.
@@ -119,6 +120,7 @@ type StateNodes struct {
 	Center     *gorgonia.Node // (B): Local
 	Heads      *gorgonia.Node // (B, h, T): MultiHead
 	Sample     *gorgonia.Node // (B, T) one-hot: Hard
+	Sentinel   *gorgonia.Node // (B): Adaptive's sentinel weight β
 }
 
 // first reports whether prev is the state before the first step.
@@ -179,6 +181,7 @@ func (s *State) Gather(src *State, rows []int) error {
 	s.Center = gatherRows(s.Center, src.Center, rows, len(src.Center)/B)
 	s.Heads = gatherRows(s.Heads, src.Heads, rows, len(src.Heads)/B)
 	s.Sample = gatherRows(s.Sample, src.Sample, rows, len(src.Sample)/B)
+	s.Sentinel = gatherRows(s.Sentinel, src.Sentinel, rows, len(src.Sentinel)/B)
 	return nil
 }
 

@@ -46,6 +46,7 @@ var mechanismCases = []mechanismCase{
 	{name: "Hard/expectation", stochastic: true, build: func(ps *models.Params) (Mechanism, error) {
 		return NewHard(ps, "att", tH, tD, tA, &HardOptions{Inference: Expectation, Rand: rand.New(rand.NewPCG(1, 1))})
 	}},
+	{name: "Adaptive", build: func(ps *models.Params) (Mechanism, error) { return NewAdaptive(ps, "att", tH, 2, tD, tA) }},
 	{name: "MultiHead/h=1", build: func(ps *models.Params) (Mechanism, error) { return NewMultiHead(ps, "att", tH, tD, 4, 1) }},
 }
 
@@ -106,7 +107,7 @@ func TestParity(t *testing.T) {
 					eager []float32
 				}{{"context", got[s].Context, want[s].Context}, {"weights", got[s].Weights, want[s].Weights},
 					{"cumulative", got[s].Cumulative, want[s].Cumulative}, {"center", got[s].Center, want[s].Center},
-					{"heads", got[s].Heads, want[s].Heads}} {
+					{"heads", got[s].Heads, want[s].Heads}, {"sentinel", got[s].Sentinel, want[s].Sentinel}} {
 					if f.graph == nil {
 						continue
 					}

@@ -2,6 +2,8 @@ package vision
 
 import (
 	"image"
+	"math"
+	"slices"
 
 	"github.com/attend-go/attend/internal/figure"
 )
@@ -9,7 +11,7 @@ import (
 // The legend says which weights the colors span and what the cell
 // outlines mean:
 //
-//	attention weight  0 [colorbar] panel max   [■] sampled cell   [▫] most attended cell
+//	attention weight  0 [colorbar] panel max   [■] sampled cell   [▫] most attended cell   [▬▭] looked at the image
 //
 // Its items flow left to right and wrap onto more lines when the figure
 // is narrow.
@@ -96,6 +98,19 @@ func (l *panelLayout) layoutLegend(panels []Panel, heats []*Heat, width int) int
 		items = append(items, swatch("most attended cell", func(dst *image.RGBA, r image.Rectangle) {
 			figure.DashedRect(dst, r, 2, 4, figure.Paper, figure.Ink)
 		}))
+	}
+	if l.o.ShowSentinel && slices.ContainsFunc(panels, func(p Panel) bool { return !math.IsNaN(float64(p.Sentinel)) }) {
+		// A half-filled look bar, as drawLookBar draws them.
+		const text = "looked at the image (1 − sentinel)"
+		bw := 3 * sw
+		items = append(items, &legendItem{width: bw + 4*k + figure.TextWidth(face, text), draw: func(dst *image.RGBA, x, top int) {
+			bar := image.Rect(x, top+(lh-6*k)/2, x+bw, top+(lh-6*k)/2+6*k)
+			figure.StrokeRect(dst, bar, 1, figure.FrameColor)
+			fill := bar.Inset(k)
+			fill.Max.X = fill.Min.X + fill.Dx()/2
+			figure.FillRect(dst, fill, figure.Ink)
+			figure.DrawLabel(dst, face, text, bar.Max.X+4*k, baseline(top), figure.AlignLeft, figure.Ink)
+		}})
 	}
 	sep := 2 * l.gap
 	lines, x := 1, 0

@@ -24,6 +24,11 @@ type Panel struct {
 	// much of the attended context entered the word. NaN means none;
 	// it is shown only with PanelsOptions.ShowBeta.
 	Beta float32
+	// Sentinel is adaptive attention's sentinel weight β ∈ [0, 1] (Lu et
+	// al. 2017): the share of the word's context that came from the
+	// decoder's own memory rather than the image. NaN means none; it is
+	// shown only with PanelsOptions.ShowSentinel.
+	Sentinel float32
 	// Peak outlines the most attended cell with a dashed rectangle.
 	Peak bool
 	// Marker, if not nil, outlines one cell with a solid rectangle: the
@@ -51,6 +56,11 @@ type PanelsOptions struct {
 	// ShowBeta writes each panel's β (when not NaN) next to its maximum
 	// weight.
 	ShowBeta bool
+
+	// ShowSentinel writes each panel's sentinel weight (when not NaN) in
+	// its label and draws a bar along the panel's foot filled to
+	// 1 − sentinel: how much the word looked at the image.
+	ShowSentinel bool
 
 	// NoLegend leaves out the colorbar that says what the colors mean.
 	NoLegend bool
@@ -123,6 +133,9 @@ func preparePanels(img image.Image, panels []Panel, rows, cols int, o *PanelsOpt
 		}
 		if b := float64(p.Beta); math.IsInf(b, 0) {
 			return nil, nil, fmt.Errorf("%w: panel %d (%q): Beta is %v, want a finite value or NaN", ErrOptions, i, p.Word, p.Beta)
+		}
+		if s := float64(p.Sentinel); o.ShowSentinel && (s < 0 || s > 1) {
+			return nil, nil, fmt.Errorf("%w: panel %d (%q): Sentinel is %v, want a value in [0, 1] or NaN", ErrOptions, i, p.Word, p.Sentinel)
 		}
 		h, err := ov.heat(p.Weights, rows, cols, 0)
 		if err != nil {
@@ -266,7 +279,25 @@ func (l *panelLayout) drawPanel(dst *image.RGBA, at image.Point, p *Panel, h *He
 	if l.o.ShowBeta && !math.IsNaN(float64(p.Beta)) {
 		info += " · β " + figure.FormatWeight(p.Beta)
 	}
+	if l.o.ShowSentinel && !math.IsNaN(float64(p.Sentinel)) {
+		// First, so that a narrow panel's ellipsis keeps it.
+		info = "sentinel " + figure.FormatWeight(p.Sentinel) + " · " + info
+		l.drawLookBar(dst, at, 1-p.Sentinel)
+	}
 	l.drawCaption(dst, at, p.Word, info)
+}
+
+// drawLookBar draws a bar along the foot of the panel at at, filled from
+// the left to the fraction look ∈ [0, 1]: how much the word looked at the
+// image (1 − its sentinel weight).
+func (l *panelLayout) drawLookBar(dst *image.RGBA, at image.Point, look float32) {
+	h := 6 * l.scale
+	bar := image.Rect(at.X, at.Y+l.ph-h, at.X+l.pw, at.Y+l.ph)
+	figure.FillRect(dst, bar, figure.Paper)
+	figure.StrokeRect(dst, bar, 1, figure.FrameColor)
+	fill := bar.Inset(l.scale)
+	fill.Max.X = fill.Min.X + int(math.Round(float64(look)*float64(fill.Dx())))
+	figure.FillRect(dst, fill, figure.Ink)
 }
 
 // outlineRegion draws a thin line around the grid's region on the panel at

@@ -256,6 +256,7 @@ func TestOverlayPanelsErrors(t *testing.T) {
 		{"names the panel", []Panel{{Word: "a", Weights: good}, {Word: "dog", Weights: []float32{1, 1, 0, 0}}}, PanelsOptions{}, ErrWeights, `panel 1 ("dog")`},
 		{"marker", []Panel{{Word: "a", Weights: good, Marker: &Cell{2, 0}}}, PanelsOptions{}, ErrOptions, "Marker {Row:2 Col:0} outside the 2×2 grid"},
 		{"beta", []Panel{{Word: "a", Weights: good, Beta: float32(math.Inf(-1))}}, PanelsOptions{}, ErrOptions, "Beta is -Inf"},
+		{"sentinel", []Panel{{Word: "a", Weights: good, Sentinel: 1.5}}, PanelsOptions{ShowSentinel: true}, ErrOptions, "Sentinel is 1.5"},
 		{"columns", []Panel{{Word: "a", Weights: good}}, PanelsOptions{Columns: -1}, ErrOptions, "Columns -1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

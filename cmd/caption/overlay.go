@@ -29,8 +29,10 @@ Captions each image and draws, for each word, the attention with which the
 decoder said it: the image first, in its own shape, then one panel per word
 with that word's attention weights smoothly upsampled over the photo,
 colored and blended, the word and its largest weight underneath (and its
-gate β with -beta), in rows of -columns tiles, under the caption and over a
-colorbar. -format gif makes an animation instead, one word per frame.
+gate β with -beta; for a model with adaptive attention, its sentinel
+weight, with a bar along the panel's foot filled to 1 − that weight: how
+much the word looked), in rows of -columns tiles, under the caption and
+over a colorbar. -format gif makes an animation instead, one word per frame.
 
 -o FILE writes the figure of one image ("-" writes it to standard output);
 the format follows the name (.gif) unless -format says. -dir DIR writes one

@@ -19,8 +19,8 @@ func init() {
 
 const trainUsage = `Usage: caption train -o DIR -cache FILE [flags] DATASET
 
-Trains a Show-Attend-Tell caption decoder (an LSTM with soft or hard
-attention over the encoder's feature grid) with teacher forcing on the
+Trains a Show-Attend-Tell caption decoder (an LSTM with soft, hard or
+adaptive attention over the encoder's feature grid) with teacher forcing on the
 captions of DATASET's -split images: a Flickr8k directory, a Karpathy
 split file or a COCO caption file. The image features come from -cache,
 built once by "caption features"; the vocabulary is the training
@@ -41,7 +41,7 @@ best_model, best (the dev scores bleu, meteor, rougel, ciderd),
 best_epoch, best_step, epochs, steps, train_images, train_captions,
 skipped_captions, dev_images, vocab and stopped).
 
--scst fine-tunes a trained model (-init MODEL, soft attention) by
+-scst fine-tunes a trained model (-init MODEL, soft or adaptive attention) by
 self-critical sequence training: for each image it samples
 -scst-samples captions, rewards each with its CIDEr-D against the
 image's training references less the mean reward of the others, and
@@ -72,6 +72,8 @@ Recipes:
 	# hard (stochastic) attention, from scratch or started from a soft model
 	caption train -o runs/caption-hard -attention hard -cache flickr8k-7x7.safetensors ../shared/data/flickr8k
 	caption train -o runs/caption-hard -attention hard -init runs/caption-soft/best.safetensors -lr 5e-4 -eval-every 470 -max-words 22 -cache flickr8k-7x7.safetensors ../shared/data/flickr8k
+	# adaptive attention with a visual sentinel: per word, whether to look at all
+	caption train -o runs/caption-adaptive -attention adaptive -cache flickr8k-7x7.safetensors -lr 1e-3 -eval-every 470 -patience 8 -max-words 22 ../shared/data/flickr8k
 	# then self-critical fine-tuning on CIDEr-D; export runs/scst/best.safetensors
 	caption train -o runs/scst -scst -init runs/caption-soft/best.safetensors -lr 5e-5 -dropout 0 -beam 3 -eval-every 500 -max-words 22 -cache flickr8k-7x7.safetensors ../shared/data/flickr8k
 `
@@ -97,7 +99,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.StepRound, "step-round", 4, "round each batch's decoder steps up to a multiple of this (fewer graphs)")
 	fs.BoolVar(&o.SCST, "scst", false, "fine-tune the -init model by self-critical sequence training on CIDEr-D (soft attention)")
 	fs.IntVar(&o.SCSTSamples, "scst-samples", 5, "with -scst, captions sampled per image (at least 2)")
-	fs.StringVar(&cfg.Attention, "attention", captioning.Soft, "attention: soft (deterministic) or hard (stochastic, REINFORCE)")
+	fs.StringVar(&cfg.Attention, "attention", captioning.Soft, "attention: soft (deterministic), hard (stochastic, REINFORCE) or adaptive (soft with a visual sentinel: per word, whether to look; no gate β)")
 	fs.IntVar(&cfg.Embed, "embed", 256, "word embedding width")
 	fs.IntVar(&cfg.Hidden, "hidden", 512, "LSTM units")
 	fs.IntVar(&cfg.AttentionDim, "attention-dim", 256, "attention hidden width")
@@ -123,10 +125,11 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	case o.SCST && o.SCSTSamples < 2:
 		return cli.Usagef("-scst-samples %d: want at least 2", o.SCSTSamples)
 	case o.SCST && cfg.Attention == captioning.Hard:
-		return cli.Usagef("-scst supports soft attention only, not -attention hard")
+		return cli.Usagef("-scst supports soft and adaptive attention, not -attention hard")
 	}
 	o.Dataset = fs.Arg(0)
-	cfg.NoGate = *noGate
+	// Adaptive attention has no gate β: its sentinel weight does that work.
+	cfg.NoGate = *noGate || cfg.Attention == captioning.Adaptive
 	if cfg.Attention == captioning.Hard {
 		cfg.Hard = captioning.DefaultHardConfig()
 	}

@@ -45,6 +45,14 @@ func BenchmarkTrainStep(b *testing.B) {
 		b.Run("soft_"+g.name, func(b *testing.B) { benchTrainStep(b, benchConfig(g.L, g.D, caption.Soft)) })
 	}
 	b.Run("hard_L196_D576", func(b *testing.B) { benchTrainStep(b, benchConfig(196, 576, caption.Hard)) })
+	b.Run("adaptive_L49_D1280", func(b *testing.B) { benchTrainStep(b, adaptiveBenchConfig(49, 1280)) })
+}
+
+// adaptiveBenchConfig is benchConfig with adaptive attention (no gate).
+func adaptiveBenchConfig(L, D int) caption.Config {
+	c := benchConfig(L, D, caption.Adaptive)
+	c.NoGate = true
+	return c
 }
 
 func benchTrainStep(b *testing.B, cfg caption.Config) {
@@ -104,34 +112,38 @@ func reportCPU(b *testing.B, cpu time.Duration) {
 func BenchmarkBeam(b *testing.B) {
 	for _, g := range benchGrids {
 		for _, k := range []int{1, 3} {
-			b.Run(fmt.Sprintf("k%d_%s", k, g.name), func(b *testing.B) {
-				cfg := benchConfig(g.L, g.D, caption.Soft)
-				m, err := caption.New(cfg, benchVocab(b, 3000), 1)
-				if err != nil {
-					b.Fatal(err)
-				}
-				features := randomFeatures(rand.New(rand.NewPCG(3, 4)), g.L, g.D)
-				var ws caption.Workspace
-				full := true // every search ran MaxLength = 30 steps
-				run := func() {
-					hyps, err := m.Beam(&ws, features, k, nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					full = full && !hyps[0].Finished
-				}
-				run()
-				b.ReportAllocs()
-				b.ResetTimer()
-				cpu := cpuTime()
-				for range b.N {
-					run()
-				}
-				reportCPU(b, cpu)
-				if full {
-					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(30*b.N), "ns/step")
-				}
-			})
+			b.Run(fmt.Sprintf("k%d_%s", k, g.name), func(b *testing.B) { benchBeam(b, benchConfig(g.L, g.D, caption.Soft), k) })
 		}
+	}
+	for _, k := range []int{1, 3} {
+		b.Run(fmt.Sprintf("adaptive_k%d_L49_D1280", k), func(b *testing.B) { benchBeam(b, adaptiveBenchConfig(49, 1280), k) })
+	}
+}
+
+func benchBeam(b *testing.B, cfg caption.Config, k int) {
+	m, err := caption.New(cfg, benchVocab(b, 3000), 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	features := randomFeatures(rand.New(rand.NewPCG(3, 4)), cfg.Regions, cfg.FeatureDim)
+	var ws caption.Workspace
+	full := true // every search ran MaxLength = 30 steps
+	run := func() {
+		hyps, err := m.Beam(&ws, features, k, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		full = full && !hyps[0].Finished
+	}
+	run()
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cpuTime()
+	for range b.N {
+		run()
+	}
+	reportCPU(b, cpu)
+	if full {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(30*b.N), "ns/step")
 	}
 }

@@ -24,6 +24,9 @@ var (
 const (
 	Soft = "soft" // deterministic soft attention (Xu et al. 2015, §4.2)
 	Hard = "hard" // stochastic hard attention trained by REINFORCE (§4.1)
+	// Adaptive is soft attention with a visual sentinel (Lu et al. 2017):
+	// per word the decoder decides how much to read the image at all.
+	Adaptive = "adaptive"
 )
 
 // The inference modes of hard attention (HardConfig.Inference), the
@@ -68,11 +71,12 @@ type Config struct {
 	// Vocab is the number of output tokens, the special tokens included.
 	// 0 means the size of the Vocab given to New; otherwise it must match.
 	Vocab int `json:"vocab"`
-	// Attention is Soft (the default) or Hard.
+	// Attention is Soft (the default), Hard or Adaptive.
 	Attention string `json:"attention"`
 	// NoGate turns off the gating scalar β = σ(f_β(h_{t−1})) that scales
 	// the context (Xu et al. §4.2.1; "selector" in the authors' code). The
-	// gate is on by default: it sharpens the attention maps.
+	// gate is on by default: it sharpens the attention maps. Adaptive
+	// attention needs NoGate: its sentinel weight does the gate's work.
 	NoGate bool `json:"no_gate"`
 	// Dropout is the drop probability on h_t before the deep output layer
 	// and on the deep output itself, in training (DefaultConfig: 0.5, as
@@ -222,8 +226,15 @@ func (c Config) Validate() error {
 			}
 			return fmt.Errorf("%w: hard.inference = %q, want \"expectation\" or \"argmax\"", ErrConfig, name)
 		}
+	case Adaptive:
+		if c.Hard != (HardConfig{}) {
+			return fmt.Errorf("%w: hard = %+v is set, but attention is %q; hard options need attention %q", ErrConfig, c.Hard, Adaptive, Hard)
+		}
+		if !c.NoGate {
+			return fmt.Errorf("%w: attention %q with the gate β: the sentinel weight does the gate's work; set no_gate", ErrConfig, Adaptive)
+		}
 	default:
-		return fmt.Errorf("%w: attention = %q, want %q or %q", ErrConfig, c.Attention, Soft, Hard)
+		return fmt.Errorf("%w: attention = %q, want %q, %q or %q", ErrConfig, c.Attention, Soft, Hard, Adaptive)
 	}
 	return nil
 }
@@ -240,6 +251,10 @@ func (c Config) Parameters() int {
 	n += E*V + V                 // L_o
 	if !c.NoGate {
 		n += H + 1
+	}
+	if c.Attention == Adaptive {
+		n += (E+H)*H + H // the sentinel's gate
+		n += H*A + H*D   // its key U_s and value P_s
 	}
 	return n
 }

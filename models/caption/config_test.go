@@ -44,7 +44,7 @@ func TestConfigValidate(t *testing.T) {
 		{"negative hidden", func(c *caption.Config) { c.Hidden = -2 }, "hidden = -2"},
 		{"negative attention dim", func(c *caption.Config) { c.AttentionDim = -3 }, "attention_dim = -3"},
 		{"tiny vocab", func(c *caption.Config) { c.Vocab = 4 }, "vocab = 4, want 5"},
-		{"unknown attention", func(c *caption.Config) { c.Attention = "Soft" }, `attention = "Soft", want "soft" or "hard"`},
+		{"unknown attention", func(c *caption.Config) { c.Attention = "Soft" }, `attention = "Soft", want "soft", "hard" or "adaptive"`},
 		{"dropout 1", func(c *caption.Config) { c.Dropout = 1 }, "dropout = 1, want [0, 1)"},
 		{"dropout NaN", func(c *caption.Config) { c.Dropout = math.NaN() }, "dropout = NaN"},
 		{"negative penalty", func(c *caption.Config) { c.DoublyStochastic = -3 }, "doubly_stochastic = -3, want a finite number ≥ 0"},

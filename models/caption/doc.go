@@ -1,7 +1,8 @@
 // Package caption is attend's image caption decoder: Show, Attend and Tell
 // (Xu et al. 2015), an LSTM that attends over an image's feature grid and
 // says one word per step, with soft (deterministic) or hard (stochastic)
-// attention.
+// attention, or soft attention with a visual sentinel (adaptive, Lu et
+// al. 2017).
 //
 // # Model
 //
@@ -28,6 +29,43 @@
 // omits it. Dropout (Config.Dropout) acts on h_t before L_h and on the
 // deep output before L_o, also as in that code; the recurrence itself is
 // not dropped.
+//
+// # Adaptive attention
+//
+// Config.Attention = Adaptive adds a visual sentinel (Lu, Xiong, Parikh,
+// Socher 2017, "Knowing when to look", eqs. 7–12): per word the decoder
+// decides how much to read the image at all, so that "a", "of" or "is"
+// need not pretend to look somewhere. Before its LSTM step it makes the
+// sentinel from its own memory and attends over the L regions and the
+// sentinel together:
+//
+//	g_t          = σ([E·y_{t−1} ; h_{t−1}]·W_s + b_s)          (H)   sentinel gate
+//	s_t          = g_t ⊙ tanh(c_{t−1})                          (H)   the sentinel
+//	e_ti         = vᵀ·tanh(W·h_{t−1} + U·a_i + b)               (L)   as above
+//	ê_t          = vᵀ·tanh(W·h_{t−1} + U_s·s_t + b)             (1)
+//	[α̂_t ; β_t]  = softmax([e_t ; ê_t])                         (L+1)
+//	α_t          = softmax(e_t) = α̂_t/(1 − β_t)                 (L)   the heat map
+//	z_t          = β_t·(s_t·P_s) + (1 − β_t)·Σ_i α_ti·a_i       (D)   ĉ_t of Lu et al.
+//
+// and z_t goes on as in soft attention (into the LSTM and the deep
+// output); the gate β of Xu et al. is off (NoGate): the sentinel weight
+// β_t does its work, and 1 − β_t is how much word t looked. Lu et al.
+// attend after the LSTM step, with h_t, and feed ĉ_t only to the output;
+// here attention stays before the step, with h_{t−1}, as in the rest of
+// this decoder, because z_t is also the LSTM's input and cannot depend on
+// h_t. So the sentinel is made from what the step knows before it reads
+// the image: the memory c_{t−1} and, in its gate, the word just said and
+// h_{t−1} (Lu et al.'s gate reads x_t, whose word part is the same
+// E·y_{t−1}, and h_{t−1}; their memory is c_t). The sentinel is scored
+// as one more region whose key is U_s·s_t + b (W, b and v shared with the
+// regions) and read through P_s (H, D) into the annotations' width D,
+// which is the encoder's (1280 for MobileNetV2's grid, any D works); Lu
+// et al. project the annotations to the LSTM width instead. The doubly
+// stochastic penalty is on α_t, the weights over the regions, so it does
+// not push β_t down. Hypothesis.Sentinel keeps β_t per word. New
+// parameters: sentinel.w (E+H, H), sentinel.b (H), att.sentinel.key U_s
+// (H, A), att.sentinel.value P_s (H, D); package attention's Adaptive
+// holds the attention part.
 //
 // # Vocabulary
 //
@@ -98,7 +136,8 @@
 // tokens with <end> (SearchOptions.LengthPenalty, default α = 1), and the
 // search stops once no open hypothesis can beat the k-th best ended one.
 // Every Hypothesis keeps, per word, the attention weights α_t over the L
-// regions (the heat map of that word) and the gate β_t.
+// regions (the heat map of that word), the gate β_t and, for adaptive
+// attention, the sentinel weight β_t.
 //
 // Hard attention decodes deterministically: it reads the expectation Σ_i
 // α_i·a_i (the default, Xu et al.'s test-time choice, which is soft
@@ -107,8 +146,8 @@
 // in both cases.
 //
 // The eager and graph faces agree: the graph's loss equals Loss, computed
-// eagerly, within 1e-5 (soft attention, and hard attention when every
-// caption reads the expectation).
+// eagerly, within 1e-5 (soft and adaptive attention, and hard attention
+// when every caption reads the expectation).
 //
 // # Files
 //
@@ -125,6 +164,9 @@
 //     R. Zemel, Y. Bengio. Show, attend and tell: neural image caption
 //     generation with visual attention. ICML 2015. Code:
 //     github.com/kelvinxu/arctic-captions.
+//   - J. Lu, C. Xiong, D. Parikh, R. Socher. Knowing when to look:
+//     adaptive attention via a visual sentinel for image captioning. CVPR
+//     2017.
 //   - D. Bahdanau, K. Cho, Y. Bengio. Neural machine translation by jointly
 //     learning to align and translate. ICLR 2015.
 //   - S. J. Rennie, E. Marcheret, Y. Mroueh, J. Ross, V. Goel.

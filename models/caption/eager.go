@@ -103,6 +103,9 @@ type Workspace struct {
 	x           []float32 // [E·y ; z] (B, E+D)
 	lh, lz      []float32 // L_h·h + b, L_z·z (B, E)
 	logp        []float32 // (B, V)
+	// Adaptive attention: [E·y ; h] (B, E+H), the sentinel gate's
+	// pre-activation and the sentinel (B, H), the query [h | s] (B, 2H).
+	eh, pre, s, q []float32
 }
 
 // Step runs one decoder step (Xu et al. §3.1.2, see BuildLoss) on every
@@ -123,7 +126,15 @@ func (m *Model) Step(ws *Workspace, dst, prev *State, e *Encoded, tokens []int) 
 	for r := 0; r < B; r++ {
 		copy(ws.h[r*H:(r+1)*H], prev.LSTM[r*2*H:r*2*H+H]) // h_{t−1}
 	}
-	if err := m.Attention.Step(&dst.Attention, e.Keys, ws.h, &prev.Attention); err != nil {
+	var err error
+	if ws.embed, err = m.Embedding.Lookup(ws.embed, tokens); err != nil {
+		return nil, fmt.Errorf("%w: Step: %w", ErrInput, err)
+	}
+	query := ws.h
+	if m.Sentinel != nil {
+		query = m.sentinelQuery(ws, prev.LSTM, B)
+	}
+	if err := m.Attention.Step(&dst.Attention, e.Keys, query, &prev.Attention); err != nil {
 		return nil, fmt.Errorf("caption: Step: %w", err)
 	}
 	if cfg.Attention == Hard && cfg.Hard.Inference == Argmax {
@@ -140,10 +151,6 @@ func (m *Model) Step(ws *Workspace, dst, prev *State, e *Encoded, tokens []int) 
 		for r := range dst.Beta {
 			dst.Beta[r] = 1
 		}
-	}
-	var err error
-	if ws.embed, err = m.Embedding.Lookup(ws.embed, tokens); err != nil {
-		return nil, fmt.Errorf("%w: Step: %w", ErrInput, err)
 	}
 	ws.x = grow(ws.x, B*(E+D))
 	for r := 0; r < B; r++ {
@@ -162,6 +169,27 @@ func (m *Model) Step(ws *Workspace, dst, prev *State, e *Encoded, tokens []int) 
 	ws.logp = m.Output.Forward(ws.logp, ws.lh, B)
 	models.LogSoftmax(ws.logp, ws.logp, V)
 	return ws.logp, nil
+}
+
+// sentinelQuery returns adaptive attention's query [h_{t−1} | s_t]
+// (B, 2H) in ws, from ws.h (h_{t−1}), ws.embed (E·y_{t−1}) and the LSTM
+// state before the step (see Model.sentinelQueryNode).
+func (m *Model) sentinelQuery(ws *Workspace, state []float32, B int) []float32 {
+	E, H := m.Config.Embed, m.Config.Hidden
+	ws.eh = grow(ws.eh, B*(E+H))
+	for r := 0; r < B; r++ {
+		copy(ws.eh[r*(E+H):], ws.embed[r*E:(r+1)*E])
+		copy(ws.eh[r*(E+H)+E:(r+1)*(E+H)], ws.h[r*H:(r+1)*H])
+	}
+	ws.pre = m.Sentinel.Forward(ws.pre, ws.eh, B)
+	ws.s = grow(ws.s, B*H)
+	sentinel(ws.s, ws.pre, state, B, H)
+	ws.q = grow(ws.q, B*2*H)
+	for r := 0; r < B; r++ {
+		copy(ws.q[r*2*H:], ws.h[r*H:(r+1)*H])
+		copy(ws.q[r*2*H+H:(r+1)*2*H], ws.s[r*H:(r+1)*H])
+	}
+	return ws.q
 }
 
 // readArgmax replaces each row's expected context with the annotation of

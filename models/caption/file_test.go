@@ -92,6 +92,7 @@ func TestSaveLoadConfig(t *testing.T) {
 		{Regions: 3, FeatureDim: 4, Embed: 5, Hidden: 6, AttentionDim: 7, Attention: caption.Hard,
 			Hard: caption.HardConfig{Entropy: 0, ExpectationMix: 0, BaselineDecay: 0.5, Inference: caption.Argmax}},
 		{Regions: 3, FeatureDim: 4, Embed: 5, Hidden: 6, AttentionDim: 7, Attention: caption.Hard},
+		{Regions: 3, FeatureDim: 4, Embed: 5, Hidden: 6, AttentionDim: 7, Attention: caption.Adaptive, NoGate: true},
 	} {
 		m := mustNew(t, cfg, 1)
 		loaded, _ := roundTrip(t, m, safetensors.F32)

@@ -28,6 +28,7 @@ func TestModelGradients(t *testing.T) {
 		{"soft", Config{LabelSmoothing: 0.1, DoublyStochastic: 2}},
 		{"soft without gate", Config{NoGate: true}},
 		{"hard expectation", Config{Attention: Hard, Hard: HardConfig{ExpectationMix: 1, Entropy: 0.3}}},
+		{"adaptive", Config{Attention: Adaptive, NoGate: true, DoublyStochastic: 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg

@@ -140,6 +140,7 @@ type unrolled struct {
 //	h₀, c₀ = tanh(f_init,h(ā)), tanh(f_init,c(ā))        ā = (1/L)·Σ_i a_i
 //	α_t    = softmax(vᵀ·tanh(W·h_{t−1} + U·a_i + b))     (B, L)
 //	z_t    = β_t·Σ_i α_ti·a_i,  β_t = σ(f_β(h_{t−1}))     (B, D)
+//	         (adaptive: z_t = ĉ_t of the sentinel, see doc.go)
 //	h_t    = LSTM([E·y_{t−1}; z_t], h_{t−1}, c_{t−1})     (B, H)
 //	logits = L_o·tanh(E·y_{t−1} + L_h·h_t + L_z·z_t)      (S·B, V)
 //
@@ -166,7 +167,17 @@ func (tr *Trainer) unroll(b *models.Binding, in *Inputs) (*unrolled, error) {
 	var att attention.StateNodes
 	for t := 0; t < S; t++ {
 		fail := func(err error) (*unrolled, error) { return nil, fmt.Errorf("step %d: %w", t, err) }
-		if att, err = m.Attention.StepNode(b, keys, h, att); err != nil { // α_t from h_{t−1}
+		e, err := models.Select(emb, 0, t) // E·y_{t−1} (B, E)
+		if err != nil {
+			return fail(err)
+		}
+		query := h // h_{t−1} (B, H)
+		if m.Sentinel != nil {
+			if query, err = m.sentinelQueryNode(b, e, h, state); err != nil { // [h_{t−1} | s_t] (B, 2H)
+				return fail(err)
+			}
+		}
+		if att, err = m.Attention.StepNode(b, keys, query, att); err != nil { // α_t from h_{t−1}
 			return fail(err)
 		}
 		z := att.Context // (B, D)
@@ -181,10 +192,6 @@ func (tr *Trainer) unroll(b *models.Binding, in *Inputs) (*unrolled, error) {
 			if z, err = m.Gate.Node(b, z, h); err != nil { // β_t·z from h_{t−1}
 				return fail(err)
 			}
-		}
-		e, err := models.Select(emb, 0, t) // (B, E)
-		if err != nil {
-			return fail(err)
 		}
 		x, err := models.Concat(1, e, z) // (B, E+D)
 		if err != nil {
@@ -232,6 +239,26 @@ func (tr *Trainer) unroll(b *models.Binding, in *Inputs) (*unrolled, error) {
 		return nil, err
 	}
 	return u, nil
+}
+
+// sentinelQueryNode adds adaptive attention's query [h_{t−1} | s_t] (B, 2H):
+// the visual sentinel s_t = σ([E·y_{t−1}; h_{t−1}]·W_s + b_s) ⊙ tanh(c_{t−1})
+// beside the state, from the word embedding e (B, E), h_{t−1} (B, H) and
+// the LSTM state [h_{t−1} | c_{t−1}] (B, 2H).
+func (m *Model) sentinelQueryNode(b *models.Binding, e, h, state *gorgonia.Node) (*gorgonia.Node, error) {
+	eh, err := models.Concat(1, e, h) // (B, E+H)
+	if err != nil {
+		return nil, err
+	}
+	pre, err := m.Sentinel.Apply(b, eh) // (B, H)
+	if err != nil {
+		return nil, err
+	}
+	s, err := models.Apply(sentinelKernel{}, pre, state) // s_t (B, H)
+	if err != nil {
+		return nil, err
+	}
+	return models.Concat(1, h, s)
 }
 
 // initialState adds h₀ and c₀, packed as the LSTM state [h₀ | c₀] (B, 2H),

@@ -56,6 +56,7 @@ func TestKernelGradients(t *testing.T) {
 	}{
 		{"tanh", func() models.Kernel { return tanhSumKernel{} }, []*tensor.Dense{random(B, D)}},
 		{"tanh of a sum", func() models.Kernel { return tanhSumKernel{} }, []*tensor.Dense{random(B, D), random(B, D), random(B, D)}},
+		{"sentinel", func() models.Kernel { return sentinelKernel{} }, []*tensor.Dense{random(B, D), random(B, 2*D)}},
 		{"hard context", func() models.Kernel { return hardContextKernel{} },
 			[]*tensor.Dense{weights(B), oneHot(B), vec(0, 1, 0.3), random(B, L, D)}},
 		{"reinforce", func() models.Kernel { return reinforceKernel{entropy: 0.2} },

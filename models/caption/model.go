@@ -22,7 +22,10 @@ const Kind = "caption"
 //	embed.table         (V, E)       E, the word embedding
 //	init.h.w, .b        (D, H), (H)  f_init,h: h₀ = tanh(ā·W + b)
 //	init.c.w, .b        (D, H), (H)  f_init,c: c₀ = tanh(ā·W + b)
-//	att.w, .u, .b, .v   (H, A), (D, A), (A), (A)  additive attention (soft or hard)
+//	att.w, .u, .b, .v   (H, A), (D, A), (A), (A)  additive attention (soft, hard or adaptive)
+//	att.sentinel.key    (H, A)       adaptive only: U_s, the sentinel's key
+//	att.sentinel.value  (H, D)       adaptive only: P_s, the sentinel's value
+//	sentinel.w, .b      (E+H, H), (H)  adaptive only: the sentinel gate g = σ([E·y; h]·W + b)
 //	gate.w, .b          (H), (1)     f_β: β = σ(h·w + b); absent with NoGate
 //	lstm.wx, .wh, .b    (E+D, 4H), (H, 4H), (4H)  gates [i f o g]
 //	out.h.w, .b         (H, E), (E)  L_h (with the deep output's bias)
@@ -39,8 +42,9 @@ type Model struct {
 
 	Embedding    *models.Embedding
 	InitH, InitC *models.Linear
-	Attention    attention.Mechanism // *attention.Additive or *attention.Hard
+	Attention    attention.Mechanism // *attention.Additive, *attention.Hard or *attention.Adaptive
 	Gate         *attention.Gate     // nil with NoGate
+	Sentinel     *models.Linear      // the sentinel gate's pre-activation (Adaptive only)
 	LSTM         *models.LSTM
 	OutH, OutZ   *models.Linear // L_h (with bias), L_z (without)
 	Output       *models.Linear // L_o
@@ -87,11 +91,15 @@ func build(cfg Config, vocab *Vocab, seed uint64, dtype tensor.Dtype) (*Model, e
 	m.InitH = models.NewLinear(ps, "init.h", D, H, nil)
 	m.InitC = models.NewLinear(ps, "init.c", D, H, nil)
 	var err error
-	if cfg.Attention == Hard {
+	switch cfg.Attention {
+	case Hard:
 		// Eager steps read the expectation; Step replaces it with the
 		// argmax region when HardConfig.Inference asks for that.
 		m.Attention, err = attention.NewHard(ps, "att", H, D, A, &attention.HardOptions{Inference: attention.Expectation, Rand: rand.New(m.sampler)})
-	} else {
+	case Adaptive:
+		// The sentinel has the LSTM's width (its memory cell's).
+		m.Attention, err = attention.NewAdaptive(ps, "att", H, H, D, A)
+	default:
 		m.Attention, err = attention.NewAdditive(ps, "att", H, D, A)
 	}
 	if err != nil {
@@ -101,6 +109,9 @@ func build(cfg Config, vocab *Vocab, seed uint64, dtype tensor.Dtype) (*Model, e
 		if m.Gate, err = attention.NewGate(ps, "gate", H); err != nil {
 			return nil, fmt.Errorf("caption: %w", err)
 		}
+	}
+	if cfg.Attention == Adaptive {
+		m.Sentinel = models.NewLinear(ps, "sentinel", E+H, H, nil)
 	}
 	m.LSTM = models.NewLSTM(ps, "lstm", E+D, H)
 	m.OutH = models.NewLinear(ps, "out.h", H, E, nil)

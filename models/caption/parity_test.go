@@ -12,8 +12,8 @@ import (
 // TestGraphEagerParity checks that the training graph's loss (one forward
 // pass, no dropout) equals the eager teacher-forced loss within 1e-5, for
 // soft attention with and without the gate, label smoothing and the
-// penalty, and for hard attention when every caption reads the
-// expectation.
+// penalty, for adaptive attention, and for hard attention when every
+// caption reads the expectation.
 func TestGraphEagerParity(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -26,6 +26,10 @@ func TestGraphEagerParity(t *testing.T) {
 		{"hard expectation", func(c *caption.Config) {
 			c.Attention = caption.Hard
 			c.Hard = caption.HardConfig{ExpectationMix: 1, Entropy: 0.05}
+		}},
+		{"adaptive", func(c *caption.Config) { c.Attention = caption.Adaptive; c.NoGate = true }},
+		{"adaptive with smoothing, λ=3", func(c *caption.Config) {
+			c.Attention, c.NoGate, c.LabelSmoothing, c.DoublyStochastic = caption.Adaptive, true, 0.1, 3
 		}},
 		{"hard expectation without gate", func(c *caption.Config) {
 			c.Attention = caption.Hard

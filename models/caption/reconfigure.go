@@ -16,8 +16,8 @@ import (
 // should change (for hard attention from a soft model, set Hard to
 // DefaultHardConfig()). Its training weights are taken as they are. A
 // zero size, Vocab or Attention keeps m's; a setting that changes a
-// parameter's name or shape (the sizes, Vocab, NoGate) is ErrConfig
-// naming it. m is not changed; the result shares no memory with it.
+// parameter's name or shape (the sizes, Vocab, NoGate, a change to or
+// from Adaptive attention) is ErrConfig naming it. m is not changed; the result shares no memory with it.
 func (m *Model) Reconfigure(cfg Config) (*Model, error) {
 	c := cfg
 	keep := func(v *int, have int, name string) error {
@@ -42,6 +42,9 @@ func (m *Model) Reconfigure(cfg Config) (*Model, error) {
 		if err := keep(f.v, f.have, f.name); err != nil {
 			return nil, err
 		}
+	}
+	if to := c.Attention == Adaptive; c.Attention != "" && to != (have.Attention == Adaptive) {
+		return nil, fmt.Errorf("%w: attention %q from a model of %q attention: adaptive attention's sentinel has weights soft and hard attention lack", ErrConfig, c.Attention, have.Attention)
 	}
 	if c.NoGate != have.NoGate {
 		if c.NoGate {

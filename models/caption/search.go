@@ -75,6 +75,11 @@ type Hypothesis struct {
 	// Beta holds, per token, the gate β_t ∈ (0, 1): how much the image
 	// context counted for the word (1 without the gate).
 	Beta []float32
+	// Sentinel holds, per token, adaptive attention's sentinel weight
+	// β_t ∈ [0, 1] (Lu et al. 2017): the share of the context the word
+	// read from the decoder's own memory rather than the image, so
+	// 1 − β_t is how much it looked. nil for soft and hard attention.
+	Sentinel []float32
 }
 
 // allowed reports whether search may emit token v.
@@ -118,6 +123,9 @@ func (m *Model) Greedy(ws *Workspace, images [][]float32, opts *SearchOptions) (
 			h.Tokens = append(h.Tokens, token)
 			h.Attention = append(h.Attention, slices.Clone(s.Attention.Weights[b*L:(b+1)*L]))
 			h.Beta = append(h.Beta, s.Beta[b])
+			if s.Attention.Sentinel != nil {
+				h.Sentinel = append(h.Sentinel, s.Attention.Sentinel[b])
+			}
 		})
 	if err != nil {
 		return nil, err
@@ -145,6 +153,7 @@ type beamStep struct {
 	token, parent []int
 	weights       []float32 // (k, L): the step's weights, by parent row
 	beta          []float32 // (k)
+	sentinel      []float32 // (k): adaptive attention's sentinel weights; nil otherwise
 }
 
 // candidate is one extension of a beam row.
@@ -217,6 +226,9 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 		}
 		slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(b.logp, a.logp) })
 		st := beamStep{weights: slices.Clone(next.Attention.Weights[:k*L]), beta: slices.Clone(next.Beta[:k])}
+		if next.Attention.Sentinel != nil {
+			st.sentinel = slices.Clone(next.Attention.Sentinel[:k])
+		}
 		kept = kept[:0]
 		for rank, c := range cands {
 			if len(st.token) == k {
@@ -309,12 +321,18 @@ func (o *SearchOptions) canImprove(ended []ending, logps []float64, k, longest i
 func (m *Model) trace(history []beamStep, step, row, L int) Hypothesis {
 	n := step + 1
 	h := Hypothesis{Tokens: make([]int, n), Attention: make([][]float32, n), Beta: make([]float32, n)}
+	if m.Config.Attention == Adaptive {
+		h.Sentinel = make([]float32, n)
+	}
 	for s := step; s >= 0; s-- {
 		st := &history[s]
 		p := st.parent[row]
 		h.Tokens[s] = st.token[row]
 		h.Attention[s] = slices.Clone(st.weights[p*L : (p+1)*L])
 		h.Beta[s] = st.beta[p]
+		if h.Sentinel != nil {
+			h.Sentinel[s] = st.sentinel[p]
+		}
 		row = p
 	}
 	return h

@@ -8,8 +8,9 @@ type ModelConfig = caption.Config
 
 // Attention mechanisms of ModelConfig.
 const (
-	Soft = caption.Soft
-	Hard = caption.Hard
+	Soft     = caption.Soft
+	Hard     = caption.Hard
+	Adaptive = caption.Adaptive
 )
 
 // DefaultModelConfig returns the default decoder (caption.DefaultConfig).

@@ -58,6 +58,13 @@ type Details struct {
 	// (Show, Attend and Tell §4.2.1), rounded to 4 decimals; null where the
 	// model gave none.
 	Beta []Weight `json:"beta"`
+	// Sentinel is per word adaptive attention's sentinel weight β (Lu
+	// et al. 2017), rounded to 4 decimals: the share of the word's
+	// context that came from the decoder's own memory rather than the
+	// image, so 1 − sentinel is how much the word looked (function words
+	// look little). Absent for models without a sentinel (soft and hard
+	// attention).
+	Sentinel []Weight `json:"sentinel,omitempty"`
 	// Alternatives are the beam's hypotheses, best first (the first is
 	// the caption itself), never null.
 	Alternatives []Alternative `json:"alternatives"`
@@ -119,7 +126,8 @@ func briefCaption(h *caption.Hypothesis) Caption {
 
 // Detailed returns r's caption with its Details: attention laid out per
 // word as GridH rows of GridW weights, weights and gates rounded to 4
-// decimals, a gate per word (null past the end of r.Beta).
+// decimals, a gate per word (null past the end of r.Beta) and, for a
+// model with a sentinel, a sentinel weight per word.
 func (r *Result) Detailed() Caption {
 	c := r.Brief()
 	d := &Details{
@@ -133,6 +141,15 @@ func (r *Result) Detailed() Caption {
 		d.Beta[i] = Weight(math.NaN())
 		if i < len(r.Beta) {
 			d.Beta[i] = Weight(r.Beta[i])
+		}
+	}
+	if r.Sentinel != nil {
+		d.Sentinel = make([]Weight, len(c.Words))
+		for i := range d.Sentinel {
+			d.Sentinel[i] = Weight(math.NaN())
+			if i < len(r.Sentinel) {
+				d.Sentinel[i] = Weight(r.Sentinel[i])
+			}
 		}
 	}
 	if d.Alternatives == nil {

@@ -37,6 +37,8 @@ func TestCaptionShapes(t *testing.T) {
 		GridH: 1, GridW: 2, Fit: vision.CenterCrop, Attention: [][]float32{{0.25, 0.75}, {1, 0}},
 		Beta: []float32{0.5}, LogProb: -1.5, Score: -0.75, Finished: true, Cached: true,
 	}
+	adaptive := *r
+	adaptive.Sentinel = []float32{0.9, 0.1}
 	tests := []struct {
 		name string
 		v    any
@@ -46,6 +48,8 @@ func TestCaptionShapes(t *testing.T) {
 			[]string{"cached", "caption", "finished", "log_prob", "overlay", "score", "words"}},
 		{"caption -json", r.JSON(),
 			[]string{"alternatives", "attention", "beta", "caption", "finished", "fit", "grid_h", "grid_w", "log_prob", "path", "score", "tokens", "words"}},
+		{"caption -json, adaptive attention", adaptive.JSON(),
+			[]string{"alternatives", "attention", "beta", "caption", "finished", "fit", "grid_h", "grid_w", "log_prob", "path", "score", "sentinel", "tokens", "words"}},
 	}
 	for _, tc := range tests {
 		if got := jsonKeys(t, tc.v); !slices.Equal(got, tc.want) {
@@ -84,6 +88,16 @@ func TestCaptionDetailedRoundTrip(t *testing.T) {
 	}
 	if d.Alternatives == nil {
 		t.Error("alternatives null, want []")
+	}
+	if d.Sentinel != nil {
+		t.Errorf("sentinel %v for a model without one, want none", d.Sentinel)
+	}
+	r.Sentinel = []float32{0.87654}
+	if err := json.Unmarshal(mustJSON(t, r.Detailed()), &got); err != nil {
+		t.Fatal(err)
+	}
+	if s := got.Details.Sentinel; len(s) != 2 || s[0] != 0.8765 || !math.IsNaN(float64(s[1])) {
+		t.Errorf("sentinel %v, want [0.8765 NaN] (rounded; null past the weights given)", s)
 	}
 	var brief Caption
 	if err := json.Unmarshal(mustJSON(t, r.Brief()), &brief); err != nil || brief.Details != nil || brief.Caption != "a dog" {

@@ -68,7 +68,7 @@ func (c *Captioner) describe(features []float32, beam int) (*Result, error) {
 	r := &Result{
 		Caption: joinWords(best.Words), Words: best.Words, Tokens: best.Tokens,
 		GridH: c.grid.H, GridW: c.grid.W, Fit: c.o.Fit,
-		Attention: best.Attention, Beta: best.Beta,
+		Attention: best.Attention, Beta: best.Beta, Sentinel: best.Sentinel,
 		LogProb: best.LogProb, Score: best.Score, Finished: best.Finished,
 	}
 	for _, h := range hyps {

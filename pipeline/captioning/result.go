@@ -30,7 +30,12 @@ type Result struct {
 	// with which the decoder said it.
 	Attention [][]float32
 	// Beta holds per word the gate β: how much the image context counted.
-	Beta     []float32
+	Beta []float32
+	// Sentinel holds per word adaptive attention's sentinel weight β
+	// (Lu et al. 2017): the share of the word's context read from the
+	// decoder's own memory instead of the image (1 − it: how much the
+	// word looked). nil for soft and hard attention.
+	Sentinel []float32
 	LogProb  float64
 	Score    float64
 	Finished bool

@@ -60,16 +60,17 @@ func (o *TrainOptions) checkSCST() error {
 	case o.Init == "" && !o.Resume:
 		return fmt.Errorf("%w fine-tunes a trained model: give Init (or Resume an SCST run)", errSCST)
 	case o.Config.Attention == caption.Hard:
-		return fmt.Errorf("%w: hard attention is not supported, only soft", errSCST)
+		return fmt.Errorf("%w: hard attention is not supported, only soft and adaptive", errSCST)
 	}
 	return nil
 }
 
 // prepareSCST turns off what the SCST loss cannot have (label smoothing,
-// the attention penalty), logging it, and rejects hard attention.
+// the attention penalty), logging it, and rejects hard attention (its
+// sampled regions would need a second policy gradient).
 func prepareSCST(m *caption.Model, logf func(string, ...any)) error {
-	if m.Config.Attention != caption.Soft {
-		return fmt.Errorf("%w: the model has %s attention; only soft attention is supported", errSCST, m.Config.Attention)
+	if a := m.Config.Attention; a != caption.Soft && a != caption.Adaptive {
+		return fmt.Errorf("%w: the model has %s attention; only soft and adaptive attention are supported", errSCST, a)
 	}
 	var off []string
 	if eps := m.Config.LabelSmoothing; eps != 0 {

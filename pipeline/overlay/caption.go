@@ -33,6 +33,12 @@ type Caption struct {
 	// Beta holds, per word, the gate β_t (Xu et al. §4.2.1); nil for a
 	// model without the gate. A NaN entry means "none" for that word.
 	Beta []float32
+	// Sentinel holds, per word, adaptive attention's sentinel weight β_t
+	// ∈ [0, 1] (Lu et al. 2017): the share of the word's context that
+	// came from the decoder's memory, not the image; nil for a model
+	// without a sentinel. Each panel shows it in its label and, as a bar
+	// along its foot, 1 − β_t: how much the word looked. NaN: none.
+	Sentinel []float32
 	// Rows and Cols are the encoder's grid: 7×7 for MobileNetV2's final
 	// map, 14×14 for its block-13 map.
 	Rows, Cols int
@@ -67,6 +73,8 @@ func (c *Caption) Check() error {
 		return fmt.Errorf("%w: %d attention rows for %d words", ErrCaption, len(c.Attention), n)
 	case c.Beta != nil && len(c.Beta) != n:
 		return fmt.Errorf("%w: %d gate values β for %d words", ErrCaption, len(c.Beta), n)
+	case c.Sentinel != nil && len(c.Sentinel) != n:
+		return fmt.Errorf("%w: %d sentinel weights for %d words", ErrCaption, len(c.Sentinel), n)
 	case c.Hard && c.Cells != nil && len(c.Cells) != n:
 		return fmt.Errorf("%w: %d attended cells for %d words", ErrCaption, len(c.Cells), n)
 	}
@@ -77,6 +85,11 @@ func (c *Caption) Check() error {
 		if c.Beta != nil {
 			if b := float64(c.Beta[i]); math.IsInf(b, 0) || b < 0 || b > 1 {
 				return fmt.Errorf("%w: word %d (%q): β = %v, want a value in [0, 1] (or NaN for none)", ErrCaption, i+1, c.Words[i], c.Beta[i])
+			}
+		}
+		if c.Sentinel != nil {
+			if b := float64(c.Sentinel[i]); math.IsInf(b, 0) || b < 0 || b > 1 {
+				return fmt.Errorf("%w: word %d (%q): sentinel weight %v, want a value in [0, 1] (or NaN for none)", ErrCaption, i+1, c.Words[i], c.Sentinel[i])
 			}
 		}
 		if c.Hard && c.Cells != nil {
@@ -105,9 +118,12 @@ func (c *Caption) panels(words []int, peak bool) ([]vision.Panel, error) {
 		if i < 0 || i >= len(c.Words) {
 			return nil, fmt.Errorf("%w: word %d of %s", ErrWord, i+1, c.describe())
 		}
-		p := vision.Panel{Word: c.Words[i], Weights: c.Attention[i], Beta: float32(math.NaN()), Peak: peak}
+		p := vision.Panel{Word: c.Words[i], Weights: c.Attention[i], Beta: float32(math.NaN()), Sentinel: float32(math.NaN()), Peak: peak}
 		if c.Beta != nil {
 			p.Beta = c.Beta[i]
+		}
+		if c.Sentinel != nil {
+			p.Sentinel = c.Sentinel[i]
 		}
 		if c.Hard && c.Cells != nil {
 			p.Marker = &vision.Cell{Row: c.Cells[i] / c.Cols, Col: c.Cells[i] % c.Cols}

@@ -33,6 +33,9 @@ func TestCaptionCheck(t *testing.T) {
 			}
 		}, want: "weights sum to 3"},
 		{name: "beta above 1", modify: func(c *Caption) { c.Beta[1] = 1.5 }, want: `word 2 ("red"): β = 1.5`},
+		{name: "valid with sentinel", modify: func(c *Caption) { c.Beta, c.Sentinel = nil, []float32{0.9, 0.1, 0, nan} }},
+		{name: "missing sentinel", modify: func(c *Caption) { c.Sentinel = []float32{0.5} }, want: "1 sentinel weights for 4 words"},
+		{name: "sentinel below 0", modify: func(c *Caption) { c.Sentinel = []float32{0.5, -0.1, 0.5, 0.5} }, want: `word 2 ("red"): sentinel weight -0.1`},
 		{name: "cell outside", modify: func(c *Caption) { c.Hard, c.Cells = true, []int{0, 12, 0, 0} }, want: `word 2 ("red"): attended cell 12 outside the 3×4 grid`},
 	}
 	for _, tc := range tests {

@@ -11,21 +11,22 @@ import (
 // Preprocessor's defaults; set them if the encoder's input was prepared
 // otherwise.
 //
-// β is kept only for a model with the gate (without it, search reports
+// β is kept only for a model with the gate, the sentinel weights only
+// for adaptive attention (without it, search reports
 // 1 for every word, which says nothing). A hard-attention model that
 // decodes with Argmax read the most attended cell at every word, so Cells
 // gets those cells; one that decodes with the expectation read no single
 // cell, so Cells stays nil.
 func FromHypothesis(h *caption.Hypothesis, cfg caption.Config, rows, cols int) Caption {
-	return fromWeights(h.Words, h.Attention, h.Beta, cfg, rows, cols)
+	return fromWeights(h.Words, h.Attention, h.Beta, h.Sentinel, cfg, rows, cols)
 }
 
 // fromWeights returns the Caption of words said with attention α (per
-// word rows·cols weights) and gates β by a model with config cfg: what
-// FromHypothesis and FromResult share.
-func fromWeights(words []string, attention [][]float32, beta []float32, cfg caption.Config, rows, cols int) Caption {
+// word rows·cols weights), gates β and sentinel weights (nil for none)
+// by a model with config cfg: what FromHypothesis and FromResult share.
+func fromWeights(words []string, attention [][]float32, beta, sentinel []float32, cfg caption.Config, rows, cols int) Caption {
 	cfg = cfg.Defaults()
-	c := Caption{Words: words, Attention: attention, Rows: rows, Cols: cols}
+	c := Caption{Words: words, Attention: attention, Sentinel: sentinel, Rows: rows, Cols: cols}
 	if !cfg.NoGate {
 		c.Beta = beta
 	}

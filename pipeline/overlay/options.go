@@ -184,8 +184,10 @@ func (o *Options) panelsOptions(c *Caption) vision.PanelsOptions {
 		},
 		Columns:  o.Columns,
 		ShowBeta: o.Beta,
-		NoLegend: o.NoLegend,
-		Title:    title,
+		// A sentinel is what adaptive attention is about: always shown.
+		ShowSentinel: c.Sentinel != nil,
+		NoLegend:     o.NoLegend,
+		Title:        title,
 	}
 }
 

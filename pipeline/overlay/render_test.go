@@ -17,12 +17,14 @@ import (
 // goldenOptions are the figures kept in testdata: small, so a change in
 // the drawing shows in a reviewable image.
 var goldenOptions = []struct {
-	name string
-	hard bool
-	opts Options
+	name     string
+	hard     bool
+	sentinel bool // adaptive attention: the sentinel weights
+	opts     Options
 }{
 	{name: "figure.png", opts: Options{Size: 96, Columns: 3}},
 	{name: "figure-hard-mask.png", hard: true, opts: Options{Size: 96, Colormap: vision.Mask, Smoothing: vision.SmoothGaussian, Beta: true, Peak: true}},
+	{name: "figure-sentinel.png", sentinel: true, opts: Options{Size: 150, Columns: 5}},
 	{name: "figure-selected-viridis.png", opts: Options{Size: 80, Colormap: vision.Viridis, Words: []int{1, 2}, Scale: vision.ScaleShared, Title: "two words"}},
 }
 
@@ -32,6 +34,9 @@ func TestGoldenFigures(t *testing.T) {
 			c := testCaption()
 			if g.hard {
 				c.Hard, c.Cells = true, []int{5, 3, 6, 8}
+			}
+			if g.sentinel {
+				c.Beta, c.Sentinel = nil, []float32{0.93, 0.35, 0.08, 0.6}
 			}
 			m, err := Render(scene(90, 60), c, &g.opts)
 			if err != nil {

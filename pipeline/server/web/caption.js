@@ -35,11 +35,13 @@
     const cap = $("#caption");
     cap.replaceChildren();
     a.words.forEach((w, i) => {
-      const beta = a.beta[i];
+      // The bar is how much the image counted: the gate β, or, with
+      // adaptive attention, 1 − the sentinel weight (how much it looked).
+      const look = looked(i);
       const bar = el("span", { class: "bar" }, el("i"));
-      bar.firstChild.style.width = beta === null ? "0" : `${Math.round(beta * 100)}%`;
+      bar.firstChild.style.width = look === null ? "0" : `${Math.round(look * 100)}%`;
       const b = el("button", { type: "button", class: "word", dataset: { index: i },
-        title: beta === null ? w : `β = ${fmt(beta)}` }, w, bar);
+        title: weightText(i) || w }, w, bar);
       b.addEventListener("mouseenter", () => activate(i));
       b.addEventListener("focus", () => activate(i));
       cap.append(b);
@@ -50,6 +52,21 @@
       i === 0 ? el("strong", {}, h.caption) : h.caption, " ",
       el("span", { class: "score" }, `score ${fmt(h.score, 3)} · log p ${fmt(h.log_prob, 2)}${h.finished ? "" : " · unfinished"}`))));
     activate(a.words.length ? 0 : -1, true);
+  }
+
+  // looked returns how much word i's context came from the image, or null.
+  function looked(i) {
+    const s = answer.sentinel ? answer.sentinel[i] : undefined;
+    if (s !== undefined) return s === null ? null : 1 - s;
+    return answer.beta[i];
+  }
+
+  // weightText says word i's gate β or sentinel weight ("" for neither).
+  function weightText(i) {
+    const s = answer.sentinel ? answer.sentinel[i] : null;
+    if (s !== null && s !== undefined) return `sentinel ${fmt(s)} · looked ${Math.round((1 - s) * 100)}%`;
+    const beta = answer.beta[i];
+    return beta === null ? "" : `β = ${fmt(beta)}`;
   }
 
   function activate(i, force = false) {
@@ -177,9 +194,9 @@
       ctx.strokeRect(rx + bc * cw + 1, ry + br * ch + 1, cw - 2, ch - 2);
       ctx.setLineDash([]);
     }
-    const beta = answer.beta[active];
+    const weight = weightText(active);
     $("#info").textContent = `“${answer.words[active]}” — word ${active + 1} of ${answer.words.length}` +
-      (beta === null ? "" : ` · β = ${fmt(beta)}`) + ` · peak α = ${fmt(best, 3)} at row ${br + 1}, column ${bc + 1}`;
+      (weight ? ` · ${weight}` : "") + ` · peak α = ${fmt(best, 3)} at row ${br + 1}, column ${bc + 1}`;
   }
 
   $("#file").addEventListener("change", e => { const f = e.target.files[0]; if (f) caption(f); });
