@@ -18,8 +18,14 @@ import (
 // cpu-ms/op is the process's CPU time per image, which unlike ns/op does
 // not grow when other processes share the cores (it still counts every
 // goroutine, so with GOMAXPROCS > 1 it exceeds the wall time).
-func BenchmarkMobileNetV2(b *testing.B) {
-	path := mobileNetPath(b)
+func BenchmarkMobileNetV2(b *testing.B) { benchmarkEncoder(b, mobileNetPath(b)) }
+
+// BenchmarkMobileNetEdgeTPU is BenchmarkMobileNetV2 for MobileNet-EdgeTPU
+// 1.0/224 (990 M multiply-adds against MobileNetV2's 301 M):
+// GOMAXPROCS=1 go test -run '^$' -bench EdgeTPU -benchtime 20x ./vision/.
+func BenchmarkMobileNetEdgeTPU(b *testing.B) { benchmarkEncoder(b, edgeTPUPath(b)) }
+
+func benchmarkEncoder(b *testing.B, path string) {
 	run := func(name string, grid Grid, classify, goKernels bool) {
 		b.Run(name, func(b *testing.B) {
 			enc, err := LoadEncoder(path, &EncoderOptions{Grid: grid})

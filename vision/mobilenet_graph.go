@@ -127,6 +127,9 @@ func (c *compiler) run() error {
 		return fmt.Errorf("%w: graph output tensor %d (%q) is never written", ErrModel, out, m.tensors[out].name)
 	}
 	c.lastUse[out] = len(m.operators)
+	if err := inferShapes(m); err != nil {
+		return err
+	}
 
 	net.tensorSlot = make([]int, nt)
 	for i := range net.tensorSlot {

@@ -115,6 +115,7 @@ const (
 	optSoftmax         = 9
 	optAdd             = 11
 	optReshape         = 17
+	optSqueeze         = 30
 )
 
 // tfModel is a parsed TFLite model: its first subgraph with constant
@@ -163,6 +164,7 @@ type tfOptions struct {
 	depthMultiplier      int
 	activation           tfActivation
 	newShape             []int
+	squeezeDims          []int
 	beta                 float32
 	keepNumDims          bool
 }
@@ -425,6 +427,15 @@ func (r *flatReader) readOptions(tag uint8, t flatTable) tfOptions {
 		v := r.vectorField(t, 0, 4)
 		for i := 0; i < v.n && r.err == nil; i++ {
 			o.newShape = append(o.newShape, int(r.int32At(v, i)))
+		}
+	case optSqueeze:
+		v := r.vectorField(t, 0, 4)
+		if v.n > maxTensorRank {
+			r.fail("%d squeeze dimensions, at most %d supported", v.n, maxTensorRank)
+			break
+		}
+		for i := 0; i < v.n && r.err == nil; i++ {
+			o.squeezeDims = append(o.squeezeDims, int(r.int32At(v, i)))
 		}
 	}
 	return o

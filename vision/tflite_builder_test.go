@@ -61,8 +61,10 @@ func (b *fbBuilder) table(t fbTable) int {
 		if v == nil {
 			continue
 		}
+		n := inlineSize(v)
+		size = (size + n - 1) / n * n // aligned as FlatBuffers verifiers require
 		offs[i] = size
-		size += inlineSize(v)
+		size += n
 	}
 	b.grow(size)
 	le := binary.LittleEndian

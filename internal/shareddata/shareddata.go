@@ -17,6 +17,10 @@ import (
 // data directory.
 const EncoderFile = "mobilenet/mobilenet_v2_1.0_224_quant.tflite"
 
+// EdgeTPUFile is the MobileNet-EdgeTPU 1.0/224 uint8 TFLite encoder's path
+// below the shared data directory.
+const EdgeTPUFile = "mobilenet-edgetpu/mobilenet_edgetpu_224_1.0_uint8.tflite"
+
 // Lookup returns the path of rel (slash-separated, as "flickr8k" or
 // EncoderFile) under the shared data directory of the module holding the
 // working directory, or an error saying where it was looked for.
