@@ -30,40 +30,9 @@
 # its snapshot steps are those of our runs, deterministic for their seeds.
 set -euo pipefail
 
-stage=0 stop_stage=11 tiny="" out=runs/recipe-asr data=../shared/data asr=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --stage) stage=$2; shift 2 ;;
-    --stop-stage) stop_stage=$2; shift 2 ;;
-    --tiny) tiny=1; shift ;;
-    --out) out=$2; shift 2 ;;
-    --data) data=$2; shift 2 ;;
-    --asr) asr=$2; shift 2 ;;
-    -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
-  esac
-done
-here=$(cd "$(dirname "$0")" && pwd)
-conf=$here/conf
-cd "$here/../../.."
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-if [ -d "$data" ]; then data=$(cd "$data" && pwd); fi
-if [ -z "$asr" ]; then
-  if command -v asr >/dev/null; then asr=asr; else asr="go run ./cmd/asr"; fi
-fi
+tool=asr stop_stage=11 out=runs/recipe-asr
+source "$(dirname "$0")/../lib.sh"
 
-# flags NAME prints the flags of conf/NAME.conf, then with --tiny those of
-# conf/tiny/NAME.conf and of each further name given (later flags win).
-flags() {
-  local name f
-  for name in "$@"; do
-    for f in "$conf/$name.conf" ${tiny:+"$conf/tiny/$name.conf"}; do
-      if [ -e "$f" ]; then sed 's/#.*//' "$f"; fi
-    done
-  done | tr '\n' ' '
-}
-run() { echo "+ asr $*" >&2; $asr "$@"; }
 train() { run train $(flags "$1" train) "${@:2}"; }
 # average OUT DIR STEP... averages the snapshots of those steps of DIR
 # (--tiny: the snapshots there are).
@@ -93,7 +62,6 @@ synth() {
 absolute() {
   awk -F'\t' -v OFS='\t' -v s="$(cd "$(dirname "$1")" && pwd)" 'NR==1 && $1=="path"{print;next} {$1=s"/"$1; print}' "$1"
 }
-step() { [ "$stage" -le "$1" ] && [ "$stop_stage" -ge "$1" ]; }
 
 m=$out   # manifests and stage models
 r=$out/runs

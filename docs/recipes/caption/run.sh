@@ -30,44 +30,16 @@
 # Paths are relative to the repository root, where the script runs.
 set -euo pipefail
 
-stage=0 stop_stage=3 tiny="" out=runs/recipe-caption data=../shared/data encoder=${ATTEND_ENCODER:-} caption=""
-while [ $# -gt 0 ]; do
+tool=caption stop_stage=3 out=runs/recipe-caption encoder=${ATTEND_ENCODER:-}
+option() {
   case "$1" in
-    --stage) stage=$2; shift 2 ;;
-    --stop-stage) stop_stage=$2; shift 2 ;;
-    --tiny) tiny=1; shift ;;
-    --out) out=$2; shift 2 ;;
-    --data) data=$2; shift 2 ;;
-    --encoder) encoder=$2; shift 2 ;;
-    --caption) caption=$2; shift 2 ;;
-    -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    --encoder) encoder=$2 ;;
+    *) return 1 ;;
   esac
-done
-here=$(cd "$(dirname "$0")" && pwd)
-conf=$here/conf
-cd "$here/../../.."
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-if [ -d "$data" ]; then data=$(cd "$data" && pwd); fi
+}
+source "$(dirname "$0")/../lib.sh"
 if [ -z "$encoder" ]; then encoder=$data/mobilenet/mobilenet_v2_1.0_224_quant.tflite; fi
 if [ -e "$encoder" ]; then encoder=$(cd "$(dirname "$encoder")" && pwd)/$(basename "$encoder"); fi
-if [ -z "$caption" ]; then
-  if command -v caption >/dev/null; then caption=caption; else caption="go run ./cmd/caption"; fi
-fi
-
-# flags NAME... prints the flags of conf/NAME.conf for each name, each
-# followed with --tiny by those of conf/tiny/NAME.conf (later flags win).
-flags() {
-  local name f
-  for name in "$@"; do
-    for f in "$conf/$name.conf" ${tiny:+"$conf/tiny/$name.conf"}; do
-      if [ -e "$f" ]; then sed 's/#.*//' "$f"; fi
-    done
-  done | tr '\n' ' '
-}
-run() { echo "+ caption $*" >&2; $caption "$@"; }
-step() { [ "$stage" -le "$1" ] && [ "$stop_stage" -ge "$1" ]; }
 
 if [ -n "$tiny" ]; then dataset=testdata/caption; else dataset=$data/flickr8k; fi
 cache=$out/features-7x7.safetensors
