@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/attend-go/attend/cmd/internal/cli/clitest"
@@ -20,12 +18,7 @@ func TestRecipe(t *testing.T) {
 		t.Skip("the recipe's tiny run takes 15-60 s")
 	}
 	out := t.TempDir()
-	log := clitest.RunRecipe(t, filepath.Join("..", "..", "docs", "recipes", "asr", "run.sh"), "asr", "--out", out)
-	for s := 0; s <= 11; s++ {
-		if !strings.Contains(log, fmt.Sprintf("== stage %d:", s)) {
-			t.Errorf("stage %d did not run:\n%s", s, log)
-		}
-	}
+	clitest.RunRecipe(t, filepath.Join("..", "..", "docs", "recipes", "asr", "run.sh"), "asr", 11, "--out", out)
 	m, err := speechmodel.LoadModel(filepath.Join(out, "default.safetensors"))
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,12 +25,7 @@ func TestRecipe(t *testing.T) {
 		t.Skip("the recipe's tiny run takes a few seconds")
 	}
 	out := t.TempDir()
-	log := clitest.RunRecipe(t, filepath.Join("..", "..", "docs", "recipes", "caption", "run.sh"), "caption", "--out", out)
-	for s := 0; s <= 3; s++ {
-		if !strings.Contains(log, fmt.Sprintf("== stage %d:", s)) {
-			t.Errorf("stage %d did not run:\n%s", s, log)
-		}
-	}
+	clitest.RunRecipe(t, filepath.Join("..", "..", "docs", "recipes", "caption", "run.sh"), "caption", 3, "--out", out)
 	for _, path := range []string{"default.safetensors", "runs/caption-hard/best.safetensors"} {
 		m, err := captioning.LoadModel(filepath.Join(out, path))
 		if err != nil {

@@ -2,6 +2,7 @@ package clitest
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -31,8 +32,9 @@ func ToolMain(tool string, run func(args []string, stdin io.Reader, stdout, stde
 // RunRecipe runs a training recipe (docs/recipes/TOOL/run.sh) at its
 // tiny scale with args, the tool being this test binary (its TestMain
 // must call ToolMain), and returns what the script printed. It skips
-// without bash and fails on a script that fails or runs past 5 minutes.
-func RunRecipe(t *testing.T, script, tool string, args ...string) string {
+// without bash, fails on a script that fails or runs past 5 minutes, and
+// reports each of the stages 0 to last that did not run.
+func RunRecipe(t *testing.T, script, tool string, last int, args ...string) string {
 	t.Helper()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
@@ -53,6 +55,11 @@ func RunRecipe(t *testing.T, script, tool string, args ...string) string {
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s --tiny: %v\n%s", script, err, out)
+	}
+	for s := 0; s <= last; s++ {
+		if !strings.Contains(string(out), fmt.Sprintf("== stage %d:", s)) {
+			t.Errorf("%s --tiny: stage %d did not run:\n%s", script, s, out)
+		}
 	}
 	return string(out)
 }
