@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/attend-go/attend/cmd/internal/cli"
+	"github.com/attend-go/attend/cmd/internal/cli/clitest"
 	"github.com/attend-go/attend/pipeline/batch"
 	"github.com/attend-go/attend/pipeline/speech"
 	"github.com/attend-go/attend/pipeline/speechmodel"
@@ -27,6 +28,7 @@ import (
 const envChild = "ASR_TEST_CHILD_ARGS"
 
 func TestMain(m *testing.M) {
+	clitest.ToolMain("asr", run) // the recipe test's asr command
 	if js := os.Getenv(envChild); js != "" {
 		var args []string
 		if err := json.Unmarshal([]byte(js), &args); err != nil {

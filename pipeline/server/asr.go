@@ -266,12 +266,7 @@ func (a *asrService) pick(req *asrRequest) (*servedModel, error) {
 	case "":
 		return &a.models[0], nil
 	case "whisper-1":
-		for i := range a.models {
-			if a.models[i].Model.Info().Family == "whisper" {
-				return &a.models[i], nil
-			}
-		}
-		return &a.models[0], nil
+		return a.ofFamily("whisper"), nil
 	}
 	var ids []string
 	for i := range a.models {
@@ -282,6 +277,18 @@ func (a *asrService) pick(req *asrRequest) (*servedModel, error) {
 		ids = append(ids, id)
 	}
 	return nil, badRequest("model", "model %q is not served here; models: %s (or whisper-1)", req.model, strings.Join(ids, ", "))
+}
+
+// ofFamily returns the first served model of the family a client named
+// (speechmodel.ModelInfo.Family), else the default: a name, not a
+// difference in how the model is run.
+func (a *asrService) ofFamily(family string) *servedModel {
+	for i := range a.models {
+		if a.models[i].Model.Info().Family == family {
+			return &a.models[i]
+		}
+	}
+	return &a.models[0]
 }
 
 // transcriberFor returns a Transcriber of m for language ("" for the

@@ -108,7 +108,8 @@
 // noise speech and merged sentences). Chunks keep SpeechPad (200 ms) of the pauses
 // around their speech, NoisePad (150 ms) of steady noise, and no more
 // (audio.SegmentOptions.Margin): the rest of a pause is noise the
-// recognizer would decode.//
+// recognizer would decode.
+//
 // # Forced alignment
 //
 // Transcriber.Align and AlignStream time the words of a known text

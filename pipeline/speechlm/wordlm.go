@@ -94,7 +94,7 @@ func CheckPrune(prune []int, order int) ([]int, error) {
 // reports its perplexity on held-out text.
 func TrainWordLM(o WordLMOptions) (*WordLMResult, error) {
 	if len(o.Text) == 0 || o.Out == "" {
-		return nil, errors.New("speech: TrainWordLM: need text files and an output file")
+		return nil, errors.New("speechlm: TrainWordLM: need text files and an output file")
 	}
 	if o.Order == 0 {
 		o.Order = 4
@@ -133,7 +133,7 @@ func TrainWordLM(o WordLMOptions) (*WordLMResult, error) {
 	start := time.Now()
 	m, err := ngram.Train(train, &ngram.TrainOptions{Order: o.Order, MinCount: minCount, MaxVocab: o.MaxVocab})
 	if err != nil {
-		return nil, fmt.Errorf("speech: TrainWordLM: %w", err)
+		return nil, fmt.Errorf("speechlm: TrainWordLM: %w", err)
 	}
 	logf("trained in %v: %d words, n-grams %v", time.Since(start).Round(time.Millisecond), len(m.Words()), nGrams(m))
 	if o.Mix != "" {
@@ -164,12 +164,12 @@ func mixWordLM(m *ngram.Model, o WordLMOptions, logf func(string, ...any)) (*ngr
 	start := time.Now()
 	other, err := speechmodel.LoadWordLM(o.Mix)
 	if err != nil {
-		return nil, fmt.Errorf("speech: TrainWordLM: %w", &MixError{err})
+		return nil, fmt.Errorf("speechlm: TrainWordLM: %w", &MixError{err})
 	}
 	logf("read %s in %v: %d words, n-grams %v", o.Mix, time.Since(start).Round(time.Millisecond), len(other.Words()), nGrams(other))
 	mixed, err := ngram.Mix(m, other, ngram.MixOptions{Weight: o.MixWeight, Prune: o.MixPrune})
 	if err != nil {
-		return nil, fmt.Errorf("speech: TrainWordLM: %w", err)
+		return nil, fmt.Errorf("speechlm: TrainWordLM: %w", err)
 	}
 	logf("interpolated (weight %g of the trained model, pruning %g) in %v: %d words, n-grams %v",
 		o.MixWeight, o.MixPrune, time.Since(start).Round(time.Millisecond), len(mixed.Words()), nGrams(mixed))

@@ -31,8 +31,10 @@ type Model interface {
 
 // ModelInfo is what the pipeline knows of a Model.
 type ModelInfo struct {
-	// Family names the model family ("las", "whisper"), for logs and
-	// answers; the pipeline never branches on it.
+	// Family names the model family ("las", "whisper"), for logs,
+	// answers and clients that ask for a family by name (the server's
+	// "whisper-1", OpenAI's name for Whisper); how a model is run never
+	// depends on it.
 	Family string
 	// EncoderFrameSeconds is the time step of the columns of
 	// Hypothesis.Alignment (the encoder frames attention reads): the
