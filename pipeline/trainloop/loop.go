@@ -98,6 +98,14 @@ type Task interface {
 	CheckpointState(st *State) any
 }
 
+// Stepper is a Task that keeps sums of its own over the batches (a
+// caption run's training loss between evaluations): Run tells it each
+// batch's numbers after the optimizer step, summed over the ranks in a
+// data-parallel run, where Train's are this rank's share alone.
+type Stepper interface {
+	Stepped(b Batch)
+}
+
 // Options configure Run. Unlike the tasks' options, they have no
 // defaults: the task fills every field it uses.
 type Options struct {
@@ -275,6 +283,9 @@ func (r *run) epoch(ctx context.Context) (stop string, err error) {
 		}
 		st.Step++
 		st.Batch = bi + 1
+		if s, ok := r.task.(Stepper); ok {
+			s.Stepped(b)
+		}
 		tokens += b.Tokens
 		media += b.Media
 		if !math.IsNaN(b.Loss) {
