@@ -39,7 +39,9 @@ import "C"
 
 import (
 	"fmt"
+	"os"
 	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -53,6 +55,30 @@ type Comm struct {
 	mu         sync.Mutex
 	rank, size int
 	done       bool
+	stall      time.Duration
+}
+
+// SetStallTimeout bounds how long an AllreduceSum may wait for the other
+// ranks (0: no bound). Past it the rank writes why to standard error and
+// exits with status 1; the launcher then ends the job. A collective
+// cannot be cancelled, so exiting is the only way out of one whose peers
+// hang without exiting (a frozen machine; a rank that dies is the
+// launcher's to notice). Bcast has no bound: ranks wait there for rank 0's
+// dev evaluation, which may be long.
+func (c *Comm) SetStallTimeout(d time.Duration) { c.stall = d }
+
+// watch arms the stall timeout for one collective; call the result when
+// it returns.
+func (c *Comm) watch(name string) (stop func() bool) {
+	if c.stall <= 0 {
+		return func() bool { return false }
+	}
+	t := time.AfterFunc(c.stall, func() {
+		fmt.Fprintf(os.Stderr, "mpi: rank %d of %d: %s has waited %v for the other ranks: one of them is gone or hung; ending this rank, and with it the job\n",
+			c.rank, c.size, name, c.stall)
+		os.Exit(1)
+	})
+	return t.Stop
 }
 
 var (
@@ -103,6 +129,7 @@ const maxCount = 1 << 30
 // with the same length. The order of the additions is the library's: for
 // two ranks it is one addition, a + b = b + a exactly.
 func (c *Comm) AllreduceSum(x []float32) error {
+	defer c.watch("MPI_Allreduce")()
 	return c.chunks("MPI_Allreduce", len(x), func(lo, n int) C.int {
 		return C.attend_allreduce_f32((*C.float)(unsafe.Pointer(&x[lo])), C.int(n))
 	})
@@ -110,6 +137,7 @@ func (c *Comm) AllreduceSum(x []float32) error {
 
 // AllreduceSum64 is AllreduceSum for float64.
 func (c *Comm) AllreduceSum64(x []float64) error {
+	defer c.watch("MPI_Allreduce")()
 	return c.chunks("MPI_Allreduce", len(x), func(lo, n int) C.int {
 		return C.attend_allreduce_f64((*C.double)(unsafe.Pointer(&x[lo])), C.int(n))
 	})

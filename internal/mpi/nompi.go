@@ -2,6 +2,8 @@
 
 package mpi
 
+import "time"
+
 // Built reports whether this build has the MPI binding.
 const Built = false
 
@@ -29,6 +31,9 @@ func (c *Comm) Bcast(x []float32, root int) error { return nil }
 
 // Bcast64 does nothing.
 func (c *Comm) Bcast64(x []float64, root int) error { return nil }
+
+// SetStallTimeout does nothing: there is no collective to wait in.
+func (c *Comm) SetStallTimeout(d time.Duration) {}
 
 // Abort does nothing.
 func (c *Comm) Abort(code int) {}
