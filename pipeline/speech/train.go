@@ -347,7 +347,7 @@ func (t *trainTask) Train(_ context.Context, epoch, bi int) (trainloop.Batch, er
 			audioSeconds += float64(e.Frames) * FrameSeconds
 		}
 	}
-	graphs := make([]*models.Graph[asr.Inputs], len(parts))
+	graphs := make([]*models.Graph[asr.Inputs], len(bts))
 	for i, bt := range bts {
 		if graphs[i], err = t.replicas.Get(i, keys[i]); err != nil {
 			return trainloop.Batch{}, err
@@ -379,7 +379,7 @@ func (t *trainTask) Train(_ context.Context, epoch, bi int) (trainloop.Batch, er
 // too, unweighted) and the training throughput in hours of audio per
 // wall-clock hour.
 func (t *trainTask) Progress(p trainloop.Progress) (what, rate string) {
-	what = fmt.Sprintf("loss %.4f", p.Loss)
+	what = fmt.Sprintf("loss %.6f", p.Loss)
 	if t.phoneRuns > 0 {
 		what += fmt.Sprintf(", phone CTC %.4f", t.phoneLoss/float64(t.phoneRuns))
 		t.phoneLoss, t.phoneRuns = 0, 0

@@ -4,10 +4,13 @@
 package mpitest
 
 import (
+	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -50,4 +53,76 @@ func Helper(t testing.TB) bool {
 		return false
 	}
 	return true
+}
+
+// PrintPID prints the line by which Run learns a rank's process id.
+func PrintPID(rank int) { fmt.Printf("rank %d pid %d\n", rank, os.Getpid()) }
+
+// Result is what Run saw of a job.
+type Result struct {
+	Output string        // the ranks' standard output and mpirun's
+	Stderr string        // their standard error
+	Err    error         // mpirun's exit
+	Ended  time.Duration // with kill: from kill's return to the job's end
+}
+
+// Run runs cmd (from Command) to its end. With kill, it calls kill (on
+// its own goroutine) with the ranks' process ids (rank → pid, from the
+// lines of PrintPID) once all np have printed theirs, and measures how
+// long the job then takes to end.
+func Run(t testing.TB, cmd *exec.Cmd, np int, kill func(pids map[int]int)) Result {
+	t.Helper()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pids := map[int]int{}
+	var text strings.Builder
+	killed := make(chan time.Time, 1)
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		line := sc.Text()
+		text.WriteString(line + "\n")
+		var rank, pid int
+		if n, _ := fmt.Sscanf(line, "rank %d pid %d", &rank, &pid); n == 2 {
+			pids[rank] = pid
+			if kill != nil && len(pids) == np {
+				go func() {
+					kill(pids)
+					killed <- time.Now()
+				}()
+			}
+		}
+	}
+	r := Result{Err: cmd.Wait(), Output: text.String(), Stderr: stderr.String()}
+	if kill != nil {
+		select {
+		case at := <-killed:
+			r.Ended = time.Since(at)
+		default:
+			t.Fatalf("the job ended before a rank was killed: %v\n%s%s", r.Err, r.Output, r.Stderr)
+		}
+	}
+	return r
+}
+
+// WaitFor polls for path to exist, failing t after limit.
+func WaitFor(t testing.TB, path string, limit time.Duration) {
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+	}
+	t.Errorf("%s did not appear within %v", path, limit)
+}
+
+// LastLines returns the last n lines of s.
+func LastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
