@@ -391,7 +391,7 @@ func (t *trainTask) share(batch []example) (mine []example, total int) {
 // Progress reports the cross-entropy and perplexity (SCST: the reward
 // and the surrogate loss) and the seconds per step.
 func (t *trainTask) Progress(p trainloop.Progress) (what, rate string) {
-	what = fmt.Sprintf("xent %.4f (ppl %.1f)", p.Loss, math.Exp(p.Loss))
+	what = fmt.Sprintf("xent %.6f (ppl %.1f)", p.Loss, math.Exp(p.Loss))
 	if t.scst != nil {
 		what = fmt.Sprintf("reward %.4f (CIDEr-D of the samples) loss %.4f", p.Reward, p.Loss)
 	}
