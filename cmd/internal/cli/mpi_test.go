@@ -19,11 +19,11 @@ func TestMPIJoin(t *testing.T) {
 		t.Skip("built with -tags mpi: Join would start MPI")
 	}
 	for _, tc := range []struct {
-		name   string
-		args   []string
-		size   string
-		want   string
-		usage  bool
+		name     string
+		args     []string
+		size     string
+		want     string
+		usage    bool
 		notBuilt bool
 	}{
 		{"plain", nil, "", "", false, false},
