@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -17,6 +16,8 @@ import (
 
 	"github.com/attend-go/attend/internal/mpi"
 	"github.com/attend-go/attend/internal/mpi/mpitest"
+	"github.com/attend-go/attend/models"
+	"github.com/attend-go/attend/pipeline/internal/snapshottest"
 )
 
 // mpiSteps is how many optimizer steps the data-parallel tests train.
@@ -78,71 +79,34 @@ func TestTrainMPIKill(t *testing.T) {
 		t.Errorf("the job took %v to end after a rank died", r.Ended)
 	}
 	mpiRunIn(t, dir, 2, true, nil)
-	compareWeights(t, "resumed", filepath.Join(dir, lastName), filepath.Join(want.dir, lastName), 0)
+	compareWeights(t, "resumed", filepath.Join(dir, lastName), filepath.Join(want.Dir, lastName), 0)
 }
 
-// mpiResult is what a run under mpirun left: its directory and rank 0's
-// log.
-type mpiResult struct {
-	dir, log string
-	mpitest.Result
-}
-
-func mpiRun(t *testing.T, np int, resume bool, kill func(pids map[int]int)) mpiResult {
+func mpiRun(t *testing.T, np int, resume bool, kill func(pids map[int]int)) mpitest.Train {
 	return mpiRunIn(t, t.TempDir(), np, resume, kill)
 }
 
-// mpiRunIn runs TestTrainMPIRank as np ranks over dir; with kill
-// (mpitest.Run) it returns what mpirun did, without it it fails t unless
-// the job succeeds.
-func mpiRunIn(t *testing.T, dir string, np int, resume bool, kill func(pids map[int]int)) mpiResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := mpitest.Command(ctx, t, np, 1, "^TestTrainMPIRank$", "ATTEND_MPI_DIR="+dir, "ATTEND_MPI_RESUME="+strconv.FormatBool(resume))
-	r := mpiResult{dir: dir, Result: mpitest.Run(t, cmd, np, kill)}
-	if kill != nil {
-		return r
-	}
-	if r.Err != nil {
-		t.Fatalf("mpirun: %v\n%s%s", r.Err, r.Output, r.Stderr)
-	}
-	log, err := os.ReadFile(filepath.Join(dir, "train.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.log = string(log)
-	return r
+func mpiRunIn(t *testing.T, dir string, np int, resume bool, kill func(pids map[int]int)) mpitest.Train {
+	return mpitest.RunTrain(t, "TestTrainMPIRank", dir, np, resume, kill)
 }
 
 // TestTrainMPIRank is one rank of the tests above.
 func TestTrainMPIRank(t *testing.T) {
-	mpitest.Helper(t)
-	c, err := mpi.Init()
-	if err != nil {
-		t.Fatal(err)
-	}
-	mpitest.PrintPID(c.Rank())
-	c.SetStallTimeout(time.Minute)
-	o := mpiOptions(os.Getenv("ATTEND_MPI_DIR"), 1)
-	o.Resume = os.Getenv("ATTEND_MPI_RESUME") == "true"
-	o.Comm = c
-	if _, err := Train(context.Background(), o); err != nil {
-		fmt.Fprintf(os.Stderr, "rank %d: %v\n", c.Rank(), err)
-		c.Abort(1)
-	}
-	if err := c.Finalize(); err != nil {
-		t.Fatal(err)
-	}
+	mpitest.Rank(t, func(c *mpi.Comm, dir string, resume bool) error {
+		o := mpiOptions(dir, 1)
+		o.Resume, o.Comm = resume, c
+		_, err := Train(context.Background(), o)
+		return err
+	})
 }
 
 var lossLine = regexp.MustCompile(`step (\d+) loss ([0-9.]+)`)
 
 // compareRuns compares the losses logged at every step and the snapshot
 // after every step of a run in dir (log: its train.log) with an MPI run.
-func compareRuns(t *testing.T, name, dir, log string, mpiRun mpiResult, tol float64) {
+func compareRuns(t *testing.T, name, dir, log string, mpiRun mpitest.Train, tol float64) {
 	t.Helper()
-	got, want := losses(t, log), losses(t, mpiRun.log)
+	got, want := losses(t, log), losses(t, mpiRun.Log)
 	if len(got) != mpiSteps || len(want) != mpiSteps {
 		t.Fatalf("%s: %d and %d losses logged, want %d each", name, len(got), len(want), mpiSteps)
 	}
@@ -156,7 +120,7 @@ func compareRuns(t *testing.T, name, dir, log string, mpiRun mpiResult, tol floa
 	}
 	for step := 1; step <= mpiSteps; step++ {
 		f := fmt.Sprintf("snapshot-%d.safetensors", step)
-		worstWeight = max(worstWeight, compareWeights(t, fmt.Sprintf("%s, step %d", name, step), filepath.Join(dir, f), filepath.Join(mpiRun.dir, f), tol))
+		worstWeight = max(worstWeight, compareWeights(t, fmt.Sprintf("%s, step %d", name, step), filepath.Join(dir, f), filepath.Join(mpiRun.Dir, f), tol))
 	}
 	t.Logf("%s against 2 ranks × half batches, %d steps: losses differ by up to %.2g, weights by up to %.2g", name, mpiSteps, worstLoss, worstWeight)
 }
@@ -177,25 +141,11 @@ func losses(t *testing.T, log string) []float64 {
 // returns the largest difference.
 func compareWeights(t *testing.T, name, gotPath, wantPath string, tol float64) float64 {
 	t.Helper()
-	got, err := LoadModel(gotPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := LoadModel(wantPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	worst, at := 0.0, ""
-	for i, p := range got.Params.All() {
-		q := want.Params.All()[i]
-		for j, v := range p.F32() {
-			if d := math.Abs(float64(v - q.F32()[j])); d > worst || math.IsNaN(d) {
-				worst, at = d, fmt.Sprintf("%s[%d]", p.Name, j)
-			}
+	return snapshottest.CompareWeights(t, name, gotPath, wantPath, tol, func(path string) (*models.Params, error) {
+		m, err := LoadModel(path)
+		if err != nil {
+			return nil, err
 		}
-	}
-	if worst > tol || math.IsNaN(worst) {
-		t.Errorf("%s: weights differ by up to %.3g (at %s), want at most %g", name, worst, at, tol)
-	}
-	return worst
+		return m.Params, nil
+	})
 }

@@ -9,10 +9,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/attend-go/attend/internal/mpi"
 )
 
 // HelperEnv is set (to "1") in the ranks' environment: a helper test
@@ -125,4 +128,65 @@ func WaitFor(t testing.TB, path string, limit time.Duration) {
 func LastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// Env names of the training tests' ranks (RunTrain, Rank).
+const (
+	DirEnv    = "ATTEND_MPI_DIR"    // the run's output directory
+	ResumeEnv = "ATTEND_MPI_RESUME" // "true": resume it
+)
+
+// Train is what RunTrain saw: the run's directory, rank 0's train.log
+// (after a successful run) and mpirun's result.
+type Train struct {
+	Dir, Log string
+	Result
+}
+
+// RunTrain runs the test named run (a training rank: Rank) as np ranks
+// of one thread over dir, resuming with resume. With kill (see Run) it
+// returns what mpirun did; without, it fails t unless the job succeeds
+// and reads dir/train.log.
+func RunTrain(t testing.TB, run, dir string, np int, resume bool, kill func(pids map[int]int)) Train {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := Command(ctx, t, np, 1, "^"+run+"$", DirEnv+"="+dir, ResumeEnv+"="+strconv.FormatBool(resume))
+	r := Train{Dir: dir, Result: Run(t, cmd, np, kill)}
+	if kill != nil {
+		return r
+	}
+	if r.Err != nil {
+		t.Fatalf("mpirun: %v\n%s%s", r.Err, r.Output, r.Stderr)
+	}
+	log, err := os.ReadFile(filepath.Join(dir, "train.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Log = string(log)
+	return r
+}
+
+// Rank is the body of a training rank started by RunTrain: it joins the
+// job (mpi.Init), prints its process id (PrintPID), bounds its waits to a
+// minute, and runs train with the Comm, the output directory and whether
+// to resume. A failing train aborts the job, as the commands do.
+func Rank(t testing.TB, train func(c *mpi.Comm, dir string, resume bool) error) {
+	t.Helper()
+	if !Helper(t) {
+		return
+	}
+	c, err := mpi.Init()
+	if err != nil {
+		t.Fatal(err)
+	}
+	PrintPID(c.Rank())
+	c.SetStallTimeout(time.Minute)
+	if err := train(c, os.Getenv(DirEnv), os.Getenv(ResumeEnv) == "true"); err != nil {
+		fmt.Fprintf(os.Stderr, "rank %d: %v\n", c.Rank(), err)
+		c.Abort(1)
+	}
+	if err := c.Finalize(); err != nil {
+		t.Fatal(err)
+	}
 }
