@@ -79,6 +79,9 @@ func newMoment(p *Param) *Moment {
 	return &Moment{F32: make([]float32, p.Size())}
 }
 
+// Params returns the parameters the optimizer updates.
+func (a *Adam) Params() *Params { return a.ps }
+
 // Steps returns how many updates have been applied.
 func (a *Adam) Steps() int { return a.t }
 

@@ -149,6 +149,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.Float64Var(&o.Config.PhoneCTCWeight, "phone-ctc-weight", 0, "weight λp of an auxiliary phone CTC loss on a lower listener layer; CTC weight + λp < 1 (0: no phone head; with -init, adds one to a model without it)")
 	fs.IntVar(&o.Config.PhoneCTCLayer, "phone-ctc-layer", 0, "listener layer (0-based) the phone CTC head reads")
 	fs.StringVar(&o.Pronunciations, "pronunciations", "", "CMU-format pronouncing dictionary `file` for the phone CTC targets (default "+speechdata.DefaultPronunciations+", from Debian's pocketsphinx-en-us)")
+	mpiJob := cli.MPIFlags(fs)
 	asJSON := cli.JSONFlag(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
@@ -219,26 +220,36 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	o.Log = stderr
+	if err := mpiJob.Join(&o.Setup); err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	sum, err := speechtrain.Train(ctx, o)
+	if err := mpiJob.End(trainError(err, *flat, *layers), "asr train", stderr); err != nil || !mpiJob.Lead() {
+		return err
+	}
+	if *asJSON {
+		return cli.WriteJSON(stdout, sum)
+	}
+	fmt.Fprintf(stdout, "best model: %s (dev CER %.2f%%, WER %.2f%% at epoch %d; %s)\n", sum.Best, 100*sum.BestCER, 100*sum.BestWER, sum.BestEpoch, sum.Stopped)
+	return nil
+}
+
+// trainError turns speechtrain.Train's errors into what the command says.
+func trainError(err error, flat, layers int) error {
 	switch {
 	case errors.Is(err, speechtrain.ErrCheckpointExists):
 		return cli.Usagef("%v (--resume continues it, --overwrite starts afresh)", err)
 	case errors.Is(err, speechtrain.ErrNoPronunciations):
 		return fmt.Errorf("%w (-pronunciations FILE)", err)
 	case errors.Is(err, speechtrain.ErrListenerFlat):
-		return cli.Usagef("-listener-flat %d: %v", *flat, err)
+		return cli.Usagef("-listener-flat %d: %v", flat, err)
 	case errors.Is(err, speechtrain.ErrListenerDepth):
-		return cli.Usagef("-listener-layers %d: %v", *layers, err)
-	}
-	if err != nil {
+		return cli.Usagef("-listener-layers %d: %v", layers, err)
+	case err != nil:
 		return cli.TrainError(err)
 	}
-	if *asJSON {
-		return cli.WriteJSON(stdout, sum)
-	}
-	fmt.Fprintf(stdout, "best model: %s (dev CER %.2f%%, WER %.2f%% at epoch %d; %s)\n", sum.Best, 100*sum.BestCER, 100*sum.BestWER, sum.BestEpoch, sum.Stopped)
 	return nil
 }
 

@@ -108,6 +108,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.Float64Var(&cfg.LabelSmoothing, "label-smoothing", 0, "label smoothing ε")
 	noGate := fs.Bool("no-gate", false, "turn the context gate β off")
 	tiny := fs.Bool("tiny", false, "a tiny model for smoke tests (8 units per layer)")
+	mpiJob := cli.MPIFlags(fs)
 	asJSON := cli.JSONFlag(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
@@ -126,6 +127,8 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cli.Usagef("-scst-samples %d: want at least 2", o.SCSTSamples)
 	case o.SCST && cfg.Attention == captioning.Hard:
 		return cli.Usagef("-scst supports soft and adaptive attention, not -attention hard")
+	case o.SCST && mpiJob.On:
+		return cli.Usagef("-scst runs in one process: -mpi covers cross-entropy training only")
 	}
 	o.Dataset = fs.Arg(0)
 	// Adaptive attention has no gate β: its sentinel weight does that work.
@@ -149,11 +152,17 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	o.Config = cfg
 	o.Log = stderr
+	if err := mpiJob.Join(&o.Setup); err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	sum, err := captioning.Train(ctx, o)
 	if err != nil {
-		return cli.TrainError(err)
+		err = cli.TrainError(err)
+	}
+	if err := mpiJob.End(err, "caption train", stderr); err != nil || !mpiJob.Lead() {
+		return err
 	}
 	if *asJSON {
 		return cli.WriteJSON(stdout, sum)

@@ -27,7 +27,27 @@ type Batch struct {
 	Targets  []int     // (S·B): the caption, then End; PadID past it
 	Weights  []float32 // (S·B): 1/N on real targets, 0 on padding
 	Steps    []float32 // (B, S): 1 on real steps, 0 on padding
-	Tokens   int       // N: the real targets (words and End)
+	Tokens   int       // the real targets (words and End)
+	// Norm is N, the token count the loss is divided by: Tokens, or the
+	// whole batch's when this batch is one process's share of it (Share).
+	Norm int
+}
+
+// Share makes bt one share of a batch of total target tokens whose
+// shares run in separate processes and have their gradients summed
+// (data-parallel training): its loss is divided by total instead of its
+// own Tokens, so that the shares' gradients add up to the whole batch's.
+func (bt *Batch) Share(total int) error {
+	if total < bt.Tokens {
+		return fmt.Errorf("%w: Share: a batch of %d target tokens cannot be a share of %d", ErrInput, bt.Tokens, total)
+	}
+	bt.Norm = total
+	for i, t := range bt.Targets {
+		if t != models.PadID {
+			bt.Weights[i] = 1 / float32(total)
+		}
+	}
+	return nil
 }
 
 // KeyFor returns the key of exs with S rounded up to a multiple of sStep
@@ -86,6 +106,7 @@ func (m *Model) MakeBatch(key BatchKey, exs []Example) (*Batch, error) {
 			bt.Tokens++
 		}
 	}
+	bt.Norm = bt.Tokens
 	for i, t := range bt.Targets {
 		if t != models.PadID {
 			bt.Weights[i] = 1 / float32(bt.Tokens)

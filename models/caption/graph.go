@@ -378,7 +378,7 @@ func (tr *Trainer) Run(gr *models.Graph[*Inputs], bt *Batch) (Loss, error) {
 	dt := tr.Model.Params.Dtype()
 	B, S := bt.Key.B, bt.Key.S
 	cfg := tr.Model.Config
-	norm := 1 / float64(bt.Tokens)
+	norm := 1 / float64(max(bt.Norm, bt.Tokens))
 	feeds := []struct {
 		n *gorgonia.Node
 		v gorgonia.Value

@@ -170,6 +170,13 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	if err := o.checkSCST(); err != nil {
 		return nil, err
 	}
+	rank, ranks := o.Ranks()
+	switch {
+	case ranks > 1 && o.SCST:
+		return nil, errors.New("captioning: train: self-critical training (-scst) runs in one process: data-parallel training over MPI ranks covers cross-entropy training only")
+	case ranks > o.BatchSize:
+		return nil, fmt.Errorf("captioning: train: batches of %d captions cannot be split over %d ranks: give each at least one (-batch %d or more)", o.BatchSize, ranks, ranks)
+	}
 	origin, err := o.Start(trainName)
 	if err != nil {
 		return nil, err
@@ -250,7 +257,9 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 		opt = models.NewAdam(model.Params, adamOpts)
 	}
 	st.Objective = objectiveOf(o)
-	trainer := caption.NewTrainer(model, o.Seed^0x5eed)
+	// Each rank draws its own dropout masks and hard-attention samples;
+	// rank 0's are those of a run in one process.
+	trainer := caption.NewTrainer(model, o.Seed^0x5eed+uint64(rank)<<40)
 	if o.Resume {
 		trainer.Baseline.Value = st.Baseline
 	}
@@ -333,12 +342,16 @@ func (t *trainTask) Train(_ context.Context, epoch, bi int) (trainloop.Batch, er
 			return trainloop.Batch{}, err
 		}
 	} else {
-		batch, err := t.reader.batch(t.batches[bi])
+		share, total := t.share(t.batches[bi])
+		batch, err := t.reader.batch(share)
 		if err != nil {
 			return trainloop.Batch{}, err
 		}
 		key := caption.KeyFor(batch, t.o.StepRound)
 		bt, err := t.model.MakeBatch(key, batch)
+		if err == nil && total != bt.Tokens {
+			err = bt.Share(total)
+		}
 		if err != nil {
 			return trainloop.Batch{}, err
 		}
@@ -352,17 +365,33 @@ func (t *trainTask) Train(_ context.Context, epoch, bi int) (trainloop.Batch, er
 		}
 		res = batchResult{tokens: bt.Tokens, loss: loss.CrossEntropy}
 	}
-	if !math.IsNaN(res.loss) {
-		t.evalLoss += res.loss
+	return trainloop.Batch{Tokens: res.tokens, Loss: res.loss, Reward: res.reward}, nil
+}
+
+// Stepped sums the training loss between evaluations, for the history.
+func (t *trainTask) Stepped(b trainloop.Batch) {
+	if !math.IsNaN(b.Loss) {
+		t.evalLoss += b.Loss
 		t.evalN++
 	}
-	return trainloop.Batch{Tokens: res.tokens, Loss: res.loss, Reward: res.reward}, nil
+}
+
+// share returns this rank's part of a batch (rank k of N: captions
+// ⌊kB/N⌋ to ⌊(k+1)B/N⌋) and the target tokens of the whole batch, which
+// divide every share's loss (caption.Batch.Share).
+func (t *trainTask) share(batch []example) (mine []example, total int) {
+	rank, ranks := t.o.Ranks()
+	for _, e := range batch {
+		total += len(e.tokens) + 1
+	}
+	B := len(batch)
+	return batch[rank*B/ranks : (rank+1)*B/ranks], total
 }
 
 // Progress reports the cross-entropy and perplexity (SCST: the reward
 // and the surrogate loss) and the seconds per step.
 func (t *trainTask) Progress(p trainloop.Progress) (what, rate string) {
-	what = fmt.Sprintf("xent %.4f (ppl %.1f)", p.Loss, math.Exp(p.Loss))
+	what = fmt.Sprintf("xent %.6f (ppl %.1f)", p.Loss, math.Exp(p.Loss))
 	if t.scst != nil {
 		what = fmt.Sprintf("reward %.4f (CIDEr-D of the samples) loss %.4f", p.Reward, p.Loss)
 	}

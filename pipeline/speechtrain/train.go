@@ -176,6 +176,10 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	if err := o.checkReplicas(); err != nil {
 		return nil, err
 	}
+	rank, ranks := o.Ranks()
+	if parts := ranks * o.Replicas; parts > o.BatchSize {
+		return nil, fmt.Errorf("speech: train: batches of %d utterances cannot be split over %d ranks × %d replicas: give each at least one (-batch %d or more)", o.BatchSize, ranks, o.Replicas, parts)
+	}
 	origin, err := o.Start(trainName)
 	if err != nil {
 		return nil, err
@@ -266,16 +270,18 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	logf("model: %d parameters, config %+v", model.Params.Count(), model.Config)
 	logf("data: %s; %d dev utterances", describeMix(train), len(dev))
 
+	// Rank k runs sub-batches k·R … k·R+R−1 of the batch's N·R (N ranks of
+	// R replicas); a sub-batch's dropout masks depend on its index alone.
 	replicas := models.NewReplicas(model.Params, o.Replicas, func(r int) models.BuildFunc[asr.BatchKey, asr.Inputs] {
-		return model.BuildFunc(dropoutRand(o.Seed, r))
+		return model.BuildFunc(dropoutRand(o.Seed, rank*o.Replicas+r))
 	})
 	replicas.SetMaxGraphs(o.MaxGraphs)
 	defer replicas.Close()
 	var grid bucketGrid
-	for _, b := range replicaSizes(o.BatchSize, o.Replicas) {
+	for _, b := range replicaSizes(o.BatchSize, ranks*o.Replicas) {
 		grid = append(grid, newBucketGrid(train, model, b)...)
 	}
-	logf("batch shapes (utterances × stacked frames × speller steps): %v; %d replicas", grid, o.Replicas)
+	logf("batch shapes (utterances × stacked frames × speller steps): %v; %d replicas%s", grid, o.Replicas, ranksNote(ranks))
 	sum := &TrainSummary{TrainUtts: len(train), DevUtts: len(dev), TrainHours: st.TrainHours, Best: filepath.Join(o.OutDir, bestName)}
 	task := &trainTask{o: &o, model: model, st: &st, train: train, dev: dev, grid: grid, replicas: replicas, logf: logf}
 	if !o.NoSpecAugment {
@@ -319,15 +325,15 @@ func (t *trainTask) Plan(epoch int) (int, error) {
 
 func (t *trainTask) Train(_ context.Context, epoch, bi int) (trainloop.Batch, error) {
 	exs := t.batches[bi]
-	var audioSeconds float64
-	for _, e := range exs {
-		audioSeconds += float64(e.Frames) * speechmodel.FrameSeconds
-	}
 	rng := rand.New(rand.NewPCG(t.o.Seed^uint64(epoch)<<20, uint64(bi)))
 	if t.augment != nil {
 		exs = specAugment(exs, t.model.Config.MelBins, t.augment, rng)
 	}
-	parts := asr.SplitExamples(exs, t.replicas.N())
+	// Every rank lays out the whole batch (the loss is normalized by its
+	// counts) and runs its own R of the N·R sub-batches.
+	rank, ranks := t.o.Ranks()
+	R := t.replicas.N()
+	parts := asr.SplitExamples(exs, ranks*R)
 	keys := make([]asr.BatchKey, len(parts))
 	for i, p := range parts {
 		keys[i] = t.grid.key(t.model, p)
@@ -336,7 +342,14 @@ func (t *trainTask) Train(_ context.Context, epoch, bi int) (trainloop.Batch, er
 	if err != nil {
 		return trainloop.Batch{}, err
 	}
-	graphs := make([]*models.Graph[asr.Inputs], len(parts))
+	bts, keys = bts[rank*R:(rank+1)*R], keys[rank*R:(rank+1)*R]
+	var audioSeconds float64 // of this rank's share: the loop sums the ranks'
+	for _, p := range parts[rank*R : (rank+1)*R] {
+		for _, e := range p {
+			audioSeconds += float64(e.Frames) * speechmodel.FrameSeconds
+		}
+	}
+	graphs := make([]*models.Graph[asr.Inputs], len(bts))
 	for i, bt := range bts {
 		if graphs[i], err = t.replicas.Get(i, keys[i]); err != nil {
 			return trainloop.Batch{}, err
@@ -368,7 +381,7 @@ func (t *trainTask) Train(_ context.Context, epoch, bi int) (trainloop.Batch, er
 // too, unweighted) and the training throughput in hours of audio per
 // wall-clock hour.
 func (t *trainTask) Progress(p trainloop.Progress) (what, rate string) {
-	what = fmt.Sprintf("loss %.4f", p.Loss)
+	what = fmt.Sprintf("loss %.6f", p.Loss)
 	if t.phoneRuns > 0 {
 		what += fmt.Sprintf(", phone CTC %.4f", t.phoneLoss/float64(t.phoneRuns))
 		t.phoneLoss, t.phoneRuns = 0, 0
@@ -431,6 +444,14 @@ func replicaSizes(b, r int) []int {
 		return []int{b / r}
 	}
 	return []int{b/r + 1, b / r}
+}
+
+// ranksNote is the log's note of a data-parallel run's ranks.
+func ranksNote(ranks int) string {
+	if ranks == 1 {
+		return ""
+	}
+	return fmt.Sprintf(" on each of %d ranks", ranks)
 }
 
 // dropoutRand is replica r's dropout mask source: replica 0's is the one

@@ -43,6 +43,19 @@
 // Adam's learning rate (AdamOptions) rises linearly over the warm-up
 // steps to its peak, times the plateau decay factor State.LRScale.
 //
+// # Data parallelism
+//
+// With Setup.Comm (MPI ranks, package internal/mpi under -tags mpi) the
+// run is one of N processes that train the same plan: each task's Train
+// runs this rank's share of the batch (Setup.Ranks), its loss divided by
+// the whole batch's counts; Run then sums the gradients over the ranks
+// (one allreduce of every gradient, in Params order) and the ranks' batch
+// numbers, and every rank takes the same optimizer step. Rank 0 alone
+// evaluates dev (the value is broadcast, so that decay and stopping agree)
+// and writes OutDir; an interrupt on any rank stops every rank after the
+// same batch; every rank must start from rank 0's state and weights
+// (checked: a checkpoint on a shared file system, or the same seed).
+//
 // # Checkpoints
 //
 // OutDir/last.safetensors is the model (Task.File), the optimizer's

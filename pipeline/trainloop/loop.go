@@ -98,6 +98,14 @@ type Task interface {
 	CheckpointState(st *State) any
 }
 
+// Stepper is a Task that keeps sums of its own over the batches (a
+// caption run's training loss between evaluations): Run tells it each
+// batch's numbers after the optimizer step, summed over the ranks in a
+// data-parallel run, where Train's are this rank's share alone.
+type Stepper interface {
+	Stepped(b Batch)
+}
+
 // Options configure Run. Unlike the tasks' options, they have no
 // defaults: the task fills every field it uses.
 type Options struct {
@@ -136,6 +144,9 @@ type Options struct {
 	}
 	// Logf writes a line to the run's log (OpenLog).
 	Logf func(format string, args ...any)
+	// Comm is the group of processes of a data-parallel run (nil: this
+	// process alone); see Comm.
+	Comm Comm
 }
 
 // AdamOptions returns Adam's options for a run: the peak learning rate
@@ -184,7 +195,12 @@ func StopStep(maxSteps, warmup, anneal int) int {
 // returns why it stopped ("interrupted" with ctx's error).
 func Run(ctx context.Context, o Options, st *State, opt *models.Adam, task Task) (stopped string, err error) {
 	r := &run{o: o, st: st, opt: opt, task: task, last: filepath.Join(o.OutDir, LastName),
-		lastSave: time.Now(), runStart: time.Now(), secondsBefore: st.Seconds, snapshotStep: -1}
+		lastSave: time.Now(), runStart: time.Now(), secondsBefore: st.Seconds, snapshotStep: -1, g: &group{c: o.Comm}}
+	if r.g.many() {
+		if err := r.g.checkStart(st, opt.Params()); err != nil {
+			return "", fmt.Errorf("%s: %w", o.Name, err)
+		}
+	}
 	if o.EvalFirst && st.Step == 0 {
 		if _, err := r.evaluate(ctx); err != nil {
 			return "", err
@@ -222,6 +238,8 @@ type run struct {
 	runStart      time.Time
 	secondsBefore float64
 	snapshotStep  int // step of the last snapshot this call wrote (-1: none)
+	g             *group
+	interrupted   bool // some rank was interrupted (a run of several ranks)
 }
 
 // epoch trains the rest of the current epoch and evaluates where due. It
@@ -246,7 +264,7 @@ func (r *run) epoch(ctx context.Context) (stop string, err error) {
 			Tokens: tokens, Media: media, Elapsed: el, PerBatch: el / time.Duration(max(1, bi-startBatch))}
 	}
 	for bi := st.Batch; bi < batches && stop == ""; bi++ {
-		if err := ctx.Err(); err != nil {
+		if err := r.stopped(ctx); err != nil {
 			if serr := r.save(); serr != nil {
 				return "", serr
 			}
@@ -254,6 +272,9 @@ func (r *run) epoch(ctx context.Context) (stop string, err error) {
 			return "interrupted", err
 		}
 		b, err := r.task.Train(ctx, st.Epoch, bi)
+		if err == nil && r.g.many() {
+			b, err = r.reduce(ctx, b)
+		}
 		if err != nil {
 			return "", fmt.Errorf("%s: %w", o.Name, err)
 		}
@@ -262,6 +283,9 @@ func (r *run) epoch(ctx context.Context) (stop string, err error) {
 		}
 		st.Step++
 		st.Batch = bi + 1
+		if s, ok := r.task.(Stepper); ok {
+			s.Stepped(b)
+		}
 		tokens += b.Tokens
 		media += b.Media
 		if !math.IsNaN(b.Loss) {
@@ -318,7 +342,14 @@ func (r *run) epoch(ctx context.Context) (stop string, err error) {
 // decay and writes a snapshot; it reports whether patience ran out.
 func (r *run) evaluate(ctx context.Context) (bool, error) {
 	o, st := &r.o, r.st
-	v, err := r.task.Evaluate(ctx, st)
+	var v float64
+	var err error
+	if r.g.lead() {
+		v, err = r.task.Evaluate(ctx, st)
+	}
+	if err == nil && r.g.many() {
+		v, err = r.g.shareValue(v)
+	}
 	if err != nil {
 		return false, fmt.Errorf("%s: dev: %w", o.Name, err)
 	}
@@ -329,6 +360,8 @@ func (r *run) evaluate(ctx context.Context) (bool, error) {
 	improved := st.BestEpoch == 0 || better
 	if improved {
 		st.BestValue, st.BestEpoch, st.BestStep, st.BadEvals = v, st.Epoch, st.Step, 0
+	}
+	if improved && r.g.lead() {
 		f, err := r.task.File()
 		if err == nil {
 			err = safetensors.WriteFile(filepath.Join(o.OutDir, BestName), f, safetensors.F32)
@@ -336,7 +369,8 @@ func (r *run) evaluate(ctx context.Context) (bool, error) {
 		if err != nil {
 			return false, fmt.Errorf("%s: %w", o.Name, err)
 		}
-	} else {
+	}
+	if !improved {
 		st.BadEvals++
 		if st.BadEvals%o.DecayPatience == 0 {
 			st.LRScale /= 2
@@ -352,7 +386,7 @@ func (r *run) evaluate(ctx context.Context) (bool, error) {
 // snapshot writes the snapshot of the current step, once: a step that
 // is both due (Snapshots.Every) and evaluated writes one file.
 func (r *run) snapshot() error {
-	if r.snapshotStep == r.st.Step {
+	if r.snapshotStep == r.st.Step || !r.g.lead() {
 		return nil
 	}
 	if err := r.o.Snapshots.Save(r.st.Step, r.task.File); err != nil {
@@ -366,6 +400,10 @@ func (r *run) snapshot() error {
 // state, atomically.
 func (r *run) save() error {
 	r.st.Seconds = r.secondsBefore + time.Since(r.runStart).Seconds()
+	if !r.g.lead() {
+		r.lastSave = time.Now()
+		return nil
+	}
 	f, err := r.task.File()
 	if err == nil {
 		r.opt.AppendTensors(f)
@@ -383,4 +421,29 @@ func (r *run) save() error {
 	}
 	r.lastSave = time.Now()
 	return nil
+}
+
+// stopped returns ctx's error if the run is to stop before its next
+// batch: this process's ctx is cancelled, or, in a run of several ranks,
+// any rank's was at the last step (every rank then stops at the same
+// batch, and rank 0 saves the checkpoint).
+func (r *run) stopped(ctx context.Context) error {
+	if !r.g.many() {
+		return ctx.Err()
+	}
+	if r.interrupted {
+		return context.Canceled
+	}
+	return nil
+}
+
+// reduce sums the gradients of the batch just trained over the ranks and
+// returns the whole batch's numbers (Comm).
+func (r *run) reduce(ctx context.Context, b Batch) (Batch, error) {
+	if _, err := r.g.sumGradients(r.opt.Params()); err != nil {
+		return b, err
+	}
+	all, interrupted, err := r.g.stats(b, ctx.Err() != nil)
+	r.interrupted = r.interrupted || interrupted
+	return all, err
 }

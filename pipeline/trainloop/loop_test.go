@@ -24,6 +24,7 @@ type fakeTask struct {
 	step     int
 	cancelAt int
 	log      []string
+	grad     float32 // added to every gradient by each batch
 }
 
 func (f *fakeTask) Plan(int) (int, error) { return 2, nil }
@@ -31,6 +32,11 @@ func (f *fakeTask) Train(context.Context, int, int) (Batch, error) {
 	f.step++
 	if f.cancel != nil && f.step == f.cancelAt {
 		f.cancel()
+	}
+	for _, p := range f.params.All() {
+		for i := range p.Grad.Data().([]float32) {
+			p.Grad.Data().([]float32)[i] += f.grad
+		}
 	}
 	return Batch{Tokens: 10, Loss: 1, Media: 5}, nil
 }

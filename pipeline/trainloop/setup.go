@@ -73,6 +73,19 @@ type Setup struct {
 	// Log receives progress lines (nil: discarded); they are also
 	// appended to OutDir/train.log.
 	Log io.Writer
+	// Comm, when not nil, trains data-parallel over its ranks (see Comm):
+	// each trains its share of every batch (Ranks), and rank 0 alone
+	// writes OutDir, the log included; the other ranks' Log is discarded.
+	Comm Comm
+}
+
+// Ranks returns this process's rank and the number of ranks: 0 and 1
+// without a Comm.
+func (s *Setup) Ranks() (rank, size int) {
+	if s.Comm == nil {
+		return 0, 1
+	}
+	return s.Comm.Rank(), s.Comm.Size()
 }
 
 // SetDefaults gives the fields of s that are zero (or negative) where that
@@ -153,13 +166,18 @@ func (s *Setup) Start(name string) (Origin, error) {
 
 // Begin readies the process and OutDir for a run: bfloat16 products if
 // BF16 (UseBF16), the log (OpenLog), and the snapshots (Snapshots.Prepare,
-// logging how many of a replaced run it removed). It returns the log
+// logging how many of a replaced run it removed); on a rank other than 0
+// only the first (its log function discards). It returns the log
 // function, the snapshots to give Run, and end, which closes the log and
 // switches bfloat16 back: defer it. Errors are prefixed with name.
 func (s *Setup) Begin(name string) (logf func(format string, args ...any), snaps Snapshots, end func(), err error) {
 	restoreBF16, err := UseBF16(name, s.BF16)
 	if err != nil {
 		return nil, Snapshots{}, nil, err
+	}
+	if rank, _ := s.Ranks(); rank > 0 {
+		// Rank 0 writes the log and the snapshots; Run writes nothing here.
+		return func(string, ...any) {}, Snapshots{Dir: s.OutDir}, restoreBF16, nil
 	}
 	logf, closeLog, err := OpenLog(s.OutDir, s.Log)
 	if err != nil {
@@ -198,6 +216,6 @@ func (s *Setup) LoopOptions(name string, snaps Snapshots, logf func(string, ...a
 		Name: name, OutDir: s.OutDir,
 		Epochs: s.Epochs, MaxSteps: StopStep(s.MaxSteps, s.Warmup, s.Anneal), Patience: s.Patience, DecayPatience: s.DecayPatience,
 		CheckpointEvery: s.CheckpointEvery, LogEvery: s.LogEvery,
-		Snapshots: snaps, Logf: logf,
+		Snapshots: snaps, Logf: logf, Comm: s.Comm,
 	}
 }

@@ -6,6 +6,7 @@ package snapshottest
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,4 +70,33 @@ func CheckReplaced(t testing.TB, dir string, removed int, steps ...int) {
 	if want := fmt.Sprintf("removed the %d snapshots of the run replaced", removed); !strings.Contains(string(log), want) {
 		t.Errorf("train.log lacks %q:\n%s", want, log)
 	}
+}
+
+// CompareWeights fails t unless the weights of two model files (read by
+// load, which returns their parameters) differ by at most tol, and
+// returns the largest difference: the data-parallel tests compare a run
+// over MPI ranks with one in a single process this way.
+func CompareWeights(t testing.TB, name, gotPath, wantPath string, tol float64, load func(path string) (*models.Params, error)) float64 {
+	t.Helper()
+	got, err := load(gotPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := load(wantPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst, at := 0.0, ""
+	for i, p := range got.All() {
+		w := want.All()[i].F32()
+		for j, v := range p.F32() {
+			if d := math.Abs(float64(v - w[j])); d > worst || math.IsNaN(d) {
+				worst, at = d, fmt.Sprintf("%s[%d]", p.Name, j)
+			}
+		}
+	}
+	if worst > tol || math.IsNaN(worst) {
+		t.Errorf("%s: weights differ by up to %.3g (at %s), want at most %g", name, worst, at, tol)
+	}
+	return worst
 }
