@@ -105,3 +105,30 @@ func ExampleNewMultiHead() {
 	fmt.Println(err)
 	// Output: attention: MultiHead "att": model width 256 is not divisible by 3 heads: invalid configuration
 }
+
+// Adaptive attention: the query is the decoder state and a sentinel side
+// by side; the sentinel weight says how much of the context came from the
+// sentinel rather than the memory.
+func ExampleAdaptive() {
+	const B, T, D, H, S, A = 1, 3, 2, 2, 2, 4
+	ps := models.NewParams(tensor.Float32, rand.New(rand.NewPCG(1, 2)))
+	att, err := attention.NewAdaptive(ps, "att", H, S, D, A)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	memory := []float32{1, 0, 0, 1, 1, 1} // (B, T, D)
+	keys, err := att.Prepare(memory, nil, B, T)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var s0, s1 attention.State
+	query := []float32{0.5, -0.5, 2, 2} // [h | s] (B, H+S)
+	if err := att.Step(&s1, keys, query, &s0); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("weights %.3f (sum 1), sentinel %.3f, context %.3f\n", s1.Weights, s1.Sentinel, s1.Context)
+	// Output: weights [0.336 0.292 0.372] (sum 1), sentinel [0.367], context [-1.134 1.323]
+}

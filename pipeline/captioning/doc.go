@@ -107,7 +107,8 @@
 // the feature grid the model reads (7×7×1280 or 14×14×576, told by the
 // model's Regions and FeatureDim) and runs beam search. Its Result holds
 // the caption, the words and token ids, per word the attention weights
-// over the grid (row-major, GridH × GridW) and the gate β, and the beam's
+// over the grid (row-major, GridH × GridW), the gate β and, for a model
+// with adaptive attention, the sentinel weight, and the beam's
 // alternatives with their log-probabilities and scores. The encoder is
 // located (vision.LocateEncoder) and loaded at the first image that needs
 // it; images found by file name in an optional feature cache need none.

@@ -30,7 +30,8 @@
 // takes an image (JPEG, PNG, GIF, WebP, BMP…) in the multipart part
 // "file" or as the whole body, beam (1..MaxBeam) and alternatives, and
 // answers CaptionAnswer: the caption, the beam's alternatives, and per
-// word the attention grid (7×7 for the default model) and the gate β.
+// word the attention grid (7×7 for the default model), the gate β and,
+// for a model with adaptive attention, the sentinel weight.
 //
 // # Both
 //
