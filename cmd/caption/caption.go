@@ -113,6 +113,7 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fs.StringVar(&o.Cache, "cache", "", "feature cache `file`: images it holds need no encoder")
 	fs.IntVar(&o.Beam, "beam", 3, "beam width (1: greedy search)")
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
+	repeatFlags(fs, o.Search)
 	allowUnk := fs.Bool("unk", false, "allow <unk> (a word too rare to be learned) in captions; by default the search never says it")
 	fit := fs.String("fit", "squash", "how a photo becomes square: squash (as the training images were) or crop (center)")
 	fs.StringVar(&d.format, "format", "txt", "output format: "+strings.Join(formats, ", ")+"; for a batch, the format of a file per image")
@@ -151,6 +152,9 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	if o.Search.MaxLength < 1 {
 		return cli.Usagef("-max-words %d: want at least 1", o.Search.MaxLength)
+	}
+	if err := checkRepeatFlags(o.Search); err != nil {
+		return err
 	}
 	o.Search.NoUnk = !*allowUnk
 	if o.Fit, err = captiondata.ParseFit(*fit); err != nil {

@@ -49,7 +49,18 @@
     alts.replaceChildren(...a.alternatives.map((h, i) => el("li", {},
       i === 0 ? el("strong", {}, h.caption) : h.caption, " ",
       el("span", { class: "score" }, `score ${fmt(h.score, 3)} · log p ${fmt(h.log_prob, 2)}${h.finished ? "" : " · unfinished"}`))));
+    showConfidence(a);
     activate(a.words.length ? 0 : -1, true);
+  }
+
+  // showConfidence says how far to trust the caption, plainly when it is
+  // low, and lists the encoder's own labels.
+  function showConfidence(a) {
+    const c = $("#confidence");
+    c.classList.toggle("low", a.low_confidence);
+    c.textContent = `confidence ${fmt(a.confidence, 2)}` +
+      (a.low_confidence ? " — low confidence: this photo looks unlike the training photos, so the caption is likely wrong." : "");
+    $("#labels").replaceChildren(...a.labels.map(l => el("li", {}, l.label, " ", el("span", { class: "score" }, fmt(l.prob, 2)))));
   }
 
   function activate(i, force = false) {
