@@ -31,12 +31,19 @@ into a 7×7 grid of features, and the Show-Attend-Tell decoder says one
 word at a time while attending over the grid, with beam search. "-" reads
 an image from standard input.
 
-Files: with one image the caption is printed alone, with several as
-NAME<TAB>caption. -json (-format json) prints one JSON object per image
-and line instead: the caption, its words and token ids, the attention
-grid of every word (grid_h rows of grid_w weights α, over the square
-input the image became: fit), the gate β of every word, and the beam's
-alternatives with their log-probabilities and length-normalized scores.
+Files: each image gets one line: the caption, then, tab-separated, the
+encoder's three most probable ImageNet classes ("labels: daisy 0.62,
+…", from the same pass that gave the caption its features; absent for
+cached features) and the caption's confidence in [0, 1], flagged "low
+confidence: this photo looks unlike the training photos" below 0.LOW;
+with several images the line starts with NAME<TAB>. -json (-format json)
+prints one JSON object per image and line instead: the caption, its
+words and token ids, confidence, low_confidence, labels (label, prob),
+the attention grid of every word (grid_h rows of grid_w weights α, over
+the square input the image became: fit), the gate β of every word, and
+the beam's alternatives with their log-probabilities and
+length-normalized scores. Beam search never says the same -no-repeat-ngram
+words twice.
 An image that fails is named on stderr and the others are still
 described; the exit status is then 1.
 

@@ -36,9 +36,12 @@ type SearchOptions struct {
 }
 
 // DefaultSearchOptions returns the default search: at most 30 words,
-// length normalization (α 1), Unk allowed, the early stop.
+// length normalization (α 1), Unk allowed, the early stop, no bigram said
+// twice (NoRepeatNGram 2: on Flickr8k's dev split it lifts BLEU-4 and
+// CIDEr-D with greedy and beam search and takes the captions that repeat
+// a bigram from 19 % to none; docs/caption.md has the table).
 func DefaultSearchOptions() SearchOptions {
-	return SearchOptions{MaxLength: 30, LengthPenalty: 1}
+	return SearchOptions{MaxLength: 30, LengthPenalty: 1, NoRepeatNGram: 2}
 }
 
 // maxBeam bounds the beam width.

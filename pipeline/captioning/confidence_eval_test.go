@@ -71,6 +71,9 @@ func TestConfidenceSeparates(t *testing.T) {
 			}
 			s := signals(r.TokenLogProbs, w.probs)
 			conf, sig = append(conf, r.Confidence), append(sig, s)
+			if len(conf)%100 == 0 {
+				t.Logf("%s: %d of %d images", set, len(conf), len(paths))
+			}
 			fmt.Fprintf(&tsv, "%s\t%s\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s\n", set, path, r.Confidence,
 				s.meanTokenProb, s.minTokenProb, s.classMax, s.classCertainty, r.Labels[0].Label, r.Caption)
 		}
