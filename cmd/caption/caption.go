@@ -35,7 +35,7 @@ Files: each image gets one line: the caption, then, tab-separated, the
 encoder's three most probable ImageNet classes ("labels: daisy 0.62,
 …", from the same pass that gave the caption its features; absent for
 cached features) and the caption's confidence in [0, 1], flagged "low
-confidence: this photo looks unlike the training photos" below 0.LOW;
+confidence: this photo looks unlike the training photos" below 0.35;
 with several images the line starts with NAME<TAB>. -json (-format json)
 prints one JSON object per image and line instead: the caption, its
 words and token ids, confidence, low_confidence, labels (label, prob),

@@ -27,12 +27,14 @@ model, encoder and search flags of "caption describe":
 	POST /v1/captions   the image in the multipart part "file" or as the
 	                    whole body; beam (1..10) and alternatives as form
 	                    fields or in the query string. Answers the caption,
-	                    the beam's alternatives, and per word the attention
-	                    grid and the gate β, as "caption -json" prints them
-	GET  /              a page: drop or choose a photo, see its caption and
-	                    alternatives; hover or focus a word to see its
-	                    attention over the photo, in the colormaps and
-	                    smoothings of "caption overlay"
+	                    the beam's alternatives, per word the attention
+	                    grid and the gate β, the encoder's labels and the
+	                    confidence, as "caption -json" prints them
+	GET  /              a page: drop or choose a photo, see its caption,
+	                    alternatives, labels and confidence (it says so
+	                    when the confidence is low); hover or focus a word
+	                    to see its attention over the photo, in the
+	                    colormaps and smoothings of "caption overlay"
 	GET  /healthz, /v1/models
 
 Errors are OpenAI-style {"error": {...}} with status 400, 413 (over

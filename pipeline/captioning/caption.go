@@ -128,7 +128,7 @@ func (r *Result) Brief() Caption {
 // Details (an evaluation's row: from cached features, without labels).
 func briefCaption(h *caption.Hypothesis) Caption {
 	r := Result{Caption: joinWords(h.Words), Words: h.Words, LogProb: h.LogProb, Score: h.Score, Finished: h.Finished,
-		Confidence: confidence(h.TokenLogProbs, nil)}
+		Confidence: confidence(h.TokenLogProbs)}
 	return r.Brief()
 }
 

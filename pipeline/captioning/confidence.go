@@ -37,54 +37,38 @@ func topLabels(probs []float32) []Label {
 	return out
 }
 
-// confidenceSignals are the measures a caption's confidence is made of.
-type confidenceSignals struct {
-	// meanTokenProb is the geometric mean of the caption's token
-	// probabilities, <eos> included: exp of the mean log-probability.
-	meanTokenProb float64
-	// minTokenProb is the least probable token's probability.
-	minTokenProb float64
-	// classMax is the classifier's largest class probability (NaN
-	// without class probabilities).
-	classMax float64
-	// classCertainty is 1 − H(p)/log C, one less the classifier's
-	// normalized entropy (NaN without class probabilities).
-	classCertainty float64
-}
+// Confidence: how far to trust a caption, in [0, 1], made to drop on
+// photos unlike the training photos, where the decoder still says a
+// fluent Flickr8k sentence ("a child is sitting on a blue car" for a
+// cat) but says it with less conviction. It is the geometric mean of the
+// caption's token probabilities, <eos> included,
+//
+//	confidence = exp( (1/n) Σ_t log p(y_t | y_<t, image) ),
+//
+// the decoder's length-normalized likelihood (what the beam ranks by,
+// as a probability). Measured on Flickr8k's 1,000 dev photos against 70
+// pictures from outside it (TestConfidenceSeparates, docs/caption.md),
+// it told them apart better than the least token probability or the
+// encoder's classifier (its top probability, one less its normalized
+// entropy), which mistakes a clear object photo — an espresso, a cat —
+// for a familiar one; blends with the classifier were within the
+// measurement's noise, and the decoder's figure alone is the same
+// whether the features came from the encoder or a feature cache.
 
-// signals measures a caption (its token log-probabilities) and its
-// image (the classifier's probabilities, nil when unknown).
-func signals(tokenLogProbs, probs []float32) confidenceSignals {
-	s := confidenceSignals{meanTokenProb: 0, minTokenProb: 0, classMax: math.NaN(), classCertainty: math.NaN()}
-	if len(tokenLogProbs) > 0 {
-		var sum float64
-		least := math.Inf(1)
-		for _, lp := range tokenLogProbs {
-			sum += float64(lp)
-			least = min(least, float64(lp))
-		}
-		s.meanTokenProb = math.Exp(sum / float64(len(tokenLogProbs)))
-		s.minTokenProb = math.Exp(least)
+// confidence is a caption's Confidence from its token log-probabilities
+// (0 for none).
+func confidence(tokenLogProbs []float32) float64 {
+	if len(tokenLogProbs) == 0 {
+		return 0
 	}
-	if len(probs) > 1 {
-		var h, top float64
-		for _, p := range probs {
-			if p > 0 {
-				h -= float64(p) * math.Log(float64(p))
-			}
-			top = max(top, float64(p))
-		}
-		s.classMax = top
-		s.classCertainty = min(max(1-h/math.Log(float64(len(probs))), 0), 1)
+	var sum float64
+	for _, lp := range tokenLogProbs {
+		sum += float64(lp)
 	}
-	return s
+	return math.Exp(sum / float64(len(tokenLogProbs)))
 }
 
-// confidence is a caption's confidence in [0, 1].
-func confidence(tokenLogProbs, probs []float32) float64 {
-	return signals(tokenLogProbs, probs).meanTokenProb
-}
-
-// LowConfidence is the confidence under which a caption is flagged: the
-// photo looks unlike the training photos.
-const LowConfidence = 0.3
+// LowConfidence is the confidence under which a caption is flagged
+// (LowConfidenceNote): on the dev measurement it flags about 4 % of
+// Flickr8k's photos and about 30 % of the outside pictures.
+const LowConfidence = 0.35

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,39 @@ import (
 	"github.com/attend-go/attend/internal/shareddata"
 	"github.com/attend-go/attend/pipeline/captiondata"
 )
+
+// confidenceSignals are the measures a caption's confidence could be
+// made of: what TestConfidenceSeparates compares.
+type confidenceSignals struct {
+	// meanTokenProb is the geometric mean of the caption's token
+	// probabilities, <eos> included: Confidence.
+	meanTokenProb float64
+	// minTokenProb is the least probable token's probability.
+	minTokenProb float64
+	// classMax is the classifier's largest class probability.
+	classMax float64
+	// classCertainty is 1 − H(p)/log C, one less the classifier's
+	// normalized entropy.
+	classCertainty float64
+}
+
+// signals measures a caption (its token log-probabilities) and its
+// image (the classifier's probabilities).
+func signals(tokenLogProbs, probs []float32) confidenceSignals {
+	s := confidenceSignals{meanTokenProb: confidence(tokenLogProbs), minTokenProb: 1}
+	for _, lp := range tokenLogProbs {
+		s.minTokenProb = min(s.minTokenProb, math.Exp(float64(lp)))
+	}
+	var h float64
+	for _, p := range probs {
+		if p > 0 {
+			h -= float64(p) * math.Log(float64(p))
+		}
+		s.classMax = max(s.classMax, float64(p))
+	}
+	s.classCertainty = 1 - h/math.Log(float64(len(probs)))
+	return s
+}
 
 // TestConfidenceSeparates measures how well Confidence tells Flickr8k's
 // dev photos from photos unlike them: it captions the 1,000 dev images

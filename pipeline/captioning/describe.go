@@ -50,8 +50,7 @@ func (c *Captioner) CaptionImage(img image.Image) (*Result, error) {
 }
 
 // Describe captions one image's features (L×D) with CaptionerOptions.Beam.
-// Without the encoder's class probabilities the result has no Labels and
-// its Confidence comes from the decoder alone.
+// Without the encoder's class probabilities the result has no Labels.
 func (c *Captioner) Describe(features []float32) (*Result, error) {
 	return c.describe(features, nil, c.o.Beam)
 }
@@ -76,7 +75,7 @@ func (c *Captioner) describe(features, probs []float32, beam int) (*Result, erro
 		LogProb: best.LogProb, Score: best.Score, Finished: best.Finished,
 		TokenLogProbs: best.TokenLogProbs, Labels: topLabels(probs),
 	}
-	r.Confidence = confidence(best.TokenLogProbs, probs)
+	r.Confidence = confidence(best.TokenLogProbs)
 	for _, h := range hyps {
 		r.Alternatives = append(r.Alternatives, Alternative{Caption: joinWords(h.Words), LogProb: h.LogProb, Score: h.Score, Finished: h.Finished})
 	}
