@@ -42,8 +42,9 @@ words and token ids, confidence, low_confidence, labels (label, prob),
 the attention grid of every word (grid_h rows of grid_w weights α, over
 the square input the image became: fit), the gate β of every word, and
 the beam's alternatives with their log-probabilities and
-length-normalized scores. Beam search never says the same -no-repeat-ngram
-words twice.
+length-normalized scores. The search never says the same
+-no-repeat-ngram words twice and ranks a word the caption already has
+-repeat-penalty nats lower (0 turns either off).
 An image that fails is named on stderr and the others are still
 described; the exit status is then 1.
 
