@@ -329,3 +329,19 @@ func TestEncoderFullyConnected(t *testing.T) {
 		t.Errorf("prob[%d] = %v, want %v", i, got[i], want[i])
 	}
 }
+
+func TestImageNetLabels(t *testing.T) {
+	labels := ImageNetLabels()
+	tests := []struct {
+		index int
+		short string
+	}{{0, "background"}, {1, "tench"}, {986, "daisy"}, {1000, "toilet tissue"}}
+	if len(labels) != 1001 {
+		t.Fatalf("%d labels, want 1001", len(labels))
+	}
+	for _, tc := range tests {
+		if got := ShortLabel(labels[tc.index]); got != tc.short {
+			t.Errorf("label %d = %q (%q), want %q", tc.index, got, labels[tc.index], tc.short)
+		}
+	}
+}

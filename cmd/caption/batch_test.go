@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/attend-go/attend/pipeline/captioning"
 )
 
 // batchArgs caption with the tiny model from the feature cache. The
@@ -83,9 +85,11 @@ type captionRecord struct {
 	Text   string `json:"text"`
 	Error  string `json:"error"`
 	Result struct {
-		Caption string   `json:"caption"`
-		Words   []string `json:"words"`
-		Overlay string   `json:"overlay"`
+		Caption    string             `json:"caption"`
+		Words      []string           `json:"words"`
+		Overlay    string             `json:"overlay"`
+		Labels     []captioning.Label `json:"labels"`
+		Confidence float64            `json:"confidence"`
 	} `json:"result"`
 	line string
 }
@@ -202,7 +206,7 @@ func TestDescribeDir(t *testing.T) {
 	t.Run("same caption as a single file", func(t *testing.T) {
 		img := filepath.Join(a.dir, "sub", "green-triangle.png")
 		code, stdout, stderr := runCase(batchArgs(img), nil)
-		if code != 0 || stdout != first[img].Text+"\n" {
+		if caption, _, _ := strings.Cut(stdout, "\t"); code != 0 || caption != first[img].Text {
 			t.Errorf("caption %s: exit %d, %q; the batch recorded %q\n%s", img, code, stdout, first[img].Text, stderr)
 		}
 	})
@@ -376,7 +380,7 @@ func TestDescribeOverlayFiles(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (broken.jpg fails)\n%s", code, stderr)
 	}
-	if want := red + "\ta red square\n" + green + "\ta green triangle\n"; stdout != want {
+	if want := red + "\ta red square\tconfidence 0.42\n" + green + "\ta green triangle\tconfidence 0.38\n"; stdout != want {
 		t.Errorf("stdout %q, want %q", stdout, want)
 	}
 	for _, want := range []string{"caption: wrote " + filepath.Join(figures, "red-square.png"), a.broken + ": unknown image format"} {
@@ -391,7 +395,7 @@ func TestDescribeOverlayFiles(t *testing.T) {
 		before := mustRead(t, red)
 		code, stdout, stderr := runCase(batchArgs("--overlay", a.dir, red), nil)
 		// The figure is refused; the caption stands (a warning, not a failure).
-		if code != 0 || stdout != "a red square\n" || !strings.Contains(stderr, "warning: no figure") || !strings.Contains(stderr, "written over it") {
+		if code != 0 || stdout != "a red square\tconfidence 0.42\n" || !strings.Contains(stderr, "warning: no figure") || !strings.Contains(stderr, "written over it") {
 			t.Errorf("exit %d, stdout %q, stderr %q; want 0, the caption and a warning", code, stdout, stderr)
 		}
 		if !bytes.Equal(mustRead(t, red), before) {
@@ -461,7 +465,7 @@ func TestDescribeBatchMissingEncoder(t *testing.T) {
 
 // TestDescribeDirEncoder runs the real encoder (from the shared data) in
 // two workers, each with its own copy of its buffers: every image gets
-// the caption that describing it alone gives.
+// the caption, labels and confidence that describing it alone gives.
 func TestDescribeDirEncoder(t *testing.T) {
 	encoder := sharedEncoder(t)
 	a := newAlbum(t, true)
@@ -480,7 +484,11 @@ func TestDescribeDirEncoder(t *testing.T) {
 		if recs[p].Error != "" {
 			t.Errorf("%s: %s", p, recs[p].Error)
 		}
-		want = append(want, p+"\t"+recs[p].Text)
+		if len(recs[p].Result.Labels) != captioning.TopLabels {
+			t.Errorf("%s: labels %v, want %d", p, recs[p].Result.Labels, captioning.TopLabels)
+		}
+		r := captioning.Result{Labels: recs[p].Result.Labels, Confidence: recs[p].Result.Confidence}
+		want = append(want, p+"\t"+recs[p].Text+"\t"+r.Notes())
 	}
 	if got := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n"); !slices.Equal(got, want) {
 		t.Errorf("described one by one:\n%s\nin a batch:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -31,12 +31,20 @@ into a 7×7 grid of features, and the Show-Attend-Tell decoder says one
 word at a time while attending over the grid, with beam search. "-" reads
 an image from standard input.
 
-Files: with one image the caption is printed alone, with several as
-NAME<TAB>caption. -json (-format json) prints one JSON object per image
-and line instead: the caption, its words and token ids, the attention
-grid of every word (grid_h rows of grid_w weights α, over the square
-input the image became: fit), the gate β of every word, and the beam's
-alternatives with their log-probabilities and length-normalized scores.
+Files: each image gets one line: the caption, then, tab-separated, the
+encoder's three most probable ImageNet classes ("labels: daisy 0.62,
+…", from the same pass that gave the caption its features; absent for
+cached features) and the caption's confidence in [0, 1], flagged "low
+confidence: this photo looks unlike the training photos" below 0.35;
+with several images the line starts with NAME<TAB>. -json (-format json)
+prints one JSON object per image and line instead: the caption, its
+words and token ids, confidence, low_confidence, labels (label, prob),
+the attention grid of every word (grid_h rows of grid_w weights α, over
+the square input the image became: fit), the gate β of every word, and
+the beam's alternatives with their log-probabilities and
+length-normalized scores. The search never says the same
+-no-repeat-ngram words twice and ranks a word the caption already has
+-repeat-penalty nats lower (0 turns either off).
 An image that fails is named on stderr and the others are still
 described; the exit status is then 1.
 
@@ -113,6 +121,7 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fs.StringVar(&o.Cache, "cache", "", "feature cache `file`: images it holds need no encoder")
 	fs.IntVar(&o.Beam, "beam", 3, "beam width (1: greedy search)")
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
+	repeatFlags(fs, o.Search)
 	allowUnk := fs.Bool("unk", false, "allow <unk> (a word too rare to be learned) in captions; by default the search never says it")
 	fit := fs.String("fit", "squash", "how a photo becomes square: squash (as the training images were) or crop (center)")
 	fs.StringVar(&d.format, "format", "txt", "output format: "+strings.Join(formats, ", ")+"; for a batch, the format of a file per image")
@@ -151,6 +160,9 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	if o.Search.MaxLength < 1 {
 		return cli.Usagef("-max-words %d: want at least 1", o.Search.MaxLength)
+	}
+	if err := checkRepeatFlags(o.Search); err != nil {
+		return err
 	}
 	o.Search.NoUnk = !*allowUnk
 	if o.Fit, err = captiondata.ParseFit(*fit); err != nil {

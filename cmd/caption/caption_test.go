@@ -34,20 +34,20 @@ func TestDescribe(t *testing.T) {
 		code           int
 		stdout, stderr string
 	}{
-		{name: "default command", args: append(cached, fixtureImage("red-square")), stdout: "a red square\n"},
-		{name: "explicit", args: append(append([]string{"describe"}, cached...), fixtureImage("blue-circle")), stdout: "a blue circle\n"},
+		{name: "default command", args: append(cached, fixtureImage("red-square")), stdout: "a red square\tconfidence "},
+		{name: "explicit", args: append(append([]string{"describe"}, cached...), fixtureImage("blue-circle")), stdout: "a blue circle\tconfidence "},
 		{name: "several", args: append(cached, fixtureImage("red-square"), fixtureImage("yellow-square")),
-			stdout: fixtureImage("red-square") + "\ta red square\n" + fixtureImage("yellow-square") + "\ta yellow square\n"},
+			stdout: fixtureImage("red-square") + "\ta red square\tconfidence 0.42\n" + fixtureImage("yellow-square") + "\ta yellow square\tconfidence 0.42\n"},
 		{name: "one fails", args: append(cached, "missing.png", fixtureImage("red-square")), code: 1,
-			stdout: "\ta red square\n", stderr: "missing.png"},
-		{name: "greedy", args: append(cached, "-beam", "1", fixtureImage("green-triangle")), stdout: "a green triangle\n"},
+			stdout: "\ta red square\t", stderr: "missing.png"},
+		{name: "greedy", args: append(cached, "-beam", "1", fixtureImage("green-triangle")), stdout: "a green triangle\tconfidence "},
 		{name: "mistyped command", args: []string{"trian"}, code: 2, stderr: `unknown command "trian"`},
 		{name: "no image", args: []string{"describe"}, code: 2, stderr: "needs at least one image"},
 		{name: "bad beam", args: append(cached, "-beam", "0", fixtureImage("red-square")), code: 2, stderr: "-beam 0"},
 		{name: "bad fit", args: append(cached, "-fit", "fill", fixtureImage("red-square")), code: 2, stderr: `-fit "fill"`},
 		{name: "bad model", args: []string{"-model", "nope.safetensors", fixtureImage("red-square")}, code: 1, stderr: "nope.safetensors"},
 		{name: "help", args: []string{"describe", "-h"}, stdout: "Examples:"},
-		{name: "flags after the image", args: []string{fixtureImage("green-triangle"), "-beam", "1", "-model", fixtureModel, "-cache", fixtureCache}, stdout: "a green triangle\n"},
+		{name: "flags after the image", args: []string{fixtureImage("green-triangle"), "-beam", "1", "-model", fixtureModel, "-cache", fixtureCache}, stdout: "a green triangle\tconfidence "},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -101,7 +101,11 @@ func TestDescribeStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := runCase([]string{"-model", fixtureModel, "-encoder", encoder, "-"}, data)
-	if code != 0 || stdout != "a green triangle\n" {
-		t.Errorf("exit %d, stdout %q, stderr %s; want \"a green triangle\"", code, stdout, stderr)
+	// The caption, the encoder's three labels from the same pass, the
+	// confidence.
+	fields := strings.Split(strings.TrimSuffix(stdout, "\n"), "\t")
+	if code != 0 || len(fields) != 3 || fields[0] != "a green triangle" ||
+		!strings.HasPrefix(fields[1], "labels: ") || strings.Count(fields[1], ", ") != 2 || !strings.HasPrefix(fields[2], "confidence 0.") {
+		t.Errorf("exit %d, stdout %q, stderr %s; want \"a green triangle\", three labels and the confidence", code, stdout, stderr)
 	}
 }

@@ -26,10 +26,13 @@ Captions every image of DATASET's -split from its cached features (built by
 "caption features") with greedy search and beam search, and scores the
 captions against the references as the COCO caption evaluation does:
 BLEU-1 to BLEU-4, METEOR, ROUGE-L and CIDEr-D (captions tokenized in lower
-case without punctuation). Prints one table row per search; -json
-prints one object: dataset, split, images and rows, each with beam (1:
-greedy), scores (bleu: BLEU-1 to BLEU-4, meteor, rougel: fractions;
-ciderd: CIDEr-D on its own scale) and seconds of decoding.
+case without punctuation), and counts the captions that say a bigram
+twice (rep-2%: "on a bench on a bench"). Prints one table row per
+search; -json prints one object: dataset, split, images and rows, each
+with beam (1: greedy), scores (bleu: BLEU-1 to BLEU-4, meteor, rougel:
+fractions; ciderd: CIDEr-D on its own scale), repeats_bigram (a
+fraction) and seconds of decoding. -no-repeat-ngram and -repeat-penalty
+tune the search against repetitions, as for describing.
 
 Flags:
 `
@@ -58,6 +61,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Limit, "n", 0, "score the first n images only (0: all)")
 	fs.IntVar(&o.Workers, "j", 1, "goroutines decoding")
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
+	repeatFlags(fs, o.Search)
 	allowUnk := fs.Bool("unk", false, "allow <unk> (a word too rare to be learned) in captions; by default the search never says it")
 	captions := fs.String("captions", "", "write every caption with its references to this JSON `file`")
 	asJSON := cli.JSONFlag(fs)
@@ -76,6 +80,9 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return cli.Usagef("-beams %q: want comma-separated widths ≥ 1", *beams)
 		}
 		o.Beams = append(o.Beams, k)
+	}
+	if err := checkRepeatFlags(o.Search); err != nil {
+		return err
 	}
 	o.Dataset = fs.Arg(0)
 	o.Search.NoUnk = !*allowUnk
@@ -125,15 +132,15 @@ func printEval(stdout io.Writer, o captioning.EvalOptions, rep *captioning.EvalR
 		}{o.Dataset, o.Split, &table})
 	}
 	fmt.Fprintf(stdout, "%s, split %s: %d images\n", o.Dataset, o.Split, rep.Images)
-	fmt.Fprintf(stdout, "%-8s %7s %7s %7s %7s %7s %7s %7s %8s\n", "search", "BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4", "METEOR", "ROUGE-L", "CIDEr-D", "time")
+	fmt.Fprintf(stdout, "%-8s %7s %7s %7s %7s %7s %7s %7s %7s %8s\n", "search", "BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4", "METEOR", "ROUGE-L", "CIDEr-D", "rep-2%", "time")
 	for _, r := range rep.Rows {
 		name := "greedy"
 		if r.Beam > 1 {
 			name = fmt.Sprintf("beam %d", r.Beam)
 		}
 		s := r.Scores
-		fmt.Fprintf(stdout, "%-8s %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.3f %7.1fs\n", name,
-			100*s.BLEU[0], 100*s.BLEU[1], 100*s.BLEU[2], 100*s.BLEU[3], 100*s.METEOR, 100*s.ROUGEL, s.CIDErD, r.Seconds)
+		fmt.Fprintf(stdout, "%-8s %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %7.3f %7.1f %7.1fs\n", name,
+			100*s.BLEU[0], 100*s.BLEU[1], 100*s.BLEU[2], 100*s.BLEU[3], 100*s.METEOR, 100*s.ROUGEL, s.CIDErD, 100*r.RepeatsBigram, r.Seconds)
 	}
 	return nil
 }

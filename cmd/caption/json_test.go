@@ -112,7 +112,7 @@ func TestJSON(t *testing.T) {
 				}
 				for i, r := range rows {
 					row, _ := r.(map[string]any)
-					clitest.Keys(t, row, "beam", "scores", "seconds") // the captions go to -captions
+					clitest.Keys(t, row, "beam", "scores", "repeats_bigram", "seconds") // the captions go to -captions
 					clitest.Fields(t, row, map[string]any{"beam": i + 1})
 					checkScores(t, row["scores"])
 					// The tiny model learned the training split by heart
@@ -125,8 +125,8 @@ func TestJSON(t *testing.T) {
 			// caption describe printed JSON before -json was everywhere.
 			name: "describe", args: fixed("describe", "-json", "-beam", "2", "-model", fixtureModel, "-cache", fixtureCache, fixtureImage("red-square")),
 			want: clitest.Want{Objects: 1,
-				Keys: []string{"path", "caption", "words", "tokens", "log_prob", "score", "finished", "fit", "grid_h", "grid_w", "attention", "beta",
-					"alternatives"},
+				Keys: []string{"path", "caption", "words", "tokens", "log_prob", "score", "finished", "confidence", "low_confidence", "labels",
+					"fit", "grid_h", "grid_w", "attention", "beta", "alternatives"},
 				Fields: map[string]any{"path": fixtureImage("red-square"), "caption": "a red square", "words": []string{"a", "red", "square"},
 					"grid_h": 7, "grid_w": 7, "finished": true}},
 		},

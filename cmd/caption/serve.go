@@ -27,12 +27,14 @@ model, encoder and search flags of "caption describe":
 	POST /v1/captions   the image in the multipart part "file" or as the
 	                    whole body; beam (1..10) and alternatives as form
 	                    fields or in the query string. Answers the caption,
-	                    the beam's alternatives, and per word the attention
-	                    grid and the gate β, as "caption -json" prints them
-	GET  /              a page: drop or choose a photo, see its caption and
-	                    alternatives; hover or focus a word to see its
-	                    attention over the photo, in the colormaps and
-	                    smoothings of "caption overlay"
+	                    the beam's alternatives, per word the attention
+	                    grid and the gate β, the encoder's labels and the
+	                    confidence, as "caption -json" prints them
+	GET  /              a page: drop or choose a photo, see its caption,
+	                    alternatives, labels and confidence (it says so
+	                    when the confidence is low); hover or focus a word
+	                    to see its attention over the photo, in the
+	                    colormaps and smoothings of "caption overlay"
 	GET  /healthz, /v1/models
 
 Errors are OpenAI-style {"error": {...}} with status 400, 413 (over
@@ -77,6 +79,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.Encoder, "encoder", "", "encoder model `file` (default $ATTEND_ENCODER, then the user cache, then a download)")
 	fs.IntVar(&o.Beam, "beam", 3, "beam width when a request names none")
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
+	repeatFlags(fs, o.Search)
 	allowUnk := fs.Bool("unk", false, "allow <unk> (a word too rare to be learned) in captions")
 	fit := fs.String("fit", "squash", "how a photo becomes square: squash (as the training images were) or crop (center)")
 	maxPixels := fs.Int64("max-pixels", 0, "largest image (width × height) a request may hold (default: the decoder's limit, 50 megapixels)")
@@ -92,6 +95,9 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	if o.Search.MaxLength < 1 {
 		return cli.Usagef("-max-words %d: want at least 1", o.Search.MaxLength)
+	}
+	if err := checkRepeatFlags(o.Search); err != nil {
+		return err
 	}
 	if *maxPixels < 0 {
 		return cli.Usagef("-max-pixels %d: want a positive count (or 0 for the default)", *maxPixels)

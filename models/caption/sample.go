@@ -46,7 +46,7 @@ func (m *Model) Sample(ws *Workspace, e *Encoded, rng *rand.Rand, opts *SearchOp
 	out := make([]Sampled, e.Keys.B)
 	probs := make([]float64, m.Config.Vocab)
 	err = m.unroll(ws, e, o.MaxLength,
-		func(logp []float32) int { return draw(probs, logp, &o, rng.Float64()) },
+		func(_ int, logp []float32) int { return draw(probs, logp, &o, rng.Float64()) },
 		func(r, token int, lp float32, _ *State) {
 			s := &out[r]
 			s.LogProb += float64(lp)

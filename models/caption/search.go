@@ -27,12 +27,23 @@ type SearchOptions struct {
 	// next step, LogProb/(n+1)^α for its n words (Hugging Face's beam
 	// search without early_stopping does the same).
 	Exhaustive bool
+	// NoRepeatNGram n > 0 forbids a hypothesis to say any n-gram twice
+	// (0: off); see repeat.go.
+	NoRepeatNGram int
+	// RepeatPenalty p > 0 ranks every word a hypothesis has already said
+	// p nats lower (0: off); see repeat.go.
+	RepeatPenalty float64
 }
 
 // DefaultSearchOptions returns the default search: at most 30 words,
-// length normalization (α 1), Unk allowed, the early stop.
+// length normalization (α 1), Unk allowed, the early stop, no bigram said
+// twice (NoRepeatNGram 2) and a word already said ranked 1 nat lower
+// (RepeatPenalty 1). Of the settings tuned on Flickr8k's dev split this
+// gave the best CIDEr-D with greedy and beam search and BLEU-4 within
+// 0.02 of the best, and took the captions that repeat a bigram from 19 %
+// to none (docs/caption.md has the table).
 func DefaultSearchOptions() SearchOptions {
-	return SearchOptions{MaxLength: 30, LengthPenalty: 1}
+	return SearchOptions{MaxLength: 30, LengthPenalty: 1, NoRepeatNGram: 2, RepeatPenalty: 1}
 }
 
 // maxBeam bounds the beam width.
@@ -52,7 +63,7 @@ func (o *SearchOptions) withDefaults() (SearchOptions, error) {
 	if !(s.LengthPenalty >= 0 && s.LengthPenalty <= 10) {
 		return s, fmt.Errorf("%w: SearchOptions.LengthPenalty = %v, want 0 … 10", ErrInput, s.LengthPenalty)
 	}
-	return s, nil
+	return s, s.checkRepeat()
 }
 
 // Hypothesis is a caption found by search.
@@ -61,9 +72,15 @@ type Hypothesis struct {
 	Words  []string // Tokens spelled out
 	// LogProb is log p(Tokens, End | image), without End when unfinished.
 	LogProb float64
-	// Score ranks hypotheses: LogProb / n^α (SearchOptions.LengthPenalty)
-	// for n tokens, End included.
+	// Score ranks hypotheses: (LogProb − Penalty) / n^α
+	// (SearchOptions.LengthPenalty) for n tokens, End included.
 	Score float64
+	// Penalty is the repetition penalty the search charged
+	// (SearchOptions.RepeatPenalty per repeated word), ≥ 0.
+	Penalty float64
+	// TokenLogProbs holds log p(y_t | y_<t, image) per token of Tokens,
+	// then End's when Finished: LogProb is their sum.
+	TokenLogProbs []float32
 	// Finished reports that the caption ended with End; false when
 	// MaxLength cut it.
 	Finished bool
@@ -111,11 +128,21 @@ func (m *Model) Greedy(ws *Workspace, images [][]float32, opts *SearchOptions) (
 	}
 	L := m.Config.Regions
 	hyps := make([]Hypothesis, len(images))
+	adjusts := make([][]repeatAdjust, len(images)) // each row's last step's
 	err = m.unroll(ws, e, o.MaxLength,
-		func(logp []float32) int { return likeliest(logp, &o) },
+		func(b int, logp []float32) int {
+			if o.repeats() {
+				adjusts[b] = o.repeatAdjusts(adjusts[b], hyps[b].Tokens)
+				applyRepeats(logp, adjusts[b])
+			}
+			return likeliest(logp, &o)
+		},
 		func(b, token int, lp float32, s *State) {
 			h := &hyps[b]
-			h.LogProb += float64(lp)
+			d := repeatDelta(adjusts[b], token)
+			h.LogProb += float64(lp) - d
+			h.Penalty -= d
+			h.TokenLogProbs = append(h.TokenLogProbs, float32(float64(lp)-d))
 			if token == End {
 				h.Finished = true
 				return
@@ -143,7 +170,7 @@ func (m *Model) finish(h *Hypothesis, o *SearchOptions) {
 	if h.Finished {
 		n++
 	}
-	h.Score = o.score(h.LogProb, n)
+	h.Score = o.score(h.LogProb-h.Penalty, n)
 }
 
 // beamStep records the rows a beam keeps after one step: row j holds
@@ -151,6 +178,7 @@ func (m *Model) finish(h *Hypothesis, o *SearchOptions) {
 // that parent's attention weights and gate.
 type beamStep struct {
 	token, parent []int
+	tokenLogp     []float32 // (k): log p(token | its parent)
 	weights       []float32 // (k, L): the step's weights, by parent row
 	beta          []float32 // (k)
 	sentinel      []float32 // (k): adaptive attention's sentinel weights; nil otherwise
@@ -160,13 +188,15 @@ type beamStep struct {
 type candidate struct {
 	row, token int
 	logp       float64 // the extended hypothesis's log-probability
+	rank       float64 // logp less its repetition penalty: what ranks it
 }
 
 // ending is a hypothesis that said End at step: it is row row of the
 // rows history[step−1] kept (the empty caption at step 0).
 type ending struct {
-	step, row int
-	logp      float64
+	step, row  int
+	logp, rank float64
+	endLogp    float32 // log p(End | the hypothesis)
 }
 
 // Beam captions one image ((L, D) annotations) with beam search of width
@@ -202,14 +232,17 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 		tokens[r] = Start
 	}
 	logps := make([]float64, k) // each open row's log-probability
+	ranks := make([]float64, k) // and its logps less its repetition penalty
 	open := 1                   // the first step extends row 0 alone: all rows are alike
 	var (
-		history  []beamStep
-		ended    []ending
-		cands    []candidate
-		rowBest  []candidate
-		kept     []float64
-		gathered = make([]int, k)
+		history    []beamStep
+		ended      []ending
+		cands      []candidate
+		rowBest    []candidate
+		kept, rkep []float64
+		gathered   = make([]int, k)
+		seqs, nseq = make([][]int, k), make([][]int, k) // each open row's tokens, for repeat.go
+		adjusts    = make([][]repeatAdjust, k)
 	)
 	for t := 0; t < o.MaxLength && open > 0; t++ {
 		logp, err := m.Step(ws, next, cur, e, tokens)
@@ -218,35 +251,45 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 		}
 		cands = cands[:0]
 		for r := 0; r < open; r++ {
+			row := logp[r*V : (r+1)*V]
+			if o.repeats() {
+				adjusts[r] = o.repeatAdjusts(adjusts[r], seqs[r])
+				applyRepeats(row, adjusts[r])
+			}
 			// A row ends at most once, so its k+1 best words hold k that go on.
-			rowBest = topWords(rowBest[:0], logp[r*V:(r+1)*V], k+1, &o)
+			rowBest = topWords(rowBest[:0], row, k+1, &o)
 			for _, c := range rowBest {
-				cands = append(cands, candidate{row: r, token: c.token, logp: logps[r] + c.logp})
+				d := repeatDelta(adjusts[r], c.token)
+				cands = append(cands, candidate{row: r, token: c.token, logp: logps[r] + c.logp - d, rank: ranks[r] + c.logp})
 			}
 		}
-		slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(b.logp, a.logp) })
+		slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(b.rank, a.rank) })
 		st := beamStep{weights: slices.Clone(next.Attention.Weights[:k*L]), beta: slices.Clone(next.Beta[:k])}
 		if next.Attention.Sentinel != nil {
 			st.sentinel = slices.Clone(next.Attention.Sentinel[:k])
 		}
-		kept = kept[:0]
+		kept, rkep = kept[:0], rkep[:0]
 		for rank, c := range cands {
 			if len(st.token) == k {
 				break
 			}
 			if c.token == End {
 				if rank < k {
-					ended = append(ended, ending{step: t, row: c.row, logp: c.logp})
+					ended = append(ended, ending{step: t, row: c.row, logp: c.logp, rank: c.rank, endLogp: float32(c.logp - logps[c.row])})
 				}
 				continue
 			}
+			nseq[len(st.token)] = append(append(nseq[len(st.token)][:0], seqs[c.row]...), c.token)
 			st.token = append(st.token, c.token)
 			st.parent = append(st.parent, c.row)
-			kept = append(kept, c.logp)
+			st.tokenLogp = append(st.tokenLogp, float32(c.logp-logps[c.row]))
+			kept, rkep = append(kept, c.logp), append(rkep, c.rank)
 		}
 		history = append(history, st)
 		open = len(st.token)
 		copy(logps, kept)
+		copy(ranks, rkep)
+		seqs, nseq = nseq, seqs
 		copy(tokens, st.token)
 		for j := range gathered {
 			gathered[j] = 0 // rows past the open ones idle as copies of row 0
@@ -258,7 +301,7 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 		if !o.Exhaustive {
 			longest = t + 2 // an open row's t+1 words, then End at the next step
 		}
-		if open == 0 || len(ended) >= k && !o.canImprove(ended, logps[:open], k, longest) {
+		if open == 0 || len(ended) >= k && !o.canImprove(ended, ranks[:open], k, longest) {
 			break
 		}
 		if err := cur.Gather(next, gathered); err != nil {
@@ -268,14 +311,15 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 	var out []Hypothesis
 	for _, c := range ended {
 		h := m.trace(history, c.step-1, c.row, L)
-		h.LogProb, h.Finished = c.logp, true
+		h.LogProb, h.Penalty, h.Finished = c.logp, c.logp-c.rank, true
+		h.TokenLogProbs = append(h.TokenLogProbs, c.endLogp)
 		out = append(out, h)
 	}
 	if len(out) < k && len(history) > 0 {
 		last := len(history) - 1
 		for j := range history[last].token {
 			h := m.trace(history, last, j, L)
-			h.LogProb = logps[j]
+			h.LogProb, h.Penalty = logps[j], logps[j]-ranks[j]
 			out = append(out, h)
 		}
 	}
@@ -294,7 +338,8 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 	return out[:min(len(out), k)], nil
 }
 
-// canImprove reports whether an open hypothesis of log-probability logps,
+// canImprove reports whether an open hypothesis of log-probability logps
+// (less its repetition penalty, as ended's rank),
 // scored as if it ended with longest tokens, would beat the k-th best of
 // ended, which holds at least k (one that ended at step t has t + 1
 // tokens with End). An open hypothesis's log-probability can only fall,
@@ -303,7 +348,7 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 func (o *SearchOptions) canImprove(ended []ending, logps []float64, k, longest int) bool {
 	scores := make([]float64, len(ended))
 	for i, c := range ended {
-		scores[i] = o.score(c.logp, c.step+1)
+		scores[i] = o.score(c.rank, c.step+1)
 	}
 	slices.SortFunc(scores, func(a, b float64) int { return cmp.Compare(b, a) })
 	kth := scores[k-1]
@@ -320,7 +365,7 @@ func (o *SearchOptions) canImprove(ended []ending, logps []float64, k, longest i
 // empty hypothesis.
 func (m *Model) trace(history []beamStep, step, row, L int) Hypothesis {
 	n := step + 1
-	h := Hypothesis{Tokens: make([]int, n), Attention: make([][]float32, n), Beta: make([]float32, n)}
+	h := Hypothesis{Tokens: make([]int, n), TokenLogProbs: make([]float32, n, n+1), Attention: make([][]float32, n), Beta: make([]float32, n)}
 	if m.Config.Attention == Adaptive {
 		h.Sentinel = make([]float32, n)
 	}
@@ -328,6 +373,7 @@ func (m *Model) trace(history []beamStep, step, row, L int) Hypothesis {
 		st := &history[s]
 		p := st.parent[row]
 		h.Tokens[s] = st.token[row]
+		h.TokenLogProbs[s] = st.tokenLogp[row]
 		h.Attention[s] = slices.Clone(st.weights[p*L : (p+1)*L])
 		h.Beta[s] = st.beta[p]
 		if h.Sentinel != nil {
@@ -342,7 +388,7 @@ func (m *Model) trace(history []beamStep, step, row, L int) Hypothesis {
 // log-probabilities, best first (ties: the lower id first).
 func topWords(dst []candidate, logp []float32, n int, o *SearchOptions) []candidate {
 	for v, lp := range logp {
-		if !o.allowed(v) {
+		if !o.allowed(v) || math.IsInf(float64(lp), -1) { // blocked (repeat.go)
 			continue
 		}
 		if len(dst) == n && float64(lp) <= dst[n-1].logp {

@@ -20,6 +20,9 @@ func DefaultModelConfig() ModelConfig { return caption.DefaultConfig() }
 // (caption.DefaultHardConfig).
 func DefaultHardConfig() caption.HardConfig { return caption.DefaultHardConfig() }
 
+// SearchOptions tunes the caption search (caption.SearchOptions).
+type SearchOptions = caption.SearchOptions
+
 // DefaultSearchOptions returns the default caption search
 // (caption.DefaultSearchOptions).
 func DefaultSearchOptions() caption.SearchOptions { return caption.DefaultSearchOptions() }

@@ -34,6 +34,15 @@ type Caption struct {
 	// Finished reports that the search ended the caption with <eos>
 	// rather than at the length limit.
 	Finished bool `json:"finished"`
+	// Confidence in [0, 1] says how far to trust the caption; it drops on
+	// photos unlike the training photos (Result.Confidence).
+	Confidence Weight `json:"confidence"`
+	// LowConfidence reports Confidence below LowConfidence: the photo
+	// looks unlike the training photos, and the caption is likely wrong.
+	LowConfidence bool `json:"low_confidence"`
+	// Labels are the encoder's most probable ImageNet classes, never null
+	// ([] when the features came from the feature cache).
+	Labels []Label `json:"labels"`
 
 	*Details
 }
@@ -114,13 +123,19 @@ func (r *Result) Brief() Caption {
 	if words == nil {
 		words = []string{} // a caption of no words still lists them
 	}
-	return Caption{Caption: r.Caption, Words: words, LogProb: r.LogProb, Score: r.Score, Finished: r.Finished}
+	labels := r.Labels
+	if labels == nil {
+		labels = []Label{}
+	}
+	return Caption{Caption: r.Caption, Words: words, LogProb: r.LogProb, Score: r.Score, Finished: r.Finished,
+		Confidence: Weight(r.Confidence), LowConfidence: r.Confidence < LowConfidence, Labels: labels}
 }
 
 // briefCaption returns the caption of a search's hypothesis h without
-// Details (an evaluation's row).
+// Details (an evaluation's row: from cached features, without labels).
 func briefCaption(h *caption.Hypothesis) Caption {
-	r := Result{Caption: joinWords(h.Words), Words: h.Words, LogProb: h.LogProb, Score: h.Score, Finished: h.Finished}
+	r := Result{Caption: joinWords(h.Words), Words: h.Words, LogProb: h.LogProb, Score: h.Score, Finished: h.Finished,
+		Confidence: confidence(h.TokenLogProbs)}
 	return r.Brief()
 }
 

@@ -45,11 +45,13 @@ func TestCaptionShapes(t *testing.T) {
 		want []string
 	}{
 		{"batch record", BatchRecord{Caption: r.Brief(), Cached: true, Overlay: "a.png"},
-			[]string{"cached", "caption", "finished", "log_prob", "overlay", "score", "words"}},
+			[]string{"cached", "caption", "confidence", "finished", "labels", "log_prob", "low_confidence", "overlay", "score", "words"}},
 		{"caption -json", r.JSON(),
-			[]string{"alternatives", "attention", "beta", "caption", "finished", "fit", "grid_h", "grid_w", "log_prob", "path", "score", "tokens", "words"}},
+			[]string{"alternatives", "attention", "beta", "caption", "confidence", "finished", "fit", "grid_h", "grid_w", "labels", "log_prob",
+				"low_confidence", "path", "score", "tokens", "words"}},
 		{"caption -json, adaptive attention", adaptive.JSON(),
-			[]string{"alternatives", "attention", "beta", "caption", "finished", "fit", "grid_h", "grid_w", "log_prob", "path", "score", "sentinel", "tokens", "words"}},
+			[]string{"alternatives", "attention", "beta", "caption", "confidence", "finished", "fit", "grid_h", "grid_w", "labels", "log_prob",
+				"low_confidence", "path", "score", "sentinel", "tokens", "words"}},
 	}
 	for _, tc := range tests {
 		if got := jsonKeys(t, tc.v); !slices.Equal(got, tc.want) {
@@ -57,6 +59,45 @@ func TestCaptionShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestConfidenceAndLabels checks a caption's confidence (the geometric
+// mean of its token probabilities), its flag, its labels and their text.
+func TestConfidenceAndLabels(t *testing.T) {
+	probs := make([]float32, len(vision.ImageNetLabels()))
+	probs[986], probs[1], probs[309] = 0.62, 0.25, 0.13 // daisy, tench, fly
+	tests := []struct {
+		name   string
+		logps  []float32
+		probs  []float32
+		conf   float64
+		low    bool
+		labels []Label
+		notes  string
+	}{
+		{"sure", []float32{log(0.9), log(0.8), log(0.9)}, probs, math.Cbrt(0.9 * 0.8 * 0.9), false,
+			[]Label{{"daisy", 0.62}, {"tench", 0.25}, {"fly", 0.13}}, "labels: daisy 0.62, tench 0.25, fly 0.13\tconfidence 0.87"},
+		{"unsure, cached", []float32{log(0.2), log(0.3)}, nil, math.Sqrt(0.2 * 0.3), true,
+			nil, "confidence 0.24 (" + LowConfidenceNote + ")"},
+		{"no words", nil, nil, 0, true, nil, "confidence 0.00 (" + LowConfidenceNote + ")"},
+	}
+	for _, tc := range tests {
+		r := Result{Confidence: confidence(tc.logps), Labels: topLabels(tc.probs)}
+		if math.Abs(r.Confidence-tc.conf) > 1e-6 {
+			t.Errorf("%s: confidence %v, want %v", tc.name, r.Confidence, tc.conf)
+		}
+		if !reflect.DeepEqual(r.Labels, tc.labels) {
+			t.Errorf("%s: labels %v, want %v", tc.name, r.Labels, tc.labels)
+		}
+		if got := r.Notes(); got != tc.notes {
+			t.Errorf("%s: notes %q, want %q", tc.name, got, tc.notes)
+		}
+		if c := r.Brief(); c.LowConfidence != tc.low || c.Labels == nil {
+			t.Errorf("%s: low_confidence %v, labels %v; want %v and never null", tc.name, c.LowConfidence, c.Labels, tc.low)
+		}
+	}
+}
+
+func log(p float64) float32 { return float32(math.Log(p)) }
 
 // TestCaptionDetailedRoundTrip writes a detailed caption and reads it
 // back: the grid per word, the fit by name, a missing gate as null.

@@ -32,8 +32,8 @@ type CaptionerOptions struct {
 	Cache string
 	// Beam is the beam width (0 means 3; 1 is greedy search).
 	Beam int
-	// Search tunes the search (length, length penalty, <unk>); nil means
-	// DefaultSearchOptions.
+	// Search tunes the search (length, length penalty, <unk>, repeated
+	// n-grams); nil means DefaultSearchOptions.
 	Search *caption.SearchOptions
 	// Fit is how a photo becomes the encoder's square input. The zero
 	// value, vision.Squash, matches the training images (Flickr8k squashed

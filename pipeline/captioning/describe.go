@@ -50,12 +50,15 @@ func (c *Captioner) CaptionImage(img image.Image) (*Result, error) {
 }
 
 // Describe captions one image's features (L×D) with CaptionerOptions.Beam.
+// Without the encoder's class probabilities the result has no Labels.
 func (c *Captioner) Describe(features []float32) (*Result, error) {
-	return c.describe(features, c.o.Beam)
+	return c.describe(features, nil, c.o.Beam)
 }
 
-// describe captions one image's features (L×D) with a beam of width beam.
-func (c *Captioner) describe(features []float32, beam int) (*Result, error) {
+// describe captions one image's features (L×D) with a beam of width beam;
+// probs are the encoder's class probabilities of the image (nil: not
+// known, as for cached features).
+func (c *Captioner) describe(features, probs []float32, beam int) (*Result, error) {
 	if beam < 1 {
 		return nil, fmt.Errorf("captioning: beam width %d, want at least 1", beam)
 	}
@@ -70,7 +73,9 @@ func (c *Captioner) describe(features []float32, beam int) (*Result, error) {
 		GridH: c.grid.H, GridW: c.grid.W, Fit: c.o.Fit,
 		Attention: best.Attention, Beta: best.Beta, Sentinel: best.Sentinel,
 		LogProb: best.LogProb, Score: best.Score, Finished: best.Finished,
+		TokenLogProbs: best.TokenLogProbs, Labels: topLabels(probs),
 	}
+	r.Confidence = confidence(best.TokenLogProbs)
 	for _, h := range hyps {
 		r.Alternatives = append(r.Alternatives, Alternative{Caption: joinWords(h.Words), LogProb: h.LogProb, Score: h.Score, Finished: h.Finished})
 	}
@@ -90,6 +95,7 @@ type worker struct {
 	enc      *vision.Encoder
 	pre      *vision.Preprocessor
 	features []float32 // the image being captioned (L×D), reused
+	probs    []float32 // its class probabilities (NumClasses), reused
 }
 
 // caption is CaptionInput with w's encoder.
@@ -119,11 +125,15 @@ func (w *worker) caption(ctx context.Context, in *Input) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var err error
+	var (
+		err   error
+		probs []float32 // none for cached features
+	)
 	if cached {
 		w.features, err = c.cache.Features(record, w.features)
 	} else {
-		w.features, err = w.encode(img)
+		err = w.encode(img)
+		probs = w.probs
 	}
 	if err != nil {
 		return nil, named(err)
@@ -131,7 +141,7 @@ func (w *worker) caption(ctx context.Context, in *Input) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	r, err := c.describe(w.features, beam)
+	r, err := c.describe(w.features, probs, beam)
 	if err != nil {
 		return nil, named(err)
 	}
@@ -149,12 +159,13 @@ func (c *Captioner) cached(path string) (int, bool) {
 	return i, ok && c.cache.Complete(i)
 }
 
-// encode runs the encoder on a decoded image: squashed (or cropped,
-// CaptionerOptions.Fit) to the input size, to the feature grid the model
-// reads (L×D).
-func (w *worker) encode(img image.Image) ([]float32, error) {
+// encode runs the encoder on a decoded image, squashed (or cropped,
+// CaptionerOptions.Fit) to the input size, into w.features, the feature
+// grid the model reads (L×D), and w.probs, the classifier's class
+// probabilities: one pass of the network gives both.
+func (w *worker) encode(img image.Image) error {
 	if err := w.loadEncoder(); err != nil {
-		return nil, err
+		return err
 	}
 	enc, pre := w.enc, w.pre
 	if !w.own {
@@ -164,13 +175,12 @@ func (w *worker) encode(img image.Image) ([]float32, error) {
 	}
 	t, err := pre.Tensor(img)
 	if err != nil {
-		return nil, fmt.Errorf("captioning: %w", err)
+		return fmt.Errorf("captioning: %w", err)
 	}
-	f, err := enc.Features(w.features, t)
-	if err != nil {
-		return nil, fmt.Errorf("captioning: %w", err)
+	if w.features, w.probs, err = enc.Encode(t, w.features, w.probs); err != nil {
+		return fmt.Errorf("captioning: %w", err)
 	}
-	return f, nil
+	return nil
 }
 
 // loadEncoder loads the Captioner's encoder if no one has and, for a

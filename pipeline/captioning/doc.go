@@ -108,8 +108,12 @@
 // model's Regions and FeatureDim) and runs beam search. Its Result holds
 // the caption, the words and token ids, per word the attention weights
 // over the grid (row-major, GridH × GridW), the gate β and, for a model
-// with adaptive attention, the sentinel weight, and the beam's
-// alternatives with their log-probabilities and scores. The encoder is
+// with adaptive attention, the sentinel weight, the beam's alternatives
+// with their log-probabilities and scores, the encoder's TopLabels
+// ImageNet classes (the classifier head runs in the same pass as the
+// features: Encoder.Encode) and the caption's Confidence, which falls on
+// photos unlike the training photos (below LowConfidence the caption is
+// flagged; confidence.go says how it is made and measured). The encoder is
 // located (vision.LocateEncoder) and loaded at the first image that needs
 // it; images found by file name in an optional feature cache need none.
 //

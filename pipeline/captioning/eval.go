@@ -45,6 +45,9 @@ type EvalRow struct {
 	Beam    int                   `json:"beam"` // 1: greedy search
 	Scores  metrics.CaptionScores `json:"scores"`
 	Seconds float64               `json:"seconds"` // wall time of decoding the split
+	// RepeatsBigram is the fraction of captions that say some bigram
+	// twice ("on a bench on a bench"; caption.RepeatsBigram).
+	RepeatsBigram float64 `json:"repeats_bigram"`
 	// Captions holds each image's caption, in the split's order.
 	Captions []Captioned `json:"captions,omitempty"`
 }
@@ -59,7 +62,8 @@ type Captioned struct {
 
 // Evaluate captions the images of a split from their cached features with
 // each search of o.Beams and scores them against the references:
-// BLEU-1…4, METEOR, ROUGE-L and CIDEr-D (package metrics).
+// BLEU-1…4, METEOR, ROUGE-L and CIDEr-D (package metrics), and counts the
+// captions that repeat a bigram.
 func Evaluate(ctx context.Context, model *caption.Model, o EvalOptions) (*EvalReport, error) {
 	if o.Dataset == "" {
 		return nil, errors.New("captioning: eval: no dataset")
@@ -101,8 +105,15 @@ func Evaluate(ctx context.Context, model *caption.Model, o EvalOptions) (*EvalRe
 		if row.Scores, err = scoreSet(images, hyps); err != nil {
 			return nil, err
 		}
+		repeating := 0
 		for i, h := range hyps {
 			row.Captions[i] = Captioned{ID: images[i].ID, Caption: briefCaption(&h), Refs: images[i].Captions}
+			if caption.RepeatsBigram(h.Words) {
+				repeating++
+			}
+		}
+		if len(hyps) > 0 {
+			row.RepeatsBigram = float64(repeating) / float64(len(hyps))
 		}
 		rep.Rows = append(rep.Rows, row)
 	}

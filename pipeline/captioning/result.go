@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"strings"
 
 	"github.com/attend-go/attend/vision"
 )
@@ -39,6 +40,16 @@ type Result struct {
 	LogProb  float64
 	Score    float64
 	Finished bool
+	// TokenLogProbs holds log p(word | the words before, image) per word,
+	// then <eos>'s when Finished (caption.Hypothesis.TokenLogProbs).
+	TokenLogProbs []float32
+	// Labels are the encoder's TopLabels most probable ImageNet classes,
+	// from the pass that gave the features; nil when the features came
+	// from the feature cache, which keeps no class probabilities.
+	Labels []Label
+	// Confidence in [0, 1] says how far to trust the caption; it is low
+	// on photos unlike the training photos (see confidence.go).
+	Confidence float64
 	// Alternatives are the beam's hypotheses, best first (the first is
 	// the caption itself).
 	Alternatives []Alternative
@@ -89,16 +100,43 @@ func (r *Result) AttentionGrids() [][][]float32 {
 	return grids
 }
 
+// LowConfidenceNote is what a caption of low confidence is flagged with.
+const LowConfidenceNote = "low confidence: this photo looks unlike the training photos"
+
+// Notes returns what is said beside r's caption in text: the encoder's
+// labels with their probabilities (when known) and the confidence, with
+// LowConfidenceNote when it is low, as
+//
+//	labels: daisy 0.62, pot 0.11, bee 0.05	confidence 0.21 (low confidence: this photo looks unlike the training photos)
+func (r *Result) Notes() string {
+	var b strings.Builder
+	if len(r.Labels) > 0 {
+		b.WriteString("labels: ")
+		for i, l := range r.Labels {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s %.2f", l.Label, l.Prob)
+		}
+		b.WriteByte('\t')
+	}
+	fmt.Fprintf(&b, "confidence %.2f", r.Confidence)
+	if r.Confidence < LowConfidence {
+		b.WriteString(" (" + LowConfidenceNote + ")")
+	}
+	return b.String()
+}
+
 // Formats are the formats of WriteResult.
 var Formats = []string{"txt", "json"}
 
-// WriteResult writes r in format: "txt" its caption and a newline,
-// preceded by prefix (as "PATH\t" when there are several images); "json"
-// one line of ResultJSON.
+// WriteResult writes r in format: "txt" one line, preceded by prefix (as
+// "PATH\t" when there are several images), of its caption, a tab and
+// its Notes; "json" one line of ResultJSON.
 func WriteResult(w io.Writer, r *Result, format, prefix string) error {
 	switch format {
 	case "txt":
-		_, err := fmt.Fprintf(w, "%s%s\n", prefix, r.Caption)
+		_, err := fmt.Fprintf(w, "%s%s\t%s\n", prefix, r.Caption, r.Notes())
 		return err
 	case "json":
 		b, err := r.MarshalJSON()

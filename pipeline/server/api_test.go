@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/attend-go/attend/pipeline/captioning"
 )
 
 // form returns a multipart body with file (when not nil) and fields.
@@ -326,6 +328,12 @@ func TestCaptionAPI(t *testing.T) {
 	if a.Caption.Caption == "" || len(a.Words) == 0 || len(a.Attention) != len(a.Words) || len(a.Beta) != len(a.Words) ||
 		a.GridH != 7 || a.GridW != 7 || len(a.Alternatives) != 2 || a.Beam != 4 || a.Width == 0 {
 		t.Fatalf("answer %s", data)
+	}
+	// The encoder's labels of the same pass: an espresso is what
+	// ImageNet's classes make of the coffee cup; the confidence in [0, 1].
+	if len(a.Labels) != captioning.TopLabels || a.Labels[0].Label != "espresso" || a.Labels[0].Prob < 0.5 ||
+		!(a.Confidence >= 0 && a.Confidence <= 1) || a.LowConfidence != (float64(a.Confidence) < captioning.LowConfidence) {
+		t.Errorf("labels %v, confidence %v (low %v)", a.Labels, a.Confidence, a.LowConfidence)
 	}
 	for i, g := range a.Attention {
 		var sum float32

@@ -173,6 +173,12 @@ func TestBrowserCaptionPage(t *testing.T) {
 	if len(words) < 2 || alts < 1 {
 		t.Fatalf("caption %q with %d alternatives", words, alts)
 	}
+	// The encoder's labels (a cat: "Egyptian cat") and the confidence.
+	labels := eval[[]string](t, ctx, `[...document.querySelectorAll("#labels li")].map(li => li.textContent)`)
+	conf := eval[string](t, ctx, `document.querySelector("#confidence").textContent`)
+	if len(labels) != 3 || !strings.Contains(labels[0], "cat") || !strings.HasPrefix(conf, "confidence 0.") {
+		t.Errorf("labels %q, confidence %q", labels, conf)
+	}
 	before := eval[ink](t, ctx, canvasInk+`("#photo")`)
 	k := 1
 	within(t, ctx, 10*time.Second, "focus a word", chromedp.Focus(chromedp.CSS("#caption .word:nth-child(2)")))

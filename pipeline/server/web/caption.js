@@ -51,6 +51,7 @@
     alts.replaceChildren(...a.alternatives.map((h, i) => el("li", {},
       i === 0 ? el("strong", {}, h.caption) : h.caption, " ",
       el("span", { class: "score" }, `score ${fmt(h.score, 3)} · log p ${fmt(h.log_prob, 2)}${h.finished ? "" : " · unfinished"}`))));
+    showConfidence(a);
     activate(a.words.length ? 0 : -1, true);
   }
 
@@ -67,6 +68,16 @@
     if (s !== null && s !== undefined) return `sentinel ${fmt(s)} · looked ${Math.round((1 - s) * 100)}%`;
     const beta = answer.beta[i];
     return beta === null ? "" : `β = ${fmt(beta)}`;
+  }
+
+  // showConfidence says how far to trust the caption, plainly when it is
+  // low, and lists the encoder's own labels.
+  function showConfidence(a) {
+    const c = $("#confidence");
+    c.classList.toggle("low", a.low_confidence);
+    c.textContent = `confidence ${fmt(a.confidence, 2)}` +
+      (a.low_confidence ? " — low confidence: this photo looks unlike the training photos, so the caption is likely wrong." : "");
+    $("#labels").replaceChildren(...a.labels.map(l => el("li", {}, l.label, " ", el("span", { class: "score" }, fmt(l.prob, 2)))));
   }
 
   function activate(i, force = false) {
