@@ -50,8 +50,10 @@ func ParseFit(name string) (vision.Fit, error) {
 }
 
 // LocateEncoder finds the encoder model file as vision.LocateEncoder does:
-// path if not empty, else $ATTEND_ENCODER, else the user cache, else a
-// download (whose progress goes to progress, if not nil).
-func LocateEncoder(ctx context.Context, path string, progress io.Writer) (string, error) {
-	return vision.LocateEncoder(ctx, &vision.LocateOptions{Path: path, Progress: progress})
+// path if not empty (a file, or a known encoder's name such as
+// "edgetpu"), else $ATTEND_ENCODER, else the user cache, else a download
+// (whose progress goes to progress, if not nil) of want (nil:
+// MobileNetV2).
+func LocateEncoder(ctx context.Context, path string, want *vision.KnownEncoder, progress io.Writer) (string, error) {
+	return vision.LocateEncoder(ctx, &vision.LocateOptions{Path: path, Known: want, Progress: progress})
 }
