@@ -81,9 +81,12 @@ func NewCaptioner(ctx context.Context, o CaptionerOptions) (*Captioner, error) {
 		return nil, err
 	}
 	c := &Captioner{Model: m, encoderSHA: sha, o: o, ctx: ctx}
+	// The grid is chosen by its regions: its depth depends on the encoder
+	// (14×14 is 576 deep in MobileNetV2, 768 in MobileNet-EdgeTPU) and is
+	// checked when the encoder is loaded.
 	found := false
 	for _, g := range captiondata.GridChoices {
-		if g.H*g.W == m.Config.Regions && g.D == m.Config.FeatureDim {
+		if g.H*g.W == m.Config.Regions && (g.D == m.Config.FeatureDim || !found) {
 			c.grid, found = g, true
 		}
 	}
@@ -167,6 +170,11 @@ func (c *Captioner) loadEncoder() error {
 		}
 		if c.enc, err = vision.LoadEncoder(path, &vision.EncoderOptions{Grid: c.grid.Grid}); err != nil {
 			c.encErr = fmt.Errorf("captioning: %w", err)
+			return
+		}
+		if h, w, d := c.enc.GridShape(); h*w != c.Model.Config.Regions || d != c.Model.Config.FeatureDim {
+			c.encErr = fmt.Errorf("%w: the model reads %d regions of %d features, the encoder %s gives %d×%d×%d at %v",
+				ErrWrongEncoder, c.Model.Config.Regions, c.Model.Config.FeatureDim, path, h, w, d, c.grid.Grid)
 			return
 		}
 		if c.pre, err = c.enc.NewPreprocessor(&vision.PreprocessOptions{Fit: c.o.Fit}); err != nil {
