@@ -59,7 +59,7 @@ func TestMobileNetEdgeTPUGraph(t *testing.T) {
 	if net.classes != 1001 {
 		t.Errorf("%d classes, want 1001", net.classes)
 	}
-	checkGrids(t, net, []gridWant{
+	checkGrids(t, net, MobileNetEdgeTPU, []gridWant{
 		{GridFinal, 7, 7, 1280, "MobilenetEdgeTPU/Conv_1/Relu;"},
 		{GridBlock13, 14, 14, 768, "MobilenetEdgeTPU/expanded_conv_"},
 	})

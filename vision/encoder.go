@@ -43,6 +43,19 @@ type KnownEncoder struct {
 	URL     string   // where LocateEncoder downloads it from
 	SHA256  string   // hex SHA-256 of the file
 	Size    int64    // bytes
+
+	depths [numGrids]int // channels of each Grid, known without loading the file
+}
+
+// Depth returns the number of channels D of the encoder's feature map g
+// (GridShape's d), known without loading the file: 1280 for GridFinal;
+// 576 (MobileNetV2) or 768 (MobileNet-EdgeTPU) for GridBlock13. 0 for an
+// unknown grid.
+func (k *KnownEncoder) Depth(g Grid) int {
+	if g < 0 || g >= numGrids {
+		return 0
+	}
+	return k.depths[g]
 }
 
 func (k *KnownEncoder) String() string {
@@ -53,14 +66,16 @@ var (
 	// MobileNetV2 is the default encoder: MobileNetV2 1.0/224 uint8
 	// (ImageNet top-1 about 71%, 301 M multiply-adds), EncoderFile.
 	MobileNetV2 = &KnownEncoder{Name: "mobilenet-v2", Aliases: []string{"v2", "mobilenetv2"},
-		Title: "MobileNetV2 1.0/224 uint8", File: EncoderFile, URL: EncoderURL, SHA256: EncoderSHA256, Size: 3610798}
+		Title: "MobileNetV2 1.0/224 uint8", File: EncoderFile, URL: EncoderURL, SHA256: EncoderSHA256, Size: 3610798,
+		depths: [numGrids]int{GridFinal: 1280, GridBlock13: 576}}
 	// MobileNetEdgeTPU is MobileNet-EdgeTPU 1.0/224 uint8 (Gupta and Tan
 	// 2019; ImageNet top-1 75.6%, 990 M multiply-adds), as published in
 	// mlcommons/mobile_models under the Apache 2.0 licence.
 	MobileNetEdgeTPU = &KnownEncoder{Name: "mobilenet-edgetpu", Aliases: []string{"edgetpu"},
 		Title: "MobileNet-EdgeTPU 1.0/224 uint8", File: "mobilenet_edgetpu_224_1.0_uint8.tflite",
 		URL:    "https://github.com/mlcommons/mobile_models/raw/main/v0_7/tflite/mobilenet_edgetpu_224_1.0_uint8.tflite",
-		SHA256: "5d63cb8ebd518217794221bbcb929ebb89c5ec37d736429a95650e88f9e904fa", Size: 4193912}
+		SHA256: "5d63cb8ebd518217794221bbcb929ebb89c5ec37d736429a95650e88f9e904fa", Size: 4193912,
+		depths: [numGrids]int{GridFinal: 1280, GridBlock13: 768}}
 	// KnownEncoders are the encoders LocateEncoder knows, the default
 	// first.
 	KnownEncoders = []*KnownEncoder{MobileNetV2, MobileNetEdgeTPU}

@@ -38,7 +38,7 @@ func TestMobileNetV2Graph(t *testing.T) {
 	if net.macs < 295e6 || net.macs > 310e6 {
 		t.Errorf("%d multiply-adds, want about 300 M", net.macs)
 	}
-	checkGrids(t, net, []gridWant{
+	checkGrids(t, net, MobileNetV2, []gridWant{
 		{GridFinal, 7, 7, 1280, "MobilenetV2/Conv_1/Relu6"},
 		{GridBlock13, 14, 14, 576, "MobilenetV2/expanded_conv_13/expand/Relu6"},
 	})
@@ -75,12 +75,17 @@ type gridWant struct {
 	name    string
 }
 
-func checkGrids(t *testing.T, net *network, grids []gridWant) {
+// checkGrids checks the feature maps of net, the network of the known
+// encoder k, and that k knows their depths.
+func checkGrids(t *testing.T, net *network, k *KnownEncoder, grids []gridWant) {
 	t.Helper()
 	for _, g := range grids {
 		info := net.grids[g.g]
 		if !info.ok || info.h != g.h || info.w != g.w || info.d != g.d || !strings.HasPrefix(info.name, g.name) {
 			t.Errorf("%v: %+v, want %d×%d×%d named %s…", g.g, info, g.h, g.w, g.d, g.name)
+		}
+		if d := k.Depth(g.g); d != info.d {
+			t.Errorf("%s.Depth(%v) = %d, the network has %d", k.Name, g.g, d, info.d)
 		}
 	}
 }

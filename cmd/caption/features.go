@@ -118,6 +118,7 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	}
 	source += ")"
 	if o.dryRun {
+		g = captiondata.GridOf(g, o.encoder)
 		plan, err := planCache(source, images, o.out, g)
 		if err != nil {
 			return err

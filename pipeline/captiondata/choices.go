@@ -11,7 +11,7 @@ import (
 
 // GridChoice is a feature map of the default encoder (MobileNetV2 1.0/224)
 // under the name a user types, with its shape, known without loading the
-// model.
+// model (GridOf gives another encoder's).
 type GridChoice struct {
 	Name    string // "7x7" or "14x14"
 	Grid    vision.Grid
@@ -35,6 +35,17 @@ func ParseGrid(name string) (GridChoice, error) {
 		names = append(names, g.Name)
 	}
 	return GridChoice{}, fmt.Errorf("captiondata: grid %q: want %s", name, strings.Join(names, " or "))
+}
+
+// GridOf returns g as the encoder named by encoder (a known encoder's
+// name, vision.FindEncoder) has it: its depth differs between encoders
+// (14×14 is 576 deep in MobileNetV2, 768 in MobileNet-EdgeTPU). For any
+// other encoder, a file, g is returned as it is.
+func GridOf(g GridChoice, encoder string) GridChoice {
+	if k := vision.FindEncoder(encoder); k != nil && encoder != "" {
+		g.D = k.Depth(g.Grid)
+	}
+	return g
 }
 
 // ParseFit returns the vision.Fit called "crop" (vision.CenterCrop) or
