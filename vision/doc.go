@@ -159,6 +159,26 @@
 // multiply-adds. SAME padding follows TFLite: out = ⌈in/stride⌉ and an
 // odd total padding puts the extra pixel at the bottom and right.
 //
+// MobileNet-EdgeTPU. The second known encoder (MobileNetEdgeTPU; Gupta
+// and Tan 2019) runs on the same code: 46 convolutions (full 3×3 ones in
+// its fused inverted-bottleneck blocks, the im2col path), 13 depthwise
+// convolutions (3×3 and 5×5; windows other than 3×3 take the plain
+// loop), 15 additions, plain ReLU instead of ReLU6, a squeeze and a
+// reshape: 990.7 M multiply-adds. Its file records no activation shapes
+// (only the input's), so the compiler infers them from the inputs,
+// filters and options (inferShapes). GridFinal is MobilenetEdgeTPU/Conv_1/Relu,
+// 7×7×1280 and unbounded above; GridBlock13 is its last 14×14 map,
+// 14×14×768. Its input is (v − 128)/127. Fed the integer reference's own
+// inputs (Arm NN 20.08's TFLite parser and reference backend, Debian's
+// python3-pyarmnn), every one of its 78 operators here gives that
+// reference's uint8 output to within half a quantization step, but for
+// the values it clips at the ends of its uint8 range (9 of 6 million on
+// two photos); end to end the two drift apart (features 18–33% relative
+// difference at Conv_1 on two photos, against 10–15% for MobileNetV2;
+// the top-1 label agreeing on most photos), because this file's
+// activations are coarsely quantized (scales up to 0.4 under plain
+// ReLU) and the integer reference re-quantizes after every layer.
+//
 // Speed. Convolutions are one GEMM each, C = clamp(A·B + bias): a 1×1
 // convolution multiplies the HWC activations directly, others (the first
 // 3×3, stride 2) unroll receptive fields first (im2col). Depthwise 3×3
@@ -180,11 +200,13 @@
 // for concurrent use: give each goroutine its own Clone.
 //
 // Where the model comes from. The weights are not part of this module
-// (Apache 2.0, google-coral/test_data). LocateEncoder looks at an explicit
-// path (the --encoder flag), then $ATTEND_ENCODER, then the user cache
-// (os.UserCacheDir()/attend/mobilenet_v2_1.0_224_quant.tflite, accepted
-// only if its SHA-256 matches EncoderSHA256), and otherwise downloads
-// EncoderURL into the cache: into a temporary file, checked against
+// (Apache 2.0, google-coral/test_data; MobileNet-EdgeTPU's
+// mlcommons/mobile_models). LocateEncoder looks at an explicit path (the
+// --encoder flag; a known encoder's name there, "edgetpu", selects that
+// encoder instead), then $ATTEND_ENCODER, then the user cache
+// (os.UserCacheDir()/attend/mobilenet_v2_1.0_224_quant.tflite, or the
+// KnownEncoder's file, accepted only if its SHA-256 matches), and
+// otherwise downloads its URL into the cache: into a temporary file, checked against
 // Content-Length and the SHA-256, then renamed into place, so the cache
 // never holds a partial or wrong file.
 //

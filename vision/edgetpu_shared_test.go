@@ -2,7 +2,6 @@ package vision
 
 import (
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/attend-go/attend/internal/shareddata"
@@ -26,12 +25,10 @@ func TestMobileNetEdgeTPUGraph(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counts := map[tfOp]int{}
 	kernels := map[[3]int]int{} // {op, kh, stride} of the convolutions
 	acts := map[tfActivation]int{}
 	empty := 0
 	for _, op := range m.operators {
-		counts[op.op]++
 		if op.op == opConv2D || op.op == opDepthwiseConv2D {
 			kernels[[3]int{int(op.op), m.tensors[op.inputs[1]].shape[1], op.opts.strideH}]++
 			acts[op.opts.activation]++
@@ -40,15 +37,7 @@ func TestMobileNetEdgeTPUGraph(t *testing.T) {
 			empty++
 		}
 	}
-	want := map[tfOp]int{opConv2D: 46, opDepthwiseConv2D: 13, opAdd: 15, opAveragePool2D: 1, opSqueeze: 1, opReshape: 1, opSoftmax: 1}
-	if len(counts) != len(want) {
-		t.Errorf("operators %v, want %v", counts, want)
-	}
-	for op, n := range want {
-		if counts[op] != n {
-			t.Errorf("%d %v operators, want %d", counts[op], op, n)
-		}
-	}
+	checkOpCounts(t, m, map[tfOp]int{opConv2D: 46, opDepthwiseConv2D: 13, opAdd: 15, opAveragePool2D: 1, opSqueeze: 1, opReshape: 1, opSoftmax: 1})
 	if empty != len(m.operators) {
 		t.Errorf("%d of %d operator outputs have a shape in the file; the test expects none", len(m.operators)-empty, len(m.operators))
 	}
@@ -70,20 +59,10 @@ func TestMobileNetEdgeTPUGraph(t *testing.T) {
 	if net.classes != 1001 {
 		t.Errorf("%d classes, want 1001", net.classes)
 	}
-	grids := []struct {
-		g       Grid
-		h, w, d int
-		name    string
-	}{
+	checkGrids(t, net, MobileNetEdgeTPU, []gridWant{
 		{GridFinal, 7, 7, 1280, "MobilenetEdgeTPU/Conv_1/Relu;"},
 		{GridBlock13, 14, 14, 768, "MobilenetEdgeTPU/expanded_conv_"},
-	}
-	for _, g := range grids {
-		info := net.grids[g.g]
-		if !info.ok || info.h != g.h || info.w != g.w || info.d != g.d || !strings.HasPrefix(info.name, g.name) {
-			t.Errorf("%v: %+v, want %d×%d×%d named %s…", g.g, info, g.h, g.w, g.d, g.name)
-		}
-	}
+	})
 }
 
 // TestMobileNetEdgeTPUFeatures runs the encoder on a photo: the grid is

@@ -19,7 +19,8 @@ import (
 // The default image encoder: MobileNetV2 1.0/224, uint8-quantized,
 // trained on ImageNet (Sandler et al. 2018, arXiv:1801.04381), as
 // published in google-coral/test_data under the Apache 2.0 licence. This
-// module does not ship it; LocateEncoder finds or fetches it.
+// module does not ship it; LocateEncoder finds or fetches it. The same
+// facts are MobileNetV2's KnownEncoder.
 const (
 	// EncoderFile is the model's file name, in the cache and the source.
 	EncoderFile = "mobilenet_v2_1.0_224_quant.tflite"
@@ -31,6 +32,85 @@ const (
 	EncoderEnv = "ATTEND_ENCODER"
 )
 
+// KnownEncoder is a pretrained image encoder that LocateEncoder can find
+// in the cache and download by name, and that a feature cache or caption
+// model names by its SHA-256.
+type KnownEncoder struct {
+	Name    string   // the short name a user types: "mobilenet-v2", "mobilenet-edgetpu"
+	Aliases []string // other names accepted for it ("v2", "edgetpu")
+	Title   string   // for people: "MobileNetV2 1.0/224 uint8"
+	File    string   // the file name, in the cache and the source
+	URL     string   // where LocateEncoder downloads it from
+	SHA256  string   // hex SHA-256 of the file
+	Size    int64    // bytes
+
+	depths [numGrids]int // channels of each Grid, known without loading the file
+}
+
+// Depth returns the number of channels D of the encoder's feature map g
+// (GridShape's d), known without loading the file: 1280 for GridFinal;
+// 576 (MobileNetV2) or 768 (MobileNet-EdgeTPU) for GridBlock13. 0 for an
+// unknown grid.
+func (k *KnownEncoder) Depth(g Grid) int {
+	if g < 0 || g >= numGrids {
+		return 0
+	}
+	return k.depths[g]
+}
+
+func (k *KnownEncoder) String() string {
+	return fmt.Sprintf("%s (%s, SHA-256 %s…)", k.Title, k.File, k.SHA256[:12])
+}
+
+var (
+	// MobileNetV2 is the default encoder: MobileNetV2 1.0/224 uint8
+	// (ImageNet top-1 about 71%, 301 M multiply-adds), EncoderFile.
+	MobileNetV2 = &KnownEncoder{Name: "mobilenet-v2", Aliases: []string{"v2", "mobilenetv2"},
+		Title: "MobileNetV2 1.0/224 uint8", File: EncoderFile, URL: EncoderURL, SHA256: EncoderSHA256, Size: 3610798,
+		depths: [numGrids]int{GridFinal: 1280, GridBlock13: 576}}
+	// MobileNetEdgeTPU is MobileNet-EdgeTPU 1.0/224 uint8 (Gupta and Tan
+	// 2019; ImageNet top-1 75.6%, 990 M multiply-adds), as published in
+	// mlcommons/mobile_models under the Apache 2.0 licence.
+	MobileNetEdgeTPU = &KnownEncoder{Name: "mobilenet-edgetpu", Aliases: []string{"edgetpu"},
+		Title: "MobileNet-EdgeTPU 1.0/224 uint8", File: "mobilenet_edgetpu_224_1.0_uint8.tflite",
+		URL:    "https://github.com/mlcommons/mobile_models/raw/main/v0_7/tflite/mobilenet_edgetpu_224_1.0_uint8.tflite",
+		SHA256: "5d63cb8ebd518217794221bbcb929ebb89c5ec37d736429a95650e88f9e904fa", Size: 4193912,
+		depths: [numGrids]int{GridFinal: 1280, GridBlock13: 768}}
+	// KnownEncoders are the encoders LocateEncoder knows, the default
+	// first.
+	KnownEncoders = []*KnownEncoder{MobileNetV2, MobileNetEdgeTPU}
+)
+
+// FindEncoder returns the known encoder called name (its Name or an
+// alias, any case) or whose SHA-256 is name (hex, any case), or nil.
+func FindEncoder(name string) *KnownEncoder {
+	for _, k := range KnownEncoders {
+		if strings.EqualFold(name, k.Name) || strings.EqualFold(name, k.SHA256) {
+			return k
+		}
+		for _, a := range k.Aliases {
+			if strings.EqualFold(name, a) {
+				return k
+			}
+		}
+	}
+	return nil
+}
+
+// EncoderNames lists the known encoders' names for messages and help:
+// "mobilenet-v2 (v2), mobilenet-edgetpu (edgetpu)".
+func EncoderNames() string {
+	var names []string
+	for _, k := range KnownEncoders {
+		n := k.Name
+		if len(k.Aliases) > 0 {
+			n += " (" + strings.Join(k.Aliases, ", ") + ")"
+		}
+		names = append(names, n)
+	}
+	return strings.Join(names, ", ")
+}
+
 // ErrChecksum means a downloaded or cached encoder file does not have the
 // expected SHA-256.
 var ErrChecksum = download.ErrChecksum
@@ -40,22 +120,28 @@ var ErrChecksum = download.ErrChecksum
 type LocateOptions struct {
 	// Path is a model file chosen explicitly (a --encoder flag). When set
 	// it is the only place looked at, a missing file is an error, and its
-	// checksum is not checked (it may be another model). Default: unset.
+	// checksum is not checked (it may be another model). A Path that is no
+	// file but the name of a known encoder (FindEncoder: "edgetpu",
+	// "mobilenet-v2") selects that encoder instead, which is then looked
+	// for in the cache and downloaded like the default. Default: unset.
 	Path string
+	// Known is the encoder looked for in the cache and downloaded when
+	// no file is named. Nil means MobileNetV2.
+	Known *KnownEncoder
 	// Getenv looks up EncoderEnv; a non-empty value is used like Path.
 	// Nil means os.Getenv.
 	Getenv func(string) string
-	// CacheDir holds the cached model, CacheDir/EncoderFile. Empty means
+	// CacheDir holds the cached model, CacheDir/Known.File. Empty means
 	// the attend directory in os.UserCacheDir (for example
 	// ~/.cache/attend on Linux).
 	CacheDir string
 	// NoDownload makes a missing or damaged cache an error (wrapping
 	// fs.ErrNotExist or ErrChecksum) instead of a download.
 	NoDownload bool
-	// URL is where the model is downloaded from. Empty means EncoderURL.
+	// URL is where the model is downloaded from. Empty means Known.URL.
 	URL string
 	// SHA256 is the hex SHA-256 that the cached and downloaded file must
-	// have. Empty means EncoderSHA256.
+	// have. Empty means Known.SHA256.
 	SHA256 string
 	// MaxBytes bounds the download. Zero means 64 MiB.
 	MaxBytes int64
@@ -73,12 +159,14 @@ var defaultClient = &http.Client{Timeout: 10 * time.Minute}
 //
 //  1. opts.Path (the --encoder flag),
 //  2. $ATTEND_ENCODER,
-//  3. the cache, CacheDir/mobilenet_v2_1.0_224_quant.tflite, used if its
-//     SHA-256 matches,
+//  3. the cache, CacheDir/mobilenet_v2_1.0_224_quant.tflite (Known.File
+//     for another encoder), used if its SHA-256 matches,
 //  4. a download from URL into the cache.
 //
 // The first two are taken as they are, and a missing file there is an
-// error naming it (wrapping fs.ErrNotExist), never a reason to download.
+// error naming it (wrapping fs.ErrNotExist), never a reason to download;
+// but an opts.Path that names a known encoder ("edgetpu") rather than a
+// file skips them and looks for that encoder in 3 and 4.
 // A download is written to a temporary file in the cache directory,
 // checked against its Content-Length and SHA-256, synced and then renamed
 // into place, so the cache never holds a partial or wrong file, and
@@ -91,11 +179,20 @@ func LocateEncoder(ctx context.Context, opts *LocateOptions) (string, error) {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
+	named := false
+	if k := FindEncoder(o.Path); k != nil && o.Path != "" {
+		if _, err := os.Stat(o.Path); errors.Is(err, fs.ErrNotExist) {
+			o.Known, o.Path, named = k, "", true
+		}
+	}
+	if o.Known == nil {
+		o.Known = MobileNetV2
+	}
 	if o.URL == "" {
-		o.URL = EncoderURL
+		o.URL = o.Known.URL
 	}
 	if o.SHA256 == "" {
-		o.SHA256 = EncoderSHA256
+		o.SHA256 = o.Known.SHA256
 	}
 	o.SHA256 = strings.ToLower(o.SHA256)
 	if o.MaxBytes == 0 {
@@ -111,7 +208,7 @@ func LocateEncoder(ctx context.Context, opts *LocateOptions) (string, error) {
 	if o.Path != "" {
 		return explicitFile(o.Path, "encoder file")
 	}
-	if p := o.Getenv(EncoderEnv); p != "" {
+	if p := o.Getenv(EncoderEnv); p != "" && !named {
 		return explicitFile(p, "$"+EncoderEnv)
 	}
 	dir := o.CacheDir
@@ -122,7 +219,7 @@ func LocateEncoder(ctx context.Context, opts *LocateOptions) (string, error) {
 		}
 		dir = filepath.Join(base, "attend")
 	}
-	f := download.File{What: "the encoder", URL: o.URL, Path: filepath.Join(dir, EncoderFile),
+	f := download.File{What: "the encoder", URL: o.URL, Path: filepath.Join(dir, o.Known.File),
 		Hash: sha256.New, HashName: "SHA-256", Sum: o.SHA256, MaxBytes: o.MaxBytes}
 	_, err := download.Cached(f)
 	switch {
@@ -133,7 +230,7 @@ func LocateEncoder(ctx context.Context, opts *LocateOptions) (string, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return "", fmt.Errorf("vision: cached encoder: %w", err)
 	default:
-		err = fmt.Errorf("vision: encoder not found in %s (set $%s, or allow the download): %w", dir, EncoderEnv, err)
+		err = fmt.Errorf("vision: encoder not found in %s (%s; set $%s, or allow the download): %w", dir, o.Known.Title, EncoderEnv, err)
 	}
 	if o.NoDownload {
 		return "", err

@@ -270,3 +270,57 @@ func TestLocateEncoderCanceled(t *testing.T) {
 		t.Errorf("cache holds %v, want nothing", names)
 	}
 }
+
+func TestFindEncoder(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		want *KnownEncoder
+	}{
+		{"mobilenet-v2", MobileNetV2}, {"V2", MobileNetV2}, {EncoderSHA256, MobileNetV2},
+		{"mobilenet-edgetpu", MobileNetEdgeTPU}, {"EdgeTPU", MobileNetEdgeTPU},
+		{strings.ToUpper(MobileNetEdgeTPU.SHA256), MobileNetEdgeTPU},
+		{"", nil}, {"resnet50", nil}, {"mobilenet_v2_1.0_224_quant.tflite", nil},
+	} {
+		if got := FindEncoder(c.name); got != c.want {
+			t.Errorf("FindEncoder(%q) = %v, want %v", c.name, got, c.want)
+		}
+	}
+	if got, want := EncoderNames(), "mobilenet-v2 (v2, mobilenetv2), mobilenet-edgetpu (edgetpu)"; got != want {
+		t.Errorf("EncoderNames() = %q, want %q", got, want)
+	}
+}
+
+// TestLocateKnownEncoder: a known encoder's name in Path, or Known, looks
+// for that encoder's file in the cache and downloads it there; the
+// environment variable is not consulted for a name; a file called like a
+// name is still a file.
+func TestLocateKnownEncoder(t *testing.T) {
+	payload, sum := testPayload()
+	srv := newModelServer(t, payload, nil)
+	dir := t.TempDir()
+	env := func(string) string { return filepath.Join(dir, "no-such-file") }
+	want := filepath.Join(dir, MobileNetEdgeTPU.File)
+	for _, opts := range []*LocateOptions{
+		{Path: "edgetpu", Getenv: env, CacheDir: dir, URL: srv.URL, SHA256: sum, Client: srv.Client()},
+		{Known: MobileNetEdgeTPU, Getenv: noEnv, CacheDir: dir, NoDownload: true, SHA256: sum},
+	} {
+		got, err := LocateEncoder(context.Background(), opts)
+		if err != nil || got != want {
+			t.Fatalf("LocateEncoder(%+v) = %q, %v; want %q", opts, got, err, want)
+		}
+	}
+	if n := srv.requests.Load(); n != 1 {
+		t.Errorf("%d requests, want 1 (the second call must use the cache)", n)
+	}
+	_, err := LocateEncoder(context.Background(), &LocateOptions{Known: MobileNetEdgeTPU, Getenv: noEnv, CacheDir: t.TempDir(), NoDownload: true})
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), MobileNetEdgeTPU.Title) {
+		t.Errorf("empty cache: %v, want a not-exist error naming %s", err, MobileNetEdgeTPU.Title)
+	}
+	t.Chdir(dir)
+	if err := os.WriteFile("edgetpu", payload, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := LocateEncoder(context.Background(), &LocateOptions{Path: "edgetpu"}); err != nil || got != "edgetpu" {
+		t.Errorf("a file called edgetpu: %q, %v; want the file", got, err)
+	}
+}

@@ -2,6 +2,7 @@ package vision
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"testing"
 
@@ -47,8 +48,9 @@ type labelScore struct {
 }
 
 // scoreLabels classifies each photo (center crop, the encoder's own
-// normalization) and counts those whose first, or one of whose first five,
-// labels are accepted.
+// normalization), checks that its probabilities sum to one, and counts
+// the photos whose first, or one of whose first five, labels are
+// accepted.
 func scoreLabels(t *testing.T, enc *Encoder, labels []string, dir string, photos []labelledPhoto) labelScore {
 	t.Helper()
 	pre, err := enc.NewPreprocessor(&PreprocessOptions{Fit: CenterCrop})
@@ -68,6 +70,13 @@ func scoreLabels(t *testing.T, enc *Encoder, labels []string, dir string, photos
 		probs, err := enc.Classify(nil, x)
 		if err != nil {
 			t.Fatal(err)
+		}
+		var sum float64
+		for _, v := range probs {
+			sum += float64(v)
+		}
+		if math.Abs(sum-1) > 1e-4 {
+			t.Errorf("%s: probabilities sum to %v", p.file, sum)
 		}
 		top := TopK(probs, labels, 5)
 		for i, c := range top {
@@ -127,12 +136,8 @@ func TestLabelledPhotos(t *testing.T) {
 		if flickrErr != nil {
 			continue
 		}
-		f := make([]labelledPhoto, len(labelledPhotos))
-		for i, p := range labelledPhotos {
-			f[i] = labelledPhoto{p.file, p.what, p.accept}
-		}
-		s = scoreLabels(t, enc, labels, flickr, f)
-		t.Logf("%s, Flickr8k dev photos: top-1 %d/%d, top-5 %d/%d", m.name, s.top1, len(f), s.top5, len(f))
+		s = scoreLabels(t, enc, labels, flickr, labelledPhotos)
+		t.Logf("%s, Flickr8k dev photos: top-1 %d/%d, top-5 %d/%d", m.name, s.top1, len(labelledPhotos), s.top5, len(labelledPhotos))
 		for _, miss := range s.misses {
 			t.Logf("  %s: top-1 miss %s", m.name, miss)
 		}

@@ -76,7 +76,10 @@ input or a file it did not write, and never lands outside DIR.
 
 The decoder is the embedded default model unless -model names another;
 the encoder is -encoder, else $ATTEND_ENCODER, else the user cache, else
-downloaded once and checked against its SHA-256. -cache names a feature
+downloaded once and checked against its SHA-256. It must be the encoder
+whose features the model was trained on, which the model file names
+(MobileNetV2 for the default model); -encoder takes a file or a known
+encoder's name (mobilenet-v2, mobilenet-edgetpu). -cache names a feature
 cache of "caption features": images whose file name it holds are
 described from their cached features, without the encoder.
 
@@ -117,7 +120,7 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	search := captioning.DefaultSearchOptions()
 	o.Search = &search
 	fs.StringVar(&o.Model, "model", "", "caption model `file` (default: the embedded model)")
-	fs.StringVar(&o.Encoder, "encoder", "", "encoder model `file` (default $ATTEND_ENCODER, then the user cache, then a download)")
+	fs.StringVar(&o.Encoder, "encoder", "", encoderFlagUsage)
 	fs.StringVar(&o.Cache, "cache", "", "feature cache `file`: images it holds need no encoder")
 	fs.IntVar(&o.Beam, "beam", 3, "beam width (1: greedy search)")
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
@@ -267,11 +270,16 @@ func looksLikeImage(arg string) bool {
 	return err == nil
 }
 
+// encoderFlagUsage is the -encoder flag's help, for every command that
+// captions.
+const encoderFlagUsage = "encoder model `file`, or the name of a known encoder: mobilenet-v2 or mobilenet-edgetpu\n(default $ATTEND_ENCODER, then the user cache, then a download of the encoder the model needs)"
+
 // encoderHelp says once, at the end of a run, how to provide the image
 // encoder when it could not be found or downloaded (each image that
 // needed it has failed saying why).
 func encoderHelp(c *captioning.Captioner, stderr io.Writer) {
-	if err := c.EncoderError(); errors.Is(err, captioning.ErrNoEncoder) {
-		fmt.Fprint(stderr, "caption: "+strings.ReplaceAll(strings.TrimSuffix(captioning.EncoderHelp(), "\n"), "\n", "\ncaption: ")+"\n")
+	k := c.NeededEncoder()
+	if err := c.EncoderError(); errors.Is(err, captioning.ErrNoEncoder) && k != nil {
+		fmt.Fprint(stderr, "caption: "+strings.ReplaceAll(strings.TrimSuffix(captioning.EncoderHelpFor(k), "\n"), "\n", "\ncaption: ")+"\n")
 	}
 }

@@ -19,9 +19,11 @@ import (
 
 const featuresUsage = `Usage: caption features [flags] DATASET
 
-Runs the image encoder (MobileNetV2) once over every image of a caption
-dataset and stores the feature grids as float16 in one cache file, which
-training reads an image at a time. DATASET is a Flickr8k directory
+Runs the image encoder (MobileNetV2, or another with -encoder: a file, or
+the name mobilenet-edgetpu, found in the user cache or downloaded like the
+default) once over every image of a caption dataset and stores the feature
+grids as float16 in one cache file, which training reads an image at a
+time. DATASET is a Flickr8k directory
 (captions.txt, train.txt, dev.txt, images/), a Karpathy split file
 (dataset_flickr8k.json, dataset_coco.json), a COCO caption file
 (captions_train2014.json; give -images) or a folder of images.
@@ -77,7 +79,7 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	fs.StringVar(&o.split, "split", "", "split(s) to extract, comma-separated (train, dev, test, restval); empty means all")
 	fs.StringVar(&o.images, "images", "", "directory of the image files (default: the dataset's own: images/ or the JSON file's directory)")
 	fs.StringVar(&o.out, "o", "", "cache file (default DATASET-SPLIT-GRID.safetensors in the current directory)")
-	fs.StringVar(&o.encoder, "encoder", "", "encoder model file (default $ATTEND_ENCODER, then the user cache, then a download)")
+	fs.StringVar(&o.encoder, "encoder", "", "encoder model `file`, or the name of a known encoder: mobilenet-v2 or mobilenet-edgetpu\n(default $ATTEND_ENCODER, then the user cache, then a download of mobilenet-v2)")
 	fs.StringVar(&o.fit, "fit", "crop", "how non-square images become square: crop (center) or squash")
 	fs.IntVar(&o.workers, "j", runtime.GOMAXPROCS(0), "images extracted at once, one goroutine each")
 	fs.BoolVar(&o.dryRun, "n", false, "extract nothing; print what the cache would hold")
@@ -116,6 +118,7 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	}
 	source += ")"
 	if o.dryRun {
+		g = captiondata.GridOf(g, o.encoder)
 		plan, err := planCache(source, images, o.out, g)
 		if err != nil {
 			return err
@@ -129,7 +132,7 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	model, err := captiondata.LocateEncoder(ctx, o.encoder, stderr)
+	model, err := captiondata.LocateEncoder(ctx, o.encoder, nil, stderr)
 	if err != nil {
 		return err
 	}

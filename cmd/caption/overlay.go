@@ -90,7 +90,7 @@ func runOverlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fs.StringVar(&f.dir, "dir", "", "write one figure per image into this `directory`, named after the image")
 	fs.StringVar(&f.format, "format", "", "png (one picture), jpg (the same, smaller) or gif (one word per frame); default: from -o's extension, else png")
 	fs.StringVar(&f.caption.Model, "model", "", "caption model `file` (default: the embedded model)")
-	fs.StringVar(&f.caption.Encoder, "encoder", "", "encoder model `file` (default $ATTEND_ENCODER, then the user cache, then a download)")
+	fs.StringVar(&f.caption.Encoder, "encoder", "", encoderFlagUsage)
 	fs.StringVar(&f.caption.Cache, "cache", "", "feature cache `file`: images it holds need no encoder")
 	fs.IntVar(&f.caption.Beam, "beam", 3, "beam width (1: greedy search)")
 	maxPixelsFlag(fs, &f.caption.MaxPixels)

@@ -76,7 +76,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	search := captioning.DefaultSearchOptions()
 	o.Search = &search
 	fs.StringVar(&o.Model, "model", "", "caption model `file` (default: the embedded model)")
-	fs.StringVar(&o.Encoder, "encoder", "", "encoder model `file` (default $ATTEND_ENCODER, then the user cache, then a download)")
+	fs.StringVar(&o.Encoder, "encoder", "", encoderFlagUsage)
 	fs.IntVar(&o.Beam, "beam", 3, "beam width when a request names none")
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
 	repeatFlags(fs, o.Search)

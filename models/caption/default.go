@@ -25,14 +25,27 @@ var DefaultID = "attend-caption-default@sha256:386dbc9d0916"
 // DefaultSize is the size in bytes of the embedded default model file.
 var DefaultSize = len(defaultFile)
 
+// defaultExtra is the embedded file's other metadata, set by parsedDefault.
+var defaultExtra map[string]string
+
 var parsedDefault = sync.OnceValues(func() (*Model, error) {
 	f, err := safetensors.Parse(defaultFile)
 	if err != nil {
 		return nil, err
 	}
 	f.Source = "embedded default caption model"
+	defaultExtra = f.Extra
 	return Load(f)
 })
+
+// DefaultExtra returns the metadata of the embedded default model file
+// beside its config and vocabulary (safetensors.File.Extra): among them
+// "attend.features", the grid, preprocessing and encoder SHA-256 of the
+// features it was trained on. Nil if the file does not parse.
+func DefaultExtra() map[string]string {
+	parsedDefault()
+	return defaultExtra
+}
 
 // Default returns the embedded default model, parsed once and shared:
 // models are read-only at inference.

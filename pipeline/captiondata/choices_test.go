@@ -30,3 +30,20 @@ func TestParseChoices(t *testing.T) {
 		t.Errorf("ParseFit(pad): %v", err)
 	}
 }
+
+func TestGridOf(t *testing.T) {
+	g14, _ := ParseGrid("14x14")
+	g7, _ := ParseGrid("7x7")
+	for _, tc := range []struct {
+		g       GridChoice
+		encoder string
+		d       int
+	}{
+		{g14, "edgetpu", 768}, {g14, "mobilenet-edgetpu", 768}, {g14, "mobilenet-v2", 576},
+		{g14, "", 576}, {g14, "my.tflite", 576}, {g7, "edgetpu", 1280},
+	} {
+		if got := GridOf(tc.g, tc.encoder); got.D != tc.d || got.H != tc.g.H || got.Grid != tc.g.Grid {
+			t.Errorf("GridOf(%s, %q) = %+v, want depth %d", tc.g.Name, tc.encoder, got, tc.d)
+		}
+	}
+}

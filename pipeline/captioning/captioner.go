@@ -20,9 +20,12 @@ import (
 type CaptionerOptions struct {
 	// Model is the caption model file ("": the embedded default).
 	Model string
-	// Encoder is the MobileNetV2 TFLite file ("": $ATTEND_ENCODER, then
-	// the user cache, then a checked download; see vision.LocateEncoder).
-	// It is located and loaded at the first image that needs it.
+	// Encoder is the image encoder's TFLite file, or a known encoder's
+	// name ("mobilenet-edgetpu"; vision.FindEncoder). "" means
+	// $ATTEND_ENCODER, then the user cache, then a checked download of the
+	// encoder the model's features came from (vision.LocateEncoder). It is
+	// located and loaded at the first image that needs it, and must be the
+	// file the model's features note names (else ErrWrongEncoder).
 	Encoder string
 	// Progress receives the lines of an encoder download (nil: none).
 	Progress io.Writer
@@ -49,9 +52,12 @@ type CaptionerOptions struct {
 // It is safe for concurrent use; each call takes its own workspace.
 type Captioner struct {
 	Model *caption.Model
-	grid  captiondata.GridChoice
-	o     CaptionerOptions
-	cache *captiondata.Cache
+	// encoderSHA is the SHA-256 of the encoder the model's features came
+	// from ("" when its file does not say).
+	encoderSHA string
+	grid       captiondata.GridChoice
+	o          CaptionerOptions
+	cache      *captiondata.Cache
 
 	encOnce sync.Once
 	encErr  error
@@ -70,14 +76,17 @@ func NewCaptioner(ctx context.Context, o CaptionerOptions) (*Captioner, error) {
 	if o.Beam < 1 {
 		return nil, fmt.Errorf("captioning: beam width %d, want at least 1", o.Beam)
 	}
-	m, err := OpenModel(o.Model)
+	m, sha, err := openModel(o.Model)
 	if err != nil {
 		return nil, err
 	}
-	c := &Captioner{Model: m, o: o, ctx: ctx}
+	c := &Captioner{Model: m, encoderSHA: sha, o: o, ctx: ctx}
+	// The grid is chosen by its regions: its depth depends on the encoder
+	// (14×14 is 576 deep in MobileNetV2, 768 in MobileNet-EdgeTPU) and is
+	// checked when the encoder is loaded.
 	found := false
 	for _, g := range captiondata.GridChoices {
-		if g.H*g.W == m.Config.Regions && g.D == m.Config.FeatureDim {
+		if g.H*g.W == m.Config.Regions && (g.D == m.Config.FeatureDim || !found) {
 			c.grid, found = g, true
 		}
 	}
@@ -92,6 +101,10 @@ func NewCaptioner(ctx context.Context, o CaptionerOptions) (*Captioner, error) {
 			c.cache.Close()
 			return nil, err
 		}
+		if got := c.cache.Spec().Encoder; sha != "" && got != sha {
+			c.cache.Close()
+			return nil, wrongEncoder("the feature cache "+o.Cache+" holds features of", got, sha)
+		}
 	}
 	return c, nil
 }
@@ -105,21 +118,35 @@ var ErrNoEncoder = errors.New("captioning: no image encoder")
 // while other goroutines caption.
 func (c *Captioner) EncoderError() error { return c.encErr }
 
-// EncoderHelp says how to provide the image encoder: the flag, the
+// EncoderHelp says how to provide the default image encoder, MobileNetV2:
+// EncoderHelpFor(vision.MobileNetV2).
+func EncoderHelp() string { return EncoderHelpFor(vision.MobileNetV2) }
+
+// EncoderHelpFor says how to provide the image encoder k: the flag, the
 // environment variable, the cache path and the file to download by hand
 // with its SHA-256.
-func EncoderHelp() string {
-	cache := "the user cache directory's attend/" + vision.EncoderFile
+func EncoderHelpFor(k *vision.KnownEncoder) string {
+	cache := "the user cache directory's attend/" + k.File
 	if base, err := os.UserCacheDir(); err == nil {
-		cache = filepath.Join(base, "attend", vision.EncoderFile)
+		cache = filepath.Join(base, "attend", k.File)
 	}
-	return fmt.Sprintf(`captioning needs one file that is not shipped: the image encoder, MobileNetV2
-(%s, 3.6 MB, Apache-2.0). Give it with -encoder FILE or $%s=FILE, or
+	return fmt.Sprintf(`captioning needs one file that is not shipped: the image encoder, %s
+(%s, %.1f MB, Apache-2.0). Give it with -encoder FILE or $%s=FILE, or
 put it at %s. It is downloaded there on first use; to fetch it by hand:
   curl -L -o %s \
     %s
 and check that its SHA-256 is %s (sha256sum).
-`, vision.EncoderFile, vision.EncoderEnv, cache, cache, vision.EncoderURL, vision.EncoderSHA256)
+`, k.Title, k.File, float64(k.Size)/1e6, vision.EncoderEnv, cache, cache, k.URL, k.SHA256)
+}
+
+// NeededEncoder returns the known encoder whose features the model was
+// trained on: the one its file names, MobileNetV2 when it names none, nil
+// when it names one this tool does not know.
+func (c *Captioner) NeededEncoder() *vision.KnownEncoder {
+	if c.encoderSHA == "" {
+		return vision.MobileNetV2
+	}
+	return vision.FindEncoder(c.encoderSHA)
 }
 
 // Close releases the feature cache.
@@ -133,13 +160,21 @@ func (c *Captioner) Close() error {
 // loadEncoder locates and loads the encoder once.
 func (c *Captioner) loadEncoder() error {
 	c.encOnce.Do(func() {
-		path, err := captiondata.LocateEncoder(c.ctx, c.o.Encoder, c.o.Progress)
+		path, err := captiondata.LocateEncoder(c.ctx, c.o.Encoder, vision.FindEncoder(c.encoderSHA), c.o.Progress)
 		if err != nil {
 			c.encErr = fmt.Errorf("%w: %w", ErrNoEncoder, err)
 			return
 		}
+		if c.encErr = checkEncoderFile(path, c.encoderSHA); c.encErr != nil {
+			return
+		}
 		if c.enc, err = vision.LoadEncoder(path, &vision.EncoderOptions{Grid: c.grid.Grid}); err != nil {
 			c.encErr = fmt.Errorf("captioning: %w", err)
+			return
+		}
+		if h, w, d := c.enc.GridShape(); h*w != c.Model.Config.Regions || d != c.Model.Config.FeatureDim {
+			c.encErr = fmt.Errorf("%w: the model reads %d regions of %d features, the encoder %s gives %d×%d×%d at %v",
+				ErrWrongEncoder, c.Model.Config.Regions, c.Model.Config.FeatureDim, path, h, w, d, c.grid.Grid)
 			return
 		}
 		if c.pre, err = c.enc.NewPreprocessor(&vision.PreprocessOptions{Fit: c.o.Fit}); err != nil {

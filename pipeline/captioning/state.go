@@ -101,11 +101,20 @@ func modelFromTensors(f *safetensors.File) (*caption.Model, error) {
 // LoadModel reads a caption model file: a shipped model, a
 // best.safetensors or a training checkpoint.
 func LoadModel(path string) (*caption.Model, error) {
+	f, err := readModelFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return modelFromTensors(f)
+}
+
+// readModelFile reads a caption model file, checking its kind.
+func readModelFile(path string) (*safetensors.File, error) {
 	f, err := modelfile.Read(path, caption.Kind)
 	if err != nil {
 		return nil, fmt.Errorf("captioning: %w", err)
 	}
-	return modelFromTensors(f)
+	return f, nil
 }
 
 // OpenModel loads a caption model file, or the embedded default model for
