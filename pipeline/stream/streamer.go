@@ -50,7 +50,16 @@ type Options struct {
 	// PartialInterval whatever it costs, which makes the events depend on
 	// the audio alone (tests).
 	PartialLoad float64
+	// EndSilence is how much non-speech after an utterance's last speech
+	// ends it (audio.SegmentOptions.EndSilence, the live endpointer): 0
+	// means DefaultEndSilence; negative waits for the detector's decided
+	// probabilities instead, so that every cut is the whole recording's
+	// (about 1.5 s of audio after the cut).
+	EndSilence time.Duration
 }
+
+// DefaultEndSilence is the default Options.EndSilence.
+const DefaultEndSilence = 400 * time.Millisecond
 
 // DefaultPartialLoad is the Options.PartialLoad of asr stream and the
 // server: partials take at most half of real time.
@@ -84,6 +93,14 @@ func New(model speech.Model, opts *Options) (*Streamer, error) {
 	}
 	to := o.Transcribe
 	to.NoVAD, to.Threads, to.OnChunk, to.OnStart, to.KeepAlignment = false, 0, nil, nil, false
+	switch {
+	case o.EndSilence == 0:
+		to.Segment.EndSilence = DefaultEndSilence
+	case o.EndSilence > 0:
+		to.Segment.EndSilence = o.EndSilence
+	default:
+		to.Segment.EndSilence = 0
+	}
 	tr, err := speech.NewTranscriber(model, &to)
 	if err != nil {
 		return nil, err
