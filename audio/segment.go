@@ -180,7 +180,9 @@ type Segmenter struct {
 	// liveFloor is the frame of the last live cut: speech before it pads
 	// nothing after it.
 	endFrames, liveFloor int
-	prov                 []float32 // liveCut's provisional probabilities
+	prov                 []float32 // liveBounds' provisional probabilities
+	liveEnd              int       // liveBounds' end before a sentence cut
+	liveProbability      float64   // and its highest probability
 }
 
 // NewSegmenter returns a Segmenter reading s, which may have any rate and

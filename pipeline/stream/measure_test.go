@@ -35,7 +35,8 @@ import (
 // chunks. It runs only with ATTEND_STREAM_MEASURE=N (N clips; run it on
 // one core: taskset -c 0, GOMAXPROCS=1); ATTEND_STREAM_NATIVE=1 takes the
 // native dev clips (native-speech's VoxForge speakers) instead,
-// ATTEND_STREAM_MODEL=FILE another model (a Whisper ggml file, say),
+// ATTEND_STREAM_MODEL=FILE another model (a Whisper ggml file, say;
+// ATTEND_STREAM_NOFALLBACK=1 turns its temperature fallback off),
 // ATTEND_STREAM_END=DURATION another Options.EndSilence (negative: the
 // decided cuts), and ATTEND_STREAM_WAV=PATH also writes the joined
 // recording there. The word error rates compare the finals and the
@@ -90,7 +91,9 @@ func TestMeasureLive(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	m, err := speech.Open(os.Getenv("ATTEND_STREAM_MODEL"), nil)
+	dec := speech.DefaultDecoding()
+	dec.Whisper.NoFallback = os.Getenv("ATTEND_STREAM_NOFALLBACK") != ""
+	m, err := speech.Open(os.Getenv("ATTEND_STREAM_MODEL"), &dec)
 	if err != nil {
 		t.Fatal(err)
 	}

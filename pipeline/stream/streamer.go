@@ -83,6 +83,18 @@ type Streamer struct {
 	due       int // received count at which the next partial is due
 	partial   string
 	closed    bool
+	spec      speculation
+}
+
+// speculation is the decoding of the segment the live endpointer will
+// cut if the pause after it goes on (audio.Segmenter.Tentative), made
+// while it waits, so that the final's decoding overlaps the endpointer's
+// wait: the final is this chunk when the endpointer cuts the same
+// segment.
+type speculation struct {
+	start, end int
+	chunk      speech.Chunk
+	took       time.Duration
 }
 
 // New returns a Streamer decoding with model.
@@ -143,8 +155,14 @@ func (s *Streamer) Write(samples []float32) ([]Event, error) {
 	s.open = append(s.open, samples...)
 	s.received += len(samples)
 	events, err := s.finals(nil)
-	if err != nil || s.interval == 0 || s.received < s.due || !s.seg.HeardSpeech() {
+	if err != nil {
 		return events, err
+	}
+	if ok, err := s.speculate(); err != nil || ok {
+		return events, err // a partial now would decode the same audio again
+	}
+	if s.interval == 0 || s.received < s.due || !s.seg.HeardSpeech() {
+		return events, nil
 	}
 	s.due = s.received + s.interval
 	start := time.Now()
@@ -188,17 +206,36 @@ func (s *Streamer) finals(events []Event) ([]Event, error) {
 		if seg.NoSpeech {
 			continue
 		}
-		c, took, err := s.tr.Segment(seg)
-		if err != nil {
-			return events, fmt.Errorf("stream: %w", err)
+		c, took := s.spec.chunk, s.spec.took
+		if seg.Start != s.spec.start || seg.End != s.spec.end {
+			if c, took, err = s.tr.Segment(seg); err != nil {
+				return events, fmt.Errorf("stream: %w", err)
+			}
 		}
-		s.partial = ""
+		s.partial, s.spec = "", speculation{}
 		if c.NoSpeech || c.Text == "" {
 			continue
 		}
 		events = append(events, Event{Final: true, Text: c.Text, Start: c.Start, End: c.End, Words: c.Words,
 			At: s.seconds(s.received), Decode: took})
 	}
+}
+
+// speculate decodes the segment the endpointer is about to cut, once;
+// ok says it decoded.
+func (s *Streamer) speculate() (ok bool, err error) {
+	start, end, found := s.seg.Tentative()
+	if !found || start == s.spec.start && end == s.spec.end || start < s.openStart || end-s.openStart > len(s.open) {
+		return false, nil
+	}
+	seg := audio.Segment{Samples: s.open[start-s.openStart : end-s.openStart], Rate: speech.SampleRate,
+		Start: start, End: end, SpeechProbability: 1}
+	c, took, err := s.tr.Segment(seg)
+	if err != nil {
+		return false, fmt.Errorf("stream: %w", err)
+	}
+	s.spec = speculation{start: start, end: end, chunk: c, took: took}
+	return true, nil
 }
 
 func (s *Streamer) seconds(samples int) float64 { return float64(samples) / speech.SampleRate }
