@@ -188,11 +188,22 @@ func TestMeasureLive(t *testing.T) {
 	var streamed, off []string
 	for _, f := range finals {
 		streamed = append(streamed, f.Text)
+		found := false
 		for _, w := range want {
 			if f.Text == w.Text && f.Start == w.Start && f.End == w.End {
 				same++
+				found = true
 				break
 			}
+		}
+		if !found {
+			var over []string
+			for _, w := range want {
+				if w.End > f.Start && w.Start < f.End {
+					over = append(over, fmt.Sprintf("[%.2f, %.2f] %q", w.Start, w.End, w.Text))
+				}
+			}
+			t.Logf("final [%.2f, %.2f] %q; offline %s", f.Start, f.End, f.Text, strings.Join(over, ", "))
 		}
 	}
 	for _, w := range want {
