@@ -38,7 +38,9 @@ import (
 // ATTEND_STREAM_MODEL=FILE another model (a Whisper ggml file, say;
 // ATTEND_STREAM_NOFALLBACK=1 turns its temperature fallback off),
 // ATTEND_STREAM_END=DURATION another Options.EndSilence (negative: the
-// decided cuts), and ATTEND_STREAM_WAV=PATH also writes the joined
+// decided cuts), ATTEND_STREAM_LOAD=F an Options.PartialLoad (0 by
+// default: a partial every interval, whatever it costs; live callers use
+// 0.5, which a Whisper model needs to keep up), and ATTEND_STREAM_WAV=PATH also writes the joined
 // recording there. The word error rates compare the finals and the
 // offline transcript with the clips' texts, and the finals with the
 // offline transcript.
@@ -108,7 +110,12 @@ func TestMeasureLive(t *testing.T) {
 	}
 	offTime := cpuTime(t) - offStart
 
-	var opts stream.Options
+	opts := stream.Options{Clock: func() time.Duration { return cpuTime(t) }}
+	if v := os.Getenv("ATTEND_STREAM_LOAD"); v != "" {
+		if opts.PartialLoad, err = strconv.ParseFloat(v, 64); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if v := os.Getenv("ATTEND_STREAM_END"); v != "" {
 		if opts.EndSilence, err = time.ParseDuration(v); err != nil {
 			t.Fatal(err)

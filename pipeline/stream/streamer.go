@@ -56,6 +56,10 @@ type Options struct {
 	// probabilities instead, so that every cut is the whole recording's
 	// (about 1.5 s of audio after the cut).
 	EndSilence time.Duration
+	// Clock times the partials' decoding for PartialLoad; nil means the
+	// wall clock. A measurement on a shared machine passes the process's
+	// CPU time, so that other programs do not space the partials out.
+	Clock func() time.Duration
 }
 
 // DefaultEndSilence is the default Options.EndSilence.
@@ -76,6 +80,7 @@ type Streamer struct {
 	seg      *audio.Segmenter
 	interval int // PartialInterval in samples, 0: no partials
 	load     float64
+	clock    func() time.Duration
 
 	open      []float32 // samples from openStart on: since the last cut
 	openStart int
@@ -125,7 +130,11 @@ func New(model speech.Model, opts *Options) (*Streamer, error) {
 	if !(o.PartialLoad >= 0) {
 		return nil, fmt.Errorf("stream: partial load %v: want 0 or more", o.PartialLoad)
 	}
-	s := &Streamer{tr: tr, src: src, seg: seg, load: o.PartialLoad}
+	s := &Streamer{tr: tr, src: src, seg: seg, load: o.PartialLoad, clock: o.Clock}
+	if s.clock == nil {
+		epoch := time.Now()
+		s.clock = func() time.Duration { return time.Since(epoch) }
+	}
 	switch {
 	case o.PartialInterval == 0:
 		s.interval = durationSamples(DefaultPartialInterval)
@@ -165,13 +174,13 @@ func (s *Streamer) Write(samples []float32) ([]Event, error) {
 		return events, nil
 	}
 	s.due = s.received + s.interval
-	start := time.Now()
+	start := s.clock()
 	text, err := s.tr.Partial(s.open)
 	if err != nil {
 		return events, fmt.Errorf("stream: %w", err)
 	}
 	if s.load > 0 {
-		s.due = max(s.due, s.received+durationSamples(time.Duration(float64(time.Since(start))/s.load)))
+		s.due = max(s.due, s.received+durationSamples(time.Duration(float64(s.clock()-start)/s.load)))
 	}
 	if text != "" && text != s.partial {
 		s.partial = text
