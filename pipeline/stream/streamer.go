@@ -63,7 +63,7 @@ type Options struct {
 }
 
 // DefaultEndSilence is the default Options.EndSilence.
-const DefaultEndSilence = 400 * time.Millisecond
+const DefaultEndSilence = 600 * time.Millisecond
 
 // DefaultPartialLoad is the Options.PartialLoad of asr stream and the
 // server: partials take at most half of real time.

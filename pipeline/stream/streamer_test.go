@@ -73,8 +73,8 @@ func feed(tb testing.TB, m speech.Model, x []float32, piece int, opts *stream.Op
 // apart by 1.5 s pauses) in pieces of several sizes, with the live
 // endpointer and without: its finals are the chunks of the offline
 // transcript (text, times, words), each comes at most 1.6 s of audio
-// after its end (0.2 s, EndSilence − SpeechPad, and a piece with the
-// endpointer), partials come while each utterance is spoken (at most
+// after its end (EndSilence − SpeechPad, an analysis window and a piece
+// with the endpointer), partials come while each utterance is spoken (at most
 // every PartialInterval of audio) and the first of each before its
 // final.
 func TestFinalsAreTheOfflineTranscript(t *testing.T) {
@@ -97,13 +97,14 @@ func TestFinalsAreTheOfflineTranscript(t *testing.T) {
 	if len(want) < 3 {
 		t.Fatalf("the offline transcript has %d chunks with text; the test wants 3 or more", len(want))
 	}
+	endLate := (stream.DefaultEndSilence - 200*time.Millisecond + 32*time.Millisecond).Seconds()
 	for _, tc := range []struct {
 		piece int
 		end   time.Duration
 		late  float64 // s of audio after its end a final may come, but a piece
 	}{
-		{rate / 10, 0, 0.2 + 0.032},
-		{rate / 4, 0, 0.2 + 0.032},
+		{rate / 10, 0, endLate},
+		{rate / 4, 0, endLate},
 		{rate / 4, -1, 1.6},
 	} {
 		piece := tc.piece
