@@ -10,8 +10,9 @@ import (
 // feedLive feeds x to a Segmenter with opts in pieces of piece samples,
 // as a live source, and returns its segments and, for each, how many
 // samples had arrived when it was returned (len(x) for those returned
-// after the end of the stream).
-func feedLive(t *testing.T, x []float32, opts SegmentOptions, piece int) (segs []Segment, at []int) {
+// after the end of the stream), and how many speech segments Tentative
+// had announced (the same bounds, before they were returned).
+func feedLive(t *testing.T, x []float32, opts SegmentOptions, piece int) (segs []Segment, at []int, announced int) {
 	t.Helper()
 	src := &liveStream{}
 	sg, err := NewSegmenter(src, &opts)
@@ -19,10 +20,14 @@ func feedLive(t *testing.T, x []float32, opts SegmentOptions, piece int) (segs [
 		t.Fatal(err)
 	}
 	arrived := 0
+	var tentative [2]int
 	for {
 		s, err := sg.Next()
 		switch {
 		case errors.Is(err, ErrPending):
+			if start, end, ok := sg.Tentative(); ok {
+				tentative = [2]int{start, end}
+			}
 			if arrived == len(x) {
 				src.closed = true
 				continue
@@ -32,12 +37,15 @@ func feedLive(t *testing.T, x []float32, opts SegmentOptions, piece int) (segs [
 			arrived += n
 			continue
 		case err == io.EOF:
-			return segs, at
+			return segs, at, announced
 		case err != nil:
 			t.Fatal(err)
 		}
 		if len(segs) > 0 && s.Start != segs[len(segs)-1].End || len(segs) == 0 && s.Start != 0 || s.End <= s.Start {
 			t.Fatalf("piece %d: segment [%d, %d) does not follow the last one", piece, s.Start, s.End)
+		}
+		if !s.NoSpeech && tentative == [2]int{s.Start, s.End} {
+			announced++
 		}
 		segs, at = append(segs, s), append(at, arrived)
 	}
@@ -48,8 +56,8 @@ func feedLive(t *testing.T, x []float32, opts SegmentOptions, piece int) (segs [
 // where they are cut over it, each returned once EndSilence of
 // non-speech has followed its speech (EndSilence − SpeechPad of audio
 // after the cut, plus one piece and one analysis window), far sooner than
-// the decided cut's 1.5 s; a stream of silence or noise gives no speech
-// segment.
+// the decided cut's 1.5 s, and announced before by Tentative; a stream
+// of silence gives no speech segment.
 func TestSegmenterLiveEnd(t *testing.T) {
 	hello := readHello(t)
 	var x []float32
@@ -60,8 +68,8 @@ func TestSegmenterLiveEnd(t *testing.T) {
 	}
 	want := speechOf(segmentAll(t, x, SegmentOptions{}))
 	for _, end := range []time.Duration{200 * time.Millisecond, 400 * time.Millisecond} {
-		for _, piece := range []int{160, 1600} {
-			segs, at := feedLive(t, x, SegmentOptions{VAD: &VADOptions{}, EndSilence: end}, piece)
+		for _, piece := range []int{320, 1600} {
+			segs, at, announced := feedLive(t, x, SegmentOptions{VAD: &VADOptions{}, EndSilence: end}, piece)
 			if last := segs[len(segs)-1].End; last != len(x) {
 				t.Fatalf("end %v piece %d: segments cover [0, %d), want [0, %d)", end, piece, last, len(x))
 			}
@@ -78,6 +86,12 @@ func TestSegmenterLiveEnd(t *testing.T) {
 				}
 			}
 			got = speechOf(got)
+			// The last ends with the stream (Close), unannounced; with
+			// EndSilence at the speech pad, the cut comes as soon as its
+			// samples do.
+			if end > 200*time.Millisecond && announced < len(got)-1 {
+				t.Errorf("end %v piece %d: Tentative announced %d of %d speech segments", end, piece, announced, len(got))
+			}
 			if len(got) != len(want) {
 				t.Fatalf("end %v piece %d: %d speech segments %v, want %d %v", end, piece, len(got), got, len(want), want)
 			}
@@ -90,7 +104,7 @@ func TestSegmenterLiveEnd(t *testing.T) {
 		}
 	}
 	for _, quiet := range [][]float32{make([]float32, 3*vadRate)} {
-		segs, _ := feedLive(t, quiet, SegmentOptions{VAD: &VADOptions{}, EndSilence: 400 * time.Millisecond}, 1600)
+		segs, _, _ := feedLive(t, quiet, SegmentOptions{VAD: &VADOptions{}, EndSilence: 400 * time.Millisecond}, 1600)
 		if s := speechOf(segs); len(s) > 0 {
 			t.Errorf("silence: speech segments %v", s)
 		}
