@@ -54,23 +54,9 @@ func TestBrowserASRPageWhisper(t *testing.T) {
 	if len(words) == 0 {
 		t.Fatal("no words on the page")
 	}
-	k := min(1, len(words)-1)
-	within(t, ctx, 10*time.Second, "focus a word", chromedp.Focus(chromedp.CSS("#transcript .word:nth-child("+itoa(k+1)+")")))
-	state := eval[map[string]string](t, ctx, `({
-	  active: document.querySelector("#transcript .word.active")?.firstChild.textContent ?? "",
-	  word: document.querySelector("#figures canvas").dataset.word ?? "",
-	  highlight: document.querySelector("#figures canvas").dataset.highlight ?? "",
-	  info: document.querySelector("#info").textContent,
-	})`)
-	t.Logf("page: %v", state)
-	if state["active"] != words[k] || state["word"] != itoa(k) {
-		t.Errorf("after focusing word %d %q: active %q, canvas word %q", k, words[k], state["active"], state["word"])
-	}
+	state := focusWord(t, ctx, words, min(1, len(words)-1))
 	if !strings.Contains(state["info"], "tokens") {
 		t.Errorf("info %q does not say the rows are tokens", state["info"])
-	}
-	if state["highlight"] == "" {
-		t.Errorf("the cross-attention highlights nothing for word %q", words[k])
 	}
 	c := eval[ink](t, ctx, canvasInk+`("#figures canvas")`)
 	if c.Ink < 0.3 || c.Colors < 20 {

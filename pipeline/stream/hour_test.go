@@ -25,8 +25,9 @@ import (
 // however long the stream. The audio is speechocean762 dev utterances
 // cycled with 1–2 s pauses, and every 10 minutes a minute of faint white
 // noise (a long stretch with no speech). ATTEND_STREAM_MODEL=FILE takes
-// another model. Not in the default suite: an hour costs several minutes
-// of CPU.
+// another model; ATTEND_STREAM_CHEAP=1 decodes greedily without partials
+// (the Streamer's buffers are the same; an hour then costs a minute or
+// two of CPU instead of ten). Not in the default suite.
 func TestStreamHour(t *testing.T) {
 	minutes, err := strconv.Atoi(os.Getenv("ATTEND_STREAM_HOUR"))
 	if err != nil || minutes <= 0 {
@@ -48,11 +49,16 @@ func TestStreamHour(t *testing.T) {
 		}
 		clips[i] = sig.Samples
 	}
-	m, err := speech.Open(os.Getenv("ATTEND_STREAM_MODEL"), nil)
+	dec := speech.DefaultDecoding()
+	opts := stream.Options{PartialLoad: stream.DefaultPartialLoad}
+	if os.Getenv("ATTEND_STREAM_CHEAP") != "" {
+		dec.Search.Beam, opts.PartialInterval = 1, -1
+	}
+	m, err := speech.Open(os.Getenv("ATTEND_STREAM_MODEL"), &dec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := stream.New(m, &stream.Options{PartialLoad: stream.DefaultPartialLoad})
+	s, err := stream.New(m, &opts)
 	if err != nil {
 		t.Fatal(err)
 	}
