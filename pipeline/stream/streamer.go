@@ -89,6 +89,7 @@ type Streamer struct {
 	partial   string
 	closed    bool
 	spec      speculation
+	specDue   int // received count before which no speculation starts (PartialLoad)
 }
 
 // speculation is the decoding of the segment the live endpointer will
@@ -230,13 +231,16 @@ func (s *Streamer) finals(events []Event) ([]Event, error) {
 	}
 }
 
-// speculate decodes the segment the endpointer is about to cut, once;
-// ok says it decoded.
+// speculate decodes the segment the endpointer is about to cut, once
+// (again if its bounds move, no sooner than PartialLoad allows); ok says
+// it decoded.
 func (s *Streamer) speculate() (ok bool, err error) {
 	start, end, found := s.seg.Tentative()
-	if !found || start == s.spec.start && end == s.spec.end || start < s.openStart || end-s.openStart > len(s.open) {
+	if !found || start == s.spec.start && end == s.spec.end || start < s.openStart || end-s.openStart > len(s.open) ||
+		s.received < s.specDue {
 		return false, nil
 	}
+	begin := s.clock()
 	seg := audio.Segment{Samples: s.open[start-s.openStart : end-s.openStart], Rate: speech.SampleRate,
 		Start: start, End: end, SpeechProbability: 1}
 	c, took, err := s.tr.Segment(seg)
@@ -244,6 +248,11 @@ func (s *Streamer) speculate() (ok bool, err error) {
 		return false, fmt.Errorf("stream: %w", err)
 	}
 	s.spec = speculation{start: start, end: end, chunk: c, took: took}
+	if s.load > 0 {
+		// Bounds that keep moving (noise at the detector's threshold)
+		// must not cost a decoding per piece.
+		s.specDue = s.received + durationSamples(time.Duration(float64(s.clock()-begin)/s.load))
+	}
 	return true, nil
 }
 
