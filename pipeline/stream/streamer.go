@@ -39,7 +39,9 @@ type Options struct {
 	// ignored: live transcription always uses the detector).
 	Transcribe speech.TranscribeOptions
 	// PartialInterval is how much audio passes between partials (0 means
-	// DefaultPartialInterval); negative turns partials off.
+	// DefaultPartialInterval; half of it until an utterance's first words
+	// show); negative turns partials off. No partial is decoded once the
+	// speech has been followed by non-speech (the endpointer is waiting).
 	PartialInterval time.Duration
 	// PartialLoad, when above 0, bounds the time partials take to that
 	// fraction of the audio's: after a partial that took d, the next is
@@ -168,8 +170,8 @@ func (s *Streamer) Write(samples []float32) ([]Event, error) {
 	if err != nil {
 		return events, err
 	}
-	if ok, err := s.speculate(); err != nil || ok {
-		return events, err // a partial now would decode the same audio again
+	if ended, err := s.speculate(); err != nil || ended {
+		return events, err // the speech has ended: no partial of the pause
 	}
 	if s.interval == 0 || s.received < s.due || !s.seg.HeardSpeech() {
 		return events, nil
@@ -179,6 +181,11 @@ func (s *Streamer) Write(samples []float32) ([]Event, error) {
 	text, err := s.tr.Partial(s.open)
 	if err != nil {
 		return events, fmt.Errorf("stream: %w", err)
+	}
+	if text == "" && s.partial == "" {
+		// Speech, but too little for words yet: the first words are
+		// wanted soonest, so try again in half the interval.
+		s.due = s.received + s.interval/2
 	}
 	if s.load > 0 {
 		s.due = max(s.due, s.received+durationSamples(time.Duration(float64(s.clock()-start)/s.load)))
@@ -232,13 +239,16 @@ func (s *Streamer) finals(events []Event) ([]Event, error) {
 }
 
 // speculate decodes the segment the endpointer is about to cut, once
-// (again if its bounds move, no sooner than PartialLoad allows); ok says
-// it decoded.
-func (s *Streamer) speculate() (ok bool, err error) {
+// (again if its bounds move, no sooner than PartialLoad allows); ended
+// says there is such a segment: the speech has ended, for now.
+func (s *Streamer) speculate() (ended bool, err error) {
 	start, end, found := s.seg.Tentative()
-	if !found || start == s.spec.start && end == s.spec.end || start < s.openStart || end-s.openStart > len(s.open) ||
-		s.received < s.specDue {
+	if !found {
 		return false, nil
+	}
+	if start == s.spec.start && end == s.spec.end || start < s.openStart || end-s.openStart > len(s.open) ||
+		s.received < s.specDue {
+		return true, nil
 	}
 	begin := s.clock()
 	seg := audio.Segment{Samples: s.open[start-s.openStart : end-s.openStart], Rate: speech.SampleRate,
