@@ -40,8 +40,7 @@ type Options struct {
 	Transcribe speech.TranscribeOptions
 	// PartialInterval is how much audio passes between partials (0 means
 	// DefaultPartialInterval; half of it until an utterance's first words
-	// show); negative turns partials off. No partial is decoded once the
-	// speech has been followed by non-speech (the endpointer is waiting).
+	// show); negative turns partials off.
 	PartialInterval time.Duration
 	// PartialLoad, when above 0, bounds the time partials take to that
 	// fraction of the audio's: after a partial that took d, the next is
@@ -170,8 +169,8 @@ func (s *Streamer) Write(samples []float32) ([]Event, error) {
 	if err != nil {
 		return events, err
 	}
-	if ended, err := s.speculate(); err != nil || ended {
-		return events, err // the speech has ended: no partial of the pause
+	if ok, err := s.speculate(); err != nil || ok {
+		return events, err // a partial now would decode the same audio again
 	}
 	if s.interval == 0 || s.received < s.due || !s.seg.HeardSpeech() {
 		return events, nil
@@ -239,16 +238,13 @@ func (s *Streamer) finals(events []Event) ([]Event, error) {
 }
 
 // speculate decodes the segment the endpointer is about to cut, once
-// (again if its bounds move, no sooner than PartialLoad allows); ended
-// says there is such a segment: the speech has ended, for now.
-func (s *Streamer) speculate() (ended bool, err error) {
+// (again if its bounds move, no sooner than PartialLoad allows); ok says
+// it decoded.
+func (s *Streamer) speculate() (ok bool, err error) {
 	start, end, found := s.seg.Tentative()
-	if !found {
-		return false, nil
-	}
-	if start == s.spec.start && end == s.spec.end || start < s.openStart || end-s.openStart > len(s.open) ||
+	if !found || start == s.spec.start && end == s.spec.end || start < s.openStart || end-s.openStart > len(s.open) ||
 		s.received < s.specDue {
-		return true, nil
+		return false, nil
 	}
 	begin := s.clock()
 	seg := audio.Segment{Samples: s.open[start-s.openStart : end-s.openStart], Rate: speech.SampleRate,
