@@ -80,6 +80,21 @@ type SegmentOptions struct {
 	// silent-pause joins (2–1.3 WER points) and the one-recording join,
 	// and tied in noise. A negative SentencePause turns the split off.
 	SentencePause, SentenceLength time.Duration
+	// EndSilence, when above 0, turns on the live endpointer (only with
+	// a VAD, and only over a live source, one whose Read returns
+	// ErrPending): a speech segment ends as soon as EndSilence of
+	// non-speech has followed its last speech frame by the detector's
+	// provisional probabilities (VAD.Provisional), instead of the
+	// SpeechPad + MinNoSpeech + 1 s of audio the decided ones take. The
+	// segment is cut where it would be over the whole recording (SpeechPad
+	// after that frame) when the provisional probabilities agree with the
+	// decided ones and the pause lasts MinNoSpeech + 2·SpeechPad; a
+	// shorter pause, kept inside one segment over the whole recording,
+	// ends a segment here, and speech the detector decides later to have
+	// lasted a little longer than it guessed is left out. 0 means off; it
+	// must be at least SpeechPad (the cut lies SpeechPad after the
+	// speech).
+	EndSilence time.Duration
 }
 
 // Segment is a piece of a longer recording.
@@ -161,6 +176,13 @@ type Segmenter struct {
 	// sentencePause and sentenceFrames are SentencePause and
 	// SentenceLength in VAD frames (sentencePause 0: no split).
 	sentencePause, sentenceFrames int
+	// endFrames is EndSilence in VAD frames (0: no live endpointer);
+	// liveFloor is the frame of the last live cut: speech before it pads
+	// nothing after it.
+	endFrames, liveFloor int
+	prov                 []float32 // liveBounds' provisional probabilities
+	liveEnd              int       // liveBounds' end before a sentence cut
+	liveProbability      float64   // and its highest probability
 }
 
 // NewSegmenter returns a Segmenter reading s, which may have any rate and
@@ -197,6 +219,8 @@ func NewSegmenter(s Stream, opts *SegmentOptions) (*Segmenter, error) {
 		return nil, fmt.Errorf("audio: segment: voice activity detection needs rate %d, not %d", VADRate, o.Rate)
 	case o.SpeechPad < 0 || o.NoisePad < 0 || o.MinNoSpeech < 0 || o.Margin < 0:
 		return nil, fmt.Errorf("audio: segment: speech pad %v, noise pad %v, minimum gap %v and margin %v must not be negative", o.SpeechPad, o.NoisePad, o.MinNoSpeech, o.Margin)
+	case o.EndSilence < 0:
+		return nil, fmt.Errorf("audio: segment: end silence %v must not be negative", o.EndSilence)
 	case o.SentenceLength < 0:
 		return nil, fmt.Errorf("audio: segment: sentence length %v must not be negative", o.SentenceLength)
 	}
@@ -215,6 +239,9 @@ func NewSegmenter(s Stream, opts *SegmentOptions) (*Segmenter, error) {
 	}
 	if o.SentenceLength == 0 {
 		o.SentenceLength = 3 * time.Second
+	}
+	if o.EndSilence > 0 && o.EndSilence < o.SpeechPad {
+		return nil, fmt.Errorf("audio: segment: end silence %v must be at least the speech pad %v", o.EndSilence, o.SpeechPad)
 	}
 	var vad *VAD
 	if o.VAD != nil {
@@ -242,6 +269,7 @@ func NewSegmenter(s Stream, opts *SegmentOptions) (*Segmenter, error) {
 		// Negative SentencePause: 0 frames, no split.
 		sentencePause:  max(0, durationSamples(o.SentencePause, o.Rate)/VADHop),
 		sentenceFrames: max(1, durationSamples(o.SentenceLength, o.Rate)/VADHop),
+		endFrames:      durationSamples(o.EndSilence, o.Rate) / VADHop,
 		src:            s,
 		rate:           o.Rate,
 		max:            maxSamples,

@@ -1,7 +1,6 @@
 package audio
 
 import (
-	"errors"
 	"io"
 	"math/rand/v2"
 	"testing"
@@ -60,57 +59,27 @@ func TestSegmenterLive(t *testing.T) {
 	for _, max := range []time.Duration{0, 3 * time.Second} {
 		want := speechOf(segmentAll(t, x, SegmentOptions{MaxLength: max}))
 		for _, piece := range []int{1, 160, 320, 1000, 4096, vadRate} {
-			src := &liveStream{}
-			sg, err := NewSegmenter(src, &SegmentOptions{MaxLength: max, VAD: &VADOptions{}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []Segment
-			var last Segment // the last speech segment returned
-			next, arrived := 0, 0
-			for done := false; !done; {
-				s, err := sg.Next()
-				switch {
-				case errors.Is(err, ErrPending):
-					// The last segment before a wait (the second of a
-					// sentence cut comes with the first) that ends in a
-					// pause is returned at most 1.6 s of audio after its
-					// end (the pause's look-ahead); one cut inside speech
-					// once MaxLength and that look-ahead have arrived.
-					late := 16 * vadRate / 10
-					if max > 0 {
-						late = durationSamples(max, vadRate) + late - (last.End - last.Start)
-					}
-					if last.End > 0 && arrived-last.End > late+piece {
-						t.Errorf("max %v piece %d: segment ending at %v returned %v later", max, piece, last.EndTime(),
-							samplesToDuration(arrived-last.End, vadRate))
-					}
-					last = Segment{}
-					if arrived == len(x) {
-						src.closed = true
-						continue
-					}
-					n := min(piece, len(x)-arrived)
-					src.buf = append(src.buf, x[arrived:arrived+n]...)
-					arrived += n
-					continue
-				case err == io.EOF:
-					done = true
-					continue
-				case err != nil:
-					t.Fatal(err)
-				}
-				if s.Start != next || s.End <= s.Start {
-					t.Fatalf("piece %d: segment [%d, %d) after %d", piece, s.Start, s.End, next)
-				}
-				next = s.End
-				if !s.NoSpeech && !src.closed {
-					last = s
-				}
-				got = append(got, s)
-			}
-			if next != len(x) {
+			got, at, _ := feedLive(t, x, SegmentOptions{MaxLength: max, VAD: &VADOptions{}}, piece)
+			if next := got[len(got)-1].End; next != len(x) {
 				t.Fatalf("piece %d: segments cover [0, %d), want [0, %d)", piece, next, len(x))
+			}
+			for i, s := range got {
+				// The last segment before a wait (the second of a
+				// sentence cut comes with the first) that ends in a pause
+				// is returned at most 1.6 s of audio after its end (the
+				// pause's look-ahead); one cut inside speech once
+				// MaxLength and that look-ahead have arrived.
+				if s.NoSpeech || at[i] == len(x) || i+1 < len(got) && at[i+1] == at[i] {
+					continue
+				}
+				late := 16 * vadRate / 10
+				if max > 0 {
+					late = durationSamples(max, vadRate) + late - (s.End - s.Start)
+				}
+				if at[i]-s.End > late+piece {
+					t.Errorf("max %v piece %d: segment ending at %v returned %v later", max, piece, s.EndTime(),
+						samplesToDuration(at[i]-s.End, vadRate))
+				}
 			}
 			got = speechOf(got)
 			if len(got) != len(want) {

@@ -1,8 +1,12 @@
 package audio
 
-import "io"
+import (
+	"errors"
+	"io"
+)
 
-// nextVAD is Next with voice activity detection. The buffer always starts
+// nextVAD is Next with voice activity detection (and, over a live
+// source, the live endpointer: liveCut). The buffer always starts
 // on a VAD frame boundary (sg.offset is a multiple of VADHop): every cut
 // falls on one.
 //
@@ -21,6 +25,17 @@ import "io"
 //     point there, as without a VAD. The next segment then starts at the
 //     cut whatever the mask says, so segments stay contiguous.
 func (sg *Segmenter) nextVAD() (Segment, error) {
+	seg, err := sg.nextDecided()
+	if errors.Is(err, ErrPending) && sg.endFrames > 0 {
+		if live, ok := sg.liveCut(); ok {
+			return live, nil
+		}
+	}
+	return seg, err
+}
+
+// nextDecided is nextVAD on the detector's decided probabilities alone.
+func (sg *Segmenter) nextDecided() (Segment, error) {
 	hop := VADHop
 	// Look-ahead: the VAD decides a frame 1 s after it, the mask of a
 	// frame needs the decisions SpeechPad later, and telling a long gap
@@ -146,7 +161,7 @@ func (sg *Segmenter) maskFrames(f0 int, done bool) int {
 	}
 	n = max(0, n)
 	sg.mask = sg.mask[:0]
-	lo := sg.vad.Forgotten()
+	lo := max(sg.vad.Forgotten(), sg.liveFloor) // speech before a live cut pads nothing after it
 	// Running counts of speech frames in the windows [k−pad, k+pad]
 	// and [k−noisePad, k+noisePad]; the second is the one of frames with
 	// probability 0 (steady noise or silence).

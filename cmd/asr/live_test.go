@@ -35,7 +35,8 @@ func offlineTexts(t *testing.T, path string) []string {
 
 // TestStreamFileAndPipe streams a recording of several utterances as a
 // file played at (compressed) real-time pace and as raw PCM on standard
-// input: the finals are the chunks of "asr transcribe", and txt prints
+// input, with the live endpointer and without (-end-silence 0): the
+// finals are the chunks of "asr transcribe", and txt prints
 // one timed line per final.
 func TestStreamFileAndPipe(t *testing.T) {
 	long := longWAV(t, 3)
@@ -55,6 +56,7 @@ func TestStreamFileAndPipe(t *testing.T) {
 	}{
 		{"file, realtime ×50", "", []string{"-realtime", "-speed", "50", long}},
 		{"pcm on stdin", string(pcm), nil},
+		{"pcm on stdin, the detector's cuts", string(pcm), []string{"-end-silence", "0"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, stderr := asrRun(t, tc.stdin, append([]string{"stream", "-beam", "1", "-format", "json"}, tc.args...)...)

@@ -42,6 +42,7 @@ func TestRun(t *testing.T) {
 		{name: "flags then a file mean transcribe", args: []string{"-format", "srt", hello}, code: 0, stdout: "00:00:00,"},
 		{name: "unknown command, one line of help", args: []string{"transcrib", hello}, code: 2, stderr: "asr: unknown command \"transcrib\", and no file of that name\nRun 'asr -h' for the commands.\n"},
 		{name: "features bad width", args: []string{"features", "-width", "0", hello}, code: 2, stderr: "-width 0"},
+		{name: "stream end silence below the padding", args: []string{"stream", "-end-silence", "100ms", hello}, code: 2, stderr: "-end-silence 100ms: want 0"},
 		{
 			name: "one bad file among good", args: []string{"features", hello, "main.go", hello},
 			code: 1, stdout: "loudness", stderr: "asr: main.go: audio:",

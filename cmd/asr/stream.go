@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/speechmodel"
@@ -36,9 +37,10 @@ N times faster): a demonstration, or a test of the live path.
 The voice activity detector cuts the audio into utterances as it arrives,
 where "asr transcribe" would cut it. While an utterance is being spoken, a
 partial transcript (a quick search) is shown every -partial of audio,
-rewritten in place on a terminal; when it ends (about 1.5 s of audio
-later: the detector's look-ahead), its final transcript (the full search,
-the same text "asr transcribe" gives for it) is printed with its times:
+rewritten in place on a terminal; when it ends (once -end-silence of
+non-speech has followed it), its final transcript (the full search, the
+same text "asr transcribe" gives for it when the cuts agree) is printed
+with its times:
 
 	[00:01.230 --> 00:03.420] text
 
@@ -67,6 +69,8 @@ func runStream(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	realtime := fs.Bool("realtime", false, "play FILE at real-time pace")
 	speed := fs.Float64("speed", 1, "with -realtime, play FILE this many `times` faster")
 	partial := fs.Duration("partial", stream.DefaultPartialInterval, "audio between partial transcripts; 0 for none")
+	endSilence := fs.Duration("end-silence", stream.DefaultEndSilence,
+		"non-speech after an utterance that ends it (at least 200ms); 0 waits the detector's 1.5 s look-ahead for exactly asr transcribe's cuts")
 	sf := addSearchFlags(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err
@@ -83,6 +87,9 @@ func runStream(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *partial < 0 {
 		return cli.Usagef("-partial %v: want 0 (none) or more", *partial)
 	}
+	if *endSilence != 0 && *endSilence < 200*time.Millisecond {
+		return cli.Usagef("-end-silence %v: want 0 (the detector's cuts) or at least 200ms (the speech padding)", *endSilence)
+	}
 	path := fs.Arg(0)
 	if path == "" {
 		path = "-"
@@ -95,7 +102,10 @@ func runStream(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := &stream.Options{PartialInterval: *partial, PartialLoad: stream.DefaultPartialLoad}
+	opts := &stream.Options{PartialInterval: *partial, PartialLoad: stream.DefaultPartialLoad, EndSilence: *endSilence}
+	if *endSilence == 0 {
+		opts.EndSilence = -1
+	}
 	if *partial == 0 {
 		opts.PartialInterval = -1
 	}

@@ -130,6 +130,22 @@ func TestBrowserASRPage(t *testing.T) {
 	// Focus is hover: focusing the second word highlights its frames and
 	// characters.
 	k := min(1, len(words)-1)
+	state := focusWord(t, ctx, words, k)
+	if !bytes.Contains([]byte(state["info"]), []byte(words[k])) {
+		t.Errorf("info %q does not name the word %q", state["info"], words[k])
+	}
+	c := eval[ink](t, ctx, canvasInk+`("#figures canvas")`)
+	if c.Ink < 0.3 || c.Colors < 20 {
+		t.Errorf("the alignment canvas looks blank: %+v", c)
+	}
+	screenshot(t, ctx, "serve-asr.png", 5, 8)
+}
+
+// focusWord focuses the kth of the page's words and returns what the
+// page then shows; the word must be active on the page and on the
+// canvas, its alignment rows highlighted.
+func focusWord(t *testing.T, ctx context.Context, words []string, k int) map[string]string {
+	t.Helper()
 	within(t, ctx, 10*time.Second, "focus a word", chromedp.Focus(chromedp.CSS("#transcript .word:nth-child("+itoa(k+1)+")")))
 	state := eval[map[string]string](t, ctx, `({
 	  active: document.querySelector("#transcript .word.active")?.firstChild.textContent ?? "",
@@ -143,16 +159,9 @@ func TestBrowserASRPage(t *testing.T) {
 		t.Errorf("after focusing word %d %q: active %q, canvas word %q", k, words[k], state["active"], state["word"])
 	}
 	if state["highlight"] == "" {
-		t.Errorf("the alignment highlights no characters for word %q", words[k])
+		t.Errorf("the alignment highlights no rows for word %q", words[k])
 	}
-	if !bytes.Contains([]byte(state["info"]), []byte(words[k])) {
-		t.Errorf("info %q does not name the word %q", state["info"], words[k])
-	}
-	c := eval[ink](t, ctx, canvasInk+`("#figures canvas")`)
-	if c.Ink < 0.3 || c.Colors < 20 {
-		t.Errorf("the alignment canvas looks blank: %+v", c)
-	}
-	screenshot(t, ctx, "serve-asr.png", 5, 8)
+	return state
 }
 
 func TestBrowserCaptionPage(t *testing.T) {

@@ -55,7 +55,10 @@ func TestBrowserASRLive(t *testing.T) {
 			}
 			partials = append(partials, p)
 		}
-		if len(strings.Fields(final)) >= n {
+		// Both utterances' finals (9 words each) are in once all but the
+		// two words the test forgives are (a word lost to the resampling
+		// must not keep it waiting).
+		if len(strings.Fields(final)) >= n-2 {
 			t.Logf("final %q after %d partials; status %q", final, len(partials), state["status"])
 			// The microphone path resamples twice (Chromium's fake device
 			// plays the 16 kHz file at 48 kHz, the page brings it back),

@@ -8,11 +8,21 @@
 // them). Behind it:
 //
 //   - the voice activity detector endpoints utterances as audio arrives
-//     (speech.Transcriber.LiveSegmenter over a live audio.Stream): the
-//     same cuts as "asr transcribe" makes of the whole recording, each
-//     known once its pause is (about 1.5 s of audio after the cut: the
-//     detector decides a frame 1 s later, and a pause is 300 ms of
-//     non-speech past 200 ms of padding);
+//     (speech.Transcriber.LiveSegmenter over a live audio.Stream) with
+//     its live endpointer (audio.SegmentOptions.EndSilence, set by
+//     Options.EndSilence): an utterance ends once EndSilence (600 ms)
+//     of non-speech has followed its last speech by the detector's
+//     provisional probabilities, and is cut where "asr transcribe" cuts
+//     the whole recording (200 ms after that speech) unless its pause
+//     is shorter than the whole recording's 700 ms rule, so the final
+//     comes 0.4–0.5 s of audio after the cut instead of the 1.6 s the
+//     detector's decisions take (EndSilence < 0 waits for them: the
+//     cuts are then exactly the whole recording's);
+//   - as soon as the non-speech after the speech covers the cut
+//     (audio.Segmenter.Tentative), the segment is decoded with the full
+//     search while the endpointer waits; when the endpointer cuts that
+//     same segment, this decoding is the final, so the final's decoding
+//     does not add to its latency;
 //   - while an utterance is open, every PartialInterval of audio the
 //     audio since the last cut, once the detector calls some of it
 //     speech (or would, were the stream to end there:
@@ -34,5 +44,5 @@
 //
 // Memory is bounded: the Streamer holds the audio since the last cut
 // (at most the longest chunk plus the detector's 1.6 s look-ahead)
-// however long the stream.
+// however long the stream (TestStreamHour streams an hour).
 package stream

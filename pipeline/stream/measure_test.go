@@ -15,6 +15,7 @@ import (
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/internal/shareddata"
+	"github.com/attend-go/attend/pipeline/metrics"
 	"github.com/attend-go/attend/pipeline/speech"
 	"github.com/attend-go/attend/pipeline/speechdata"
 	"github.com/attend-go/attend/pipeline/speechmodel"
@@ -34,8 +35,16 @@ import (
 // real-time factor, and whether the finals are the offline transcript's
 // chunks. It runs only with ATTEND_STREAM_MEASURE=N (N clips; run it on
 // one core: taskset -c 0, GOMAXPROCS=1); ATTEND_STREAM_NATIVE=1 takes the
-// native dev clips (native-speech's VoxForge speakers) instead, and
-// ATTEND_STREAM_WAV=PATH also writes the joined recording there.
+// native dev clips (native-speech's VoxForge speakers) instead,
+// ATTEND_STREAM_MODEL=FILE another model (a Whisper ggml file, say;
+// ATTEND_STREAM_NOFALLBACK=1 turns its temperature fallback off),
+// ATTEND_STREAM_END=DURATION another Options.EndSilence (negative: the
+// decided cuts), ATTEND_STREAM_LOAD=F an Options.PartialLoad (0 by
+// default: a partial every interval, whatever it costs; live callers use
+// 0.5, which a Whisper model needs to keep up), and ATTEND_STREAM_WAV=PATH also writes the joined
+// recording there. The word error rates compare the finals and the
+// offline transcript with the clips' texts, and the finals with the
+// offline transcript.
 func TestMeasureLive(t *testing.T) {
 	n, err := strconv.Atoi(os.Getenv("ATTEND_STREAM_MEASURE"))
 	if err != nil || n <= 0 {
@@ -62,12 +71,14 @@ func TestMeasureLive(t *testing.T) {
 		}
 	}
 	var x []float32
+	var refs []string
 	for i := 0; len(x) < math.MaxInt32 && i < n; i++ {
 		u := dev[i%len(dev)]
 		sig, err := speechmodel.Load(u.Path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
+		refs = append(refs, speechdata.Normalize(u.Text))
 		pause := rate + (i%5)*rate/4 // 1–2 s
 		x = append(append(x, sig.Samples...), make([]float32, pause)...)
 	}
@@ -83,7 +94,9 @@ func TestMeasureLive(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	m, err := speechmodel.Open("", nil)
+	dec := speechmodel.DefaultDecoding()
+	dec.Whisper.NoFallback = os.Getenv("ATTEND_STREAM_NOFALLBACK") != ""
+	m, err := speechmodel.Open(os.Getenv("ATTEND_STREAM_MODEL"), &dec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +111,18 @@ func TestMeasureLive(t *testing.T) {
 	}
 	offTime := cpuTime(t) - offStart
 
-	s, err := stream.New(m, nil)
+	opts := stream.Options{Clock: func() time.Duration { return cpuTime(t) }}
+	if v := os.Getenv("ATTEND_STREAM_LOAD"); v != "" {
+		if opts.PartialLoad, err = strconv.ParseFloat(v, 64); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v := os.Getenv("ATTEND_STREAM_END"); v != "" {
+		if opts.EndSilence, err = time.ParseDuration(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := stream.New(m, &opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +157,7 @@ func TestMeasureLive(t *testing.T) {
 	audioSec := float64(len(x)) / rate
 
 	var finals []timed
-	var lat, look, firstPartial, gaps []float64
+	var lat, fromWord, look, firstPartial, gaps []float64
 	var partials []float64 // simulated times of the partials since the last final
 	for _, e := range events {
 		if !e.Final {
@@ -143,6 +167,9 @@ func TestMeasureLive(t *testing.T) {
 		finals = append(finals, e)
 		lat = append(lat, e.wall-e.End)
 		look = append(look, e.At-e.End)
+		if len(e.Words) > 0 {
+			fromWord = append(fromWord, e.wall-e.Words[len(e.Words)-1].End)
+		}
 		if len(partials) > 0 && len(e.Words) > 0 {
 			firstPartial = append(firstPartial, partials[0]-e.Words[0].Start)
 			// While the utterance is spoken: from its first partial to
@@ -166,17 +193,59 @@ func TestMeasureLive(t *testing.T) {
 		}
 	}
 	same := 0
-	for i := range min(len(finals), len(want)) {
-		if finals[i].Text == want[i].Text && finals[i].Start == want[i].Start && finals[i].End == want[i].End {
-			same++
+	var streamed, off []string
+	for _, f := range finals {
+		streamed = append(streamed, f.Text)
+		found := false
+		for _, w := range want {
+			if f.Text == w.Text && f.Start == w.Start && f.End == w.End {
+				same++
+				found = true
+				break
+			}
+		}
+		if !found {
+			var over []string
+			for _, w := range want {
+				if w.End > f.Start && w.Start < f.End {
+					over = append(over, fmt.Sprintf("[%.2f, %.2f] %q", w.Start, w.End, w.Text))
+				}
+			}
+			t.Logf("final [%.2f, %.2f] %q; offline %s", f.Start, f.End, f.Text, strings.Join(over, ", "))
 		}
 	}
+	for _, w := range want {
+		off = append(off, w.Text)
+	}
+	ref, hyp, offHyp := strings.Join(refs, " "), normalized(streamed), normalized(off)
+	streamWER, offWER := metrics.WordErrors(ref, hyp), metrics.WordErrors(ref, offHyp)
 	t.Logf("%d clips, %.1f s of audio; GOMAXPROCS=%s", n, audioSec, os.Getenv("GOMAXPROCS"))
 	t.Logf("finals %d, offline chunks with text %d, identical (text, start, end) %d", len(finals), len(want), same)
-	t.Logf("real-time factor (CPU time): live %.3f (%.1f s), offline %.3f", busy.Seconds()/audioSec, busy.Seconds(), offTime.Seconds()/audioSec)
-	t.Logf("end of utterance → final: %s; of which the endpointer's look-ahead (audio) %s", quantiles(lat), quantiles(look))
+	t.Logf("WER against the clips' texts: streamed %.2f %%, offline %.2f %% (%+.2f points); streamed against offline %.2f %%",
+		100*streamWER.Rate(), 100*offWER.Rate(), 100*(streamWER.Rate()-offWER.Rate()), 100*metrics.WordErrors(offHyp, hyp).Rate())
+	t.Logf("real-time factor (CPU time): live %.3f (%.1f s), offline %.3f; peak RSS %d MiB", busy.Seconds()/audioSec, busy.Seconds(), offTime.Seconds()/audioSec, peakRSS(t)>>20)
+	t.Logf("end of utterance (its chunk's end) → final: %s; of which the endpointer's look-ahead (audio) %s", quantiles(lat), quantiles(look))
+	t.Logf("end of its last word → final: %s", quantiles(fromWord))
 	t.Logf("first word → first partial: %s", quantiles(firstPartial))
 	t.Logf("between partials while speaking: %s", quantiles(gaps))
+}
+
+// normalized joins texts normalized as the references are.
+func normalized(texts []string) string {
+	for i, s := range texts {
+		texts[i] = speechdata.Normalize(s)
+	}
+	return strings.Join(texts, " ")
+}
+
+// peakRSS is the process's peak resident set size in bytes (Linux
+// reports it in KiB).
+func peakRSS(t *testing.T) int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return int64(ru.Maxrss) << 10
 }
 
 // cpuTime is the CPU time the process has used.

@@ -40,7 +40,8 @@ type Options struct {
 	// ignored: live transcription always uses the detector).
 	Transcribe speech.TranscribeOptions
 	// PartialInterval is how much audio passes between partials (0 means
-	// DefaultPartialInterval); negative turns partials off.
+	// DefaultPartialInterval; half of it until an utterance's first words
+	// show); negative turns partials off.
 	PartialInterval time.Duration
 	// PartialLoad, when above 0, bounds the time partials take to that
 	// fraction of the audio's: after a partial that took d, the next is
@@ -51,7 +52,20 @@ type Options struct {
 	// PartialInterval whatever it costs, which makes the events depend on
 	// the audio alone (tests).
 	PartialLoad float64
+	// EndSilence is how much non-speech after an utterance's last speech
+	// ends it (audio.SegmentOptions.EndSilence, the live endpointer): 0
+	// means DefaultEndSilence; negative waits for the detector's decided
+	// probabilities instead, so that every cut is the whole recording's
+	// (about 1.5 s of audio after the cut).
+	EndSilence time.Duration
+	// Clock times the partials' decoding for PartialLoad; nil means the
+	// wall clock. A measurement on a shared machine passes the process's
+	// CPU time, so that other programs do not space the partials out.
+	Clock func() time.Duration
 }
+
+// DefaultEndSilence is the default Options.EndSilence.
+const DefaultEndSilence = 600 * time.Millisecond
 
 // DefaultPartialLoad is the Options.PartialLoad of asr stream and the
 // server: partials take at most half of real time.
@@ -68,6 +82,7 @@ type Streamer struct {
 	seg      *audio.Segmenter
 	interval int // PartialInterval in samples, 0: no partials
 	load     float64
+	clock    func() time.Duration
 
 	open      []float32 // samples from openStart on: since the last cut
 	openStart int
@@ -75,6 +90,19 @@ type Streamer struct {
 	due       int // received count at which the next partial is due
 	partial   string
 	closed    bool
+	spec      speculation
+	specDue   int // received count before which no speculation starts (PartialLoad)
+}
+
+// speculation is the decoding of the segment the live endpointer will
+// cut if the pause after it goes on (audio.Segmenter.Tentative), made
+// while it waits, so that the final's decoding overlaps the endpointer's
+// wait: the final is this chunk when the endpointer cuts the same
+// segment.
+type speculation struct {
+	start, end int
+	chunk      speech.Chunk
+	took       time.Duration
 }
 
 // New returns a Streamer decoding with model.
@@ -85,6 +113,14 @@ func New(model speechmodel.Model, opts *Options) (*Streamer, error) {
 	}
 	to := o.Transcribe
 	to.NoVAD, to.Threads, to.OnChunk, to.OnStart, to.KeepAlignment = false, 0, nil, nil, false
+	switch {
+	case o.EndSilence == 0:
+		to.Segment.EndSilence = DefaultEndSilence
+	case o.EndSilence > 0:
+		to.Segment.EndSilence = o.EndSilence
+	default:
+		to.Segment.EndSilence = 0
+	}
 	tr, err := speech.NewTranscriber(model, &to)
 	if err != nil {
 		return nil, err
@@ -97,7 +133,11 @@ func New(model speechmodel.Model, opts *Options) (*Streamer, error) {
 	if !(o.PartialLoad >= 0) {
 		return nil, fmt.Errorf("stream: partial load %v: want 0 or more", o.PartialLoad)
 	}
-	s := &Streamer{tr: tr, src: src, seg: seg, load: o.PartialLoad}
+	s := &Streamer{tr: tr, src: src, seg: seg, load: o.PartialLoad, clock: o.Clock}
+	if s.clock == nil {
+		epoch := time.Now()
+		s.clock = func() time.Duration { return time.Since(epoch) }
+	}
 	switch {
 	case o.PartialInterval == 0:
 		s.interval = durationSamples(DefaultPartialInterval)
@@ -127,17 +167,28 @@ func (s *Streamer) Write(samples []float32) ([]Event, error) {
 	s.open = append(s.open, samples...)
 	s.received += len(samples)
 	events, err := s.finals(nil)
-	if err != nil || s.interval == 0 || s.received < s.due || !s.seg.HeardSpeech() {
+	if err != nil {
 		return events, err
 	}
+	if ok, err := s.speculate(); err != nil || ok {
+		return events, err // a partial now would decode the same audio again
+	}
+	if s.interval == 0 || s.received < s.due || !s.seg.HeardSpeech() {
+		return events, nil
+	}
 	s.due = s.received + s.interval
-	start := time.Now()
+	start := s.clock()
 	text, err := s.tr.Partial(s.open)
 	if err != nil {
 		return events, fmt.Errorf("stream: %w", err)
 	}
+	if text == "" && s.partial == "" {
+		// Speech, but too little for words yet: the first words are
+		// wanted soonest, so try again in half the interval.
+		s.due = s.received + s.interval/2
+	}
 	if s.load > 0 {
-		s.due = max(s.due, s.received+durationSamples(time.Duration(float64(time.Since(start))/s.load)))
+		s.due = max(s.due, s.received+durationSamples(time.Duration(float64(s.clock()-start)/s.load)))
 	}
 	if text != "" && text != s.partial {
 		s.partial = text
@@ -172,17 +223,44 @@ func (s *Streamer) finals(events []Event) ([]Event, error) {
 		if seg.NoSpeech {
 			continue
 		}
-		c, took, err := s.tr.Segment(seg)
-		if err != nil {
-			return events, fmt.Errorf("stream: %w", err)
+		c, took := s.spec.chunk, s.spec.took
+		if seg.Start != s.spec.start || seg.End != s.spec.end {
+			if c, took, err = s.tr.Segment(seg); err != nil {
+				return events, fmt.Errorf("stream: %w", err)
+			}
 		}
-		s.partial = ""
+		s.partial, s.spec = "", speculation{}
 		if c.NoSpeech || c.Text == "" {
 			continue
 		}
 		events = append(events, Event{Final: true, Text: c.Text, Start: c.Start, End: c.End, Words: c.Words,
 			At: s.seconds(s.received), Decode: took})
 	}
+}
+
+// speculate decodes the segment the endpointer is about to cut, once
+// (again if its bounds move, no sooner than PartialLoad allows); ok says
+// it decoded.
+func (s *Streamer) speculate() (ok bool, err error) {
+	start, end, found := s.seg.Tentative()
+	if !found || start == s.spec.start && end == s.spec.end || start < s.openStart || end-s.openStart > len(s.open) ||
+		s.received < s.specDue {
+		return false, nil
+	}
+	begin := s.clock()
+	seg := audio.Segment{Samples: s.open[start-s.openStart : end-s.openStart], Rate: speechmodel.SampleRate,
+		Start: start, End: end, SpeechProbability: 1}
+	c, took, err := s.tr.Segment(seg)
+	if err != nil {
+		return false, fmt.Errorf("stream: %w", err)
+	}
+	s.spec = speculation{start: start, end: end, chunk: c, took: took}
+	if s.load > 0 {
+		// Bounds that keep moving (noise at the detector's threshold)
+		// must not cost a decoding per piece.
+		s.specDue = s.received + durationSamples(time.Duration(float64(s.clock()-begin)/s.load))
+	}
+	return true, nil
 }
 
 func (s *Streamer) seconds(samples int) float64 { return float64(samples) / speechmodel.SampleRate }

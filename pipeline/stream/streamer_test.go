@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/attend-go/attend/audio"
 	"github.com/attend-go/attend/audio/audiotest"
@@ -69,11 +70,14 @@ func feed(tb testing.TB, m speechmodel.Model, x []float32, piece int, opts *stre
 	return append(events, ev...)
 }
 
-// TestFinalsAreTheOfflineTranscript streams a recording in pieces of
-// several sizes: its finals are the chunks of the offline transcript
-// (text, times, words), each comes at most 1.6 s of audio after its
-// end, partials come while each utterance is spoken (at most every
-// PartialInterval of audio) and the first of each before its final.
+// TestFinalsAreTheOfflineTranscript streams a recording (utterances
+// apart by 1.5 s pauses) in pieces of several sizes, with the live
+// endpointer and without: its finals are the chunks of the offline
+// transcript (text, times, words), each comes at most 1.6 s of audio
+// after its end (EndSilence − SpeechPad, an analysis window and a piece
+// with the endpointer), partials come while each utterance is spoken (at most
+// every PartialInterval of audio) and the first of each before its
+// final.
 func TestFinalsAreTheOfflineTranscript(t *testing.T) {
 	m := model(t)
 	x := recording(t, 3)
@@ -94,9 +98,19 @@ func TestFinalsAreTheOfflineTranscript(t *testing.T) {
 	if len(want) < 3 {
 		t.Fatalf("the offline transcript has %d chunks with text; the test wants 3 or more", len(want))
 	}
-	for _, piece := range []int{rate / 10, rate / 4} {
-		t.Run(fmt.Sprint(piece), func(t *testing.T) {
-			events := feed(t, m, x, piece, nil)
+	endLate := (stream.DefaultEndSilence - 200*time.Millisecond + 32*time.Millisecond).Seconds()
+	for _, tc := range []struct {
+		piece int
+		end   time.Duration
+		late  float64 // s of audio after its end a final may come, but a piece
+	}{
+		{rate / 10, 0, endLate},
+		{rate / 4, 0, endLate},
+		{rate / 4, -1, 1.6},
+	} {
+		piece := tc.piece
+		t.Run(fmt.Sprint(piece, tc.end), func(t *testing.T) {
+			events := feed(t, m, x, piece, &stream.Options{EndSilence: tc.end})
 			var finals []stream.Event
 			partials, lastAt := 0, 0.0
 			for _, e := range events {
@@ -111,7 +125,7 @@ func TestFinalsAreTheOfflineTranscript(t *testing.T) {
 				if partials == 0 {
 					t.Errorf("final %q at %.2f s came without a partial before it", e.Text, e.At)
 				}
-				if late := e.At - e.End; late > 1.6+float64(piece)/rate && e.At < float64(len(x))/rate {
+				if late := e.At - e.End; late > tc.late+float64(piece)/rate && e.At < float64(len(x))/rate {
 					t.Errorf("final %q of [%.2f, %.2f] came at %.2f s", e.Text, e.Start, e.End, e.At)
 				}
 				partials = 0

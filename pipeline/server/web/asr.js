@@ -86,15 +86,25 @@
     if (c.mel_frames || c.encoder_frames) fig.append(canvas);
     $("#figures").append(fig);
     // Group the characters into words: spaces separate them, as the
-    // server times words.
-    const rows = [];
+    // server times words. A Whisper model's rows are its text tokens
+    // instead: a word starts at a token that begins with a space, as
+    // openai/whisper splits words.
+    let rows = [];
     let from = -1;
     c.chars.forEach((ch, i) => {
       if (ch === " ") { if (from >= 0) rows.push([from, i]); from = -1; }
       else if (from < 0) from = i;
     });
     if (from >= 0) rows.push([from, c.chars.length]);
-    const f = { chunk: c, index: k, canvas, words: [], rows: rows.length === c.words ? rows : null,
+    let unit = "characters";
+    if (rows.length !== c.words) {
+      rows = [], unit = "tokens";
+      c.chars.forEach((tok, i) => {
+        if (rows.length === 0 || tok.startsWith(" ")) rows.push([i, i + 1]);
+        else rows[rows.length - 1][1] = i + 1;
+      });
+    }
+    const f = { chunk: c, index: k, canvas, words: [], rows: rows.length === c.words ? rows : null, unit,
       melSec: extras.mel_frame_seconds, encSec: extras.encoder_frame_seconds };
     f.spec = c.mel_frames ? bitmap(decode(c.mel), c.mel_frames, c.mel_bins, maps[SPEC_MAP], true) : null;
     f.align = c.encoder_frames ? bitmap(decode(c.alignment), c.chars.length, c.encoder_frames, maps[ALIGN_MAP], false) : null;
@@ -212,7 +222,7 @@
     let chars = "";
     if (f && f.rows) {
       const [from, to] = f.rows[f.words.indexOf(i)];
-      chars = ` · characters ${from + 1}–${to} of chunk ${w.chunk + 1}`;
+      chars = ` · ${f.unit} ${from + 1}–${to} of chunk ${w.chunk + 1}`;
     }
     $("#info").textContent = `“${w.word}” ${fmt(w.start)}–${fmt(w.end)} s · confidence ${fmt(w.confidence)}${chars}`;
     if (prev && figures[prev.chunk] && prev.chunk !== w.chunk) draw(figures[prev.chunk]);
