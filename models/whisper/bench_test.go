@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/attend-go/attend/internal/sgemm"
+	"github.com/attend-go/attend/models/ggml"
 )
 
 // Where the time goes (CPU profiles of these benchmarks on one thread, tiny
@@ -36,8 +37,15 @@ import (
 func BenchmarkEncodeTiny(b *testing.B) { benchmarkEncode(b, tinyDims) }
 func BenchmarkEncodeBase(b *testing.B) { benchmarkEncode(b, baseDims) }
 
-func BenchmarkDecodeTokenTiny(b *testing.B) { benchmarkDecodeToken(b, tinyDims) }
-func BenchmarkDecodeTokenBase(b *testing.B) { benchmarkDecodeToken(b, baseDims) }
+func BenchmarkDecodeTokenTiny(b *testing.B) { benchmarkDecodeToken(b, tinyDims, ggml.F16) }
+func BenchmarkDecodeTokenBase(b *testing.B) { benchmarkDecodeToken(b, baseDims, ggml.F16) }
+
+// BenchmarkDecodeTokenTinyQ8_0 and …Q5_0 decode from the model quantized
+// as whisper.cpp's quantize tool does it (every 2-D weight but the
+// positional embeddings): its decoder weights and token embedding stay
+// quantized where ggml.MatVec has the assembly kernels.
+func BenchmarkDecodeTokenTinyQ8_0(b *testing.B) { benchmarkDecodeToken(b, tinyDims, ggml.Q8_0) }
+func BenchmarkDecodeTokenTinyQ5_0(b *testing.B) { benchmarkDecodeToken(b, tinyDims, ggml.Q5_0) }
 
 // benchModel builds a random model of d and one window of random log-mel.
 func benchModel(b *testing.B, d Dims) (*Model, []float32) {
@@ -75,11 +83,34 @@ func benchmarkEncode(b *testing.B, d Dims) {
 	}
 }
 
+// benchQuantModel builds a random model of d quantized to typ and one
+// window of random log-mel.
+func benchQuantModel(b *testing.B, d Dims, typ ggml.Type) (*Model, []float32) {
+	b.Helper()
+	f, err := ggml.QuantizeFile(generateModel(d, 7).ggml(b, false), typ)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := fromGGML(f, nil, "benchmark")
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	return m, randomMel(d, 2)
+}
+
 // benchmarkDecodeToken times one decoding step (one token in, its logits
 // out) at positions 4…, the steady state of greedy decoding, including
-// the cross-attention over 1,500 frames and the 51,864-way output layer.
-func benchmarkDecodeToken(b *testing.B, d Dims) {
-	m, mel := benchModel(b, d)
+// the cross-attention over 1,500 frames and the 51,864-way output layer,
+// with the weights in typ (F16: random weights exact in half precision).
+func benchmarkDecodeToken(b *testing.B, d Dims, typ ggml.Type) {
+	var m *Model
+	var mel []float32
+	if typ == ggml.F16 {
+		m, mel = benchModel(b, d)
+	} else {
+		m, mel = benchQuantModel(b, d, typ)
+	}
 	enc, err := m.Encode(mel)
 	if err != nil {
 		b.Fatal(err)

@@ -20,8 +20,9 @@ import (
 // Products of several rows (the encoder's 1,500, a prompt's tokens)
 // convert W to float32 into a caller's buffer and run sgemm on it, so
 // they are bit for bit what a float32 W gives; a one-row product (a
-// decoding step) reads the compact form directly (halfMatVec), or
-// dequantizes block of rows by block for q.
+// decoding step) reads the compact form directly (halfMatVec,
+// ggml.MatVec), or, for q without an assembly kernel, dequantizes block
+// of rows by block.
 type matrix struct {
 	f32        []float32
 	half       []uint16
@@ -86,6 +87,8 @@ func (w *matrix) mulVec(y, x, buf []float32) []float32 {
 	switch {
 	case w.half != nil:
 		halfMatVec(y, x, w.half, w.rows, w.cols)
+	case w.q != nil && ggml.FastMatVec(w.qtype):
+		ggml.MatVec(y[:w.rows], w.q, w.qtype, x[:w.cols])
 	case w.q != nil:
 		buf = grow(buf, quantBlockRows*w.cols)
 		for r := 0; r < w.rows; r += quantBlockRows {

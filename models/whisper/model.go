@@ -182,8 +182,11 @@ func (l *loader) attn(prefix string, n int, keepQuant bool) attnWeights {
 // block reads an encoder block (cross false) or a decoder block. An
 // encoder's quantized weights stay quantized: its products have 1,500
 // rows, so dequantizing each weight per product costs little. A decoder's
-// are dequantized once: each decoding step multiplies one row by every
-// weight, and dequantizing them per step would cost more than the step.
+// stay quantized where ggml.MatVec multiplies one row by them in
+// assembly (as fast as the blocks stream from memory), and are
+// dequantized once otherwise: each decoding step multiplies one row by
+// every weight, and dequantizing them in Go per step would cost more than
+// the step.
 func (l *loader) block(prefix string, n int, cross bool) block {
 	keepQuant := !cross
 	b := block{
