@@ -47,6 +47,44 @@ func newMatrix(w []float32, rows, cols int) matrix {
 	return matrix{f32: off, rows: rows, cols: cols, owner: owner}
 }
 
+// dotRows writes y[j] = Σ_p x[p]·W[j, c+p] for j < len(y), p < len(x):
+// products with the columns c…c+len(x) of W's first len(y) rows. W is
+// half or f32.
+func (w *matrix) dotRows(y, x []float32, c int) {
+	if w.half != nil {
+		halfDotRows(y, x, w.half[c:], w.cols)
+	} else {
+		sgemm.Gemm(false, true, 1, len(y), len(x), 1, x, len(x), w.f32[c:], w.cols, 0, y, len(y))
+	}
+	runtime.KeepAlive(w)
+}
+
+// dotRowsRange writes y (hi−lo) = W[lo:hi, :]·x: rows lo…hi of W times x
+// (cols). W is half, f32, or q with an assembly kernel (ggml.FastMatVec).
+func (w *matrix) dotRowsRange(y, x []float32, lo, hi int) {
+	c := w.cols
+	switch {
+	case w.half != nil:
+		halfDotRows(y[:hi-lo], x[:c], w.half[lo*c:hi*c], c)
+	case w.q != nil:
+		rb := len(w.q) / w.rows
+		ggml.MatVec(y[:hi-lo], w.q[lo*rb:hi*rb], w.qtype, x[:c])
+	default:
+		sgemm.Gemm(false, true, 1, hi-lo, c, 1, x, c, w.f32[lo*c:hi*c], c, 0, y, hi-lo)
+	}
+	runtime.KeepAlive(w)
+}
+
+// toFloat32 returns W in float32 off the heap (W itself when it is).
+func (w matrix) toFloat32() matrix {
+	if w.f32 != nil || w.rows*w.cols == 0 {
+		return w
+	}
+	v, owner := allocFloat32(w.rows * w.cols)
+	w.rowsTo(v, 0, w.rows)
+	return matrix{f32: v, rows: w.rows, cols: w.cols, owner: owner}
+}
+
 // bytes returns the memory the weights hold.
 func (w *matrix) bytes() int { return 4*len(w.f32) + 2*len(w.half) + len(w.q) }
 

@@ -43,7 +43,8 @@ type Model struct {
 //	x = x + mlp(mlp_ln(x)),  mlp = Linear(4n) → GELU → Linear(n)
 type block struct {
 	attnLn, crossLn, mlpLn layerNorm
-	attn, cross            attnWeights
+	attn, cross            attnWeights // cross.key empty: crossKT holds it
+	crossKT                matrix      // the cross-attention's W_kᵀ (n, n), half or f32 (cross.go)
 	mlp1, mlp2             linear
 	hasCross               bool
 }
@@ -200,10 +201,11 @@ func (l *loader) block(prefix string, n int, cross bool) block {
 	if cross {
 		b.crossLn = l.norm(prefix+".cross_attn_ln", n)
 		b.cross = l.attn(prefix+".cross_attn", n, false)
-		// The cross-attention's key and value multiply the encoder's
-		// 1,500 frames once per decoder (NewDecoder), never one row.
-		b.cross.key = l.linear(prefix+".cross_attn.key", n, n, false, true)
-		b.cross.value = l.linear(prefix+".cross_attn.value", n, n, true, true)
+		// The cross-attention multiplies its key weights transposed
+		// (cross.go): half precision stays, quantized ones become float32
+		// (W_kᵀ cannot stay in blocks).
+		b.crossKT = newCrossKT(b.cross.key.w)
+		b.cross.key = linear{}
 	}
 	return b
 }
