@@ -60,16 +60,12 @@ func (w *matrix) dotRows(y, x []float32, c int) {
 }
 
 // dotRowsRange writes y (hi−lo) = W[lo:hi, :]·x: rows lo…hi of W times x
-// (cols). W is half, f32, or q with an assembly kernel (ggml.FastMatVec).
+// (cols). W is half or f32.
 func (w *matrix) dotRowsRange(y, x []float32, lo, hi int) {
 	c := w.cols
-	switch {
-	case w.half != nil:
+	if w.half != nil {
 		halfDotRows(y[:hi-lo], x[:c], w.half[lo*c:hi*c], c)
-	case w.q != nil:
-		rb := len(w.q) / w.rows
-		ggml.MatVec(y[:hi-lo], w.q[lo*rb:hi*rb], w.qtype, x[:c])
-	default:
+	} else {
 		sgemm.Gemm(false, true, 1, hi-lo, c, 1, x, c, w.f32[lo*c:hi*c], c, 0, y, hi-lo)
 	}
 	runtime.KeepAlive(w)

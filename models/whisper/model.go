@@ -201,11 +201,15 @@ func (l *loader) block(prefix string, n int, cross bool) block {
 	if cross {
 		b.crossLn = l.norm(prefix+".cross_attn_ln", n)
 		b.cross = l.attn(prefix+".cross_attn", n, false)
-		// The cross-attention multiplies its key weights transposed
-		// (cross.go): half precision stays, quantized ones become float32
-		// (W_kᵀ cannot stay in blocks).
+		// The cross-attention multiplies its key weights transposed and
+		// its value weights by row ranges (cross.go): half precision
+		// stays, anything else becomes float32 (W_kᵀ cannot stay in
+		// blocks; several-row products must equal float32's exactly).
 		b.crossKT = newCrossKT(b.cross.key.w)
 		b.cross.key = linear{}
+		if v := &b.cross.value.w; v.half == nil {
+			*v = v.toFloat32()
+		}
 	}
 	return b
 }
