@@ -88,3 +88,29 @@ func BenchmarkQuantize(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMatVec multiplies a vector by Whisper's token embedding shape
+// (51,864×384) in each type: the output layer of a decoding step, bound
+// by how fast the blocks stream from memory.
+func BenchmarkMatVec(b *testing.B) {
+	const rows, cols = 51864, 384
+	rng := rand.New(rand.NewPCG(3, 4))
+	w := make([]float32, rows*cols)
+	for i := range w {
+		w[i] = float32(rng.NormFloat64())
+	}
+	x, y := w[:cols], make([]float32, rows)
+	for _, typ := range []Type{Q4_0, Q4_1, Q5_0, Q5_1, Q8_0} {
+		b.Run(typ.String(), func(b *testing.B) {
+			data, err := Quantize(typ, w)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				MatVec(y, data, typ, x)
+			}
+		})
+	}
+}

@@ -26,7 +26,9 @@ func (t *Tensor) Float32s() ([]float32, error) {
 // DequantizeRow stores in dst the len(dst) values encoded in src as type
 // typ, exactly as ggml's dequantize_row_* (ggml/src/ggml-quants.c) and
 // its f16 and f32 conversions do; for a block type each product d·q is
-// rounded to float32 before m is added (no fused multiply-add). src may
+// rounded to float32 before m is added (no fused multiply-add). Block
+// types run in assembly where MatVec does (FastMatVec), bit for bit the
+// same. src may
 // hold any whole number of rows, or all of a tensor's data.
 //
 // It panics if typ is unsupported, len(dst) is not a whole number of
@@ -51,6 +53,9 @@ func DequantizeRow(dst []float32, src []byte, typ Type) {
 			dst[i] = tab[binary.LittleEndian.Uint16(src[2*i:])]
 		}
 	default:
+		if dequantizeFast(dst, src, typ) {
+			return
+		}
 		bb := typ.BlockBytes()
 		for i := 0; i < len(dst); i += BlockLen {
 			dequantizeBlock((*[BlockLen]float32)(dst[i:]), src[i/BlockLen*bb:][:bb], typ)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/attend-go/attend/internal/sgemm"
+	"github.com/attend-go/attend/models/ggml"
 )
 
 // Where the time goes (CPU profiles of these benchmarks on one thread, tiny
@@ -28,16 +29,24 @@ import (
 // One decoding step (one token, greedy), memory-bound: every weight is read
 // once per token.
 //
-//	55%  the output layer, x·Eᵀ over the 51,864×384 token embedding (40 MB
-//	     read in binary16 where exact; 80 MB in float32 otherwise)
-//	24%  the decoder layers' one-row products (16.5 MB of binary16 weights)
-//	20%  self- and cross-attention (the cross keys and values, 1500×384
-//	     float32 per layer, 18 MB per token)
+//	45%  the output layer, x·Eᵀ over the 51,864×384 token embedding (40 MB
+//	     read in binary16 where exact, 13.7 MB in q5_0 blocks; 80 MB in
+//	     float32 otherwise)
+//	37%  the cross-attention (cross.go): the packed audio, Xᵀ and X, 4.6 MB
+//	     read per layer, and its key and value weights
+//	17%  the decoder layers' other one-row products (14 MB of binary16)
 func BenchmarkEncodeTiny(b *testing.B) { benchmarkEncode(b, tinyDims) }
 func BenchmarkEncodeBase(b *testing.B) { benchmarkEncode(b, baseDims) }
 
-func BenchmarkDecodeTokenTiny(b *testing.B) { benchmarkDecodeToken(b, tinyDims) }
-func BenchmarkDecodeTokenBase(b *testing.B) { benchmarkDecodeToken(b, baseDims) }
+func BenchmarkDecodeTokenTiny(b *testing.B) { benchmarkDecodeToken(b, tinyDims, ggml.F16) }
+func BenchmarkDecodeTokenBase(b *testing.B) { benchmarkDecodeToken(b, baseDims, ggml.F16) }
+
+// BenchmarkDecodeTokenTinyQ8_0 and …Q5_0 decode from the model quantized
+// as whisper.cpp's quantize tool does it (every 2-D weight but the
+// positional embeddings): its decoder weights and token embedding stay
+// quantized where ggml.MatVec has the assembly kernels.
+func BenchmarkDecodeTokenTinyQ8_0(b *testing.B) { benchmarkDecodeToken(b, tinyDims, ggml.Q8_0) }
+func BenchmarkDecodeTokenTinyQ5_0(b *testing.B) { benchmarkDecodeToken(b, tinyDims, ggml.Q5_0) }
 
 // benchModel builds a random model of d and one window of random log-mel.
 func benchModel(b *testing.B, d Dims) (*Model, []float32) {
@@ -75,11 +84,34 @@ func benchmarkEncode(b *testing.B, d Dims) {
 	}
 }
 
+// benchQuantModel builds a random model of d quantized to typ and one
+// window of random log-mel.
+func benchQuantModel(b *testing.B, d Dims, typ ggml.Type) (*Model, []float32) {
+	b.Helper()
+	f, err := ggml.QuantizeFile(generateModel(d, 7).ggml(b, false), typ)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := fromGGML(f, nil, "benchmark")
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	return m, randomMel(d, 2)
+}
+
 // benchmarkDecodeToken times one decoding step (one token in, its logits
 // out) at positions 4…, the steady state of greedy decoding, including
-// the cross-attention over 1,500 frames and the 51,864-way output layer.
-func benchmarkDecodeToken(b *testing.B, d Dims) {
-	m, mel := benchModel(b, d)
+// the cross-attention over 1,500 frames and the 51,864-way output layer,
+// with the weights in typ (F16: random weights exact in half precision).
+func benchmarkDecodeToken(b *testing.B, d Dims, typ ggml.Type) {
+	var m *Model
+	var mel []float32
+	if typ == ggml.F16 {
+		m, mel = benchModel(b, d)
+	} else {
+		m, mel = benchQuantModel(b, d, typ)
+	}
 	enc, err := m.Encode(mel)
 	if err != nil {
 		b.Fatal(err)

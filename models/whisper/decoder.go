@@ -2,29 +2,15 @@ package whisper
 
 import (
 	"fmt"
-	"runtime"
 
 	"github.com/attend-go/attend/attention"
 )
 
-// NewDecoder implements Network. The cross-attention keys and values
-// (audio·W_k, audio·W_v + b_v per layer) are computed here once and shared
-// by every Clone.
+// NewDecoder implements Network. The audio is packed for the
+// cross-attention (cross.go) here once and shared by every Clone: no keys
+// or values are computed or kept.
 func (m *Model) NewDecoder(audio *AudioFeatures, recordCrossQK bool) TextDecoder {
-	n := m.dims.NTextState
-	d := &textDecoder{m: m, audio: audio, record: recordCrossQK}
-	var buf []float32
-	size := audio.Frames * n
-	kv, owner := allocFloat32(2 * len(m.decBlocks) * size) // off the heap (offheap.go): 18 MB for tiny
-	d.crossOwner = owner
-	for i := range m.decBlocks {
-		b := &m.decBlocks[i]
-		k := kv[2*i*size : (2*i+1)*size : (2*i+1)*size]
-		v := kv[(2*i+1)*size : (2*i+2)*size : (2*i+2)*size]
-		b.cross.key.forward(k, audio.Data, audio.Frames, &buf)
-		b.cross.value.forward(v, audio.Data, audio.Frames, &buf)
-		d.crossK, d.crossV = append(d.crossK, k), append(d.crossV, v)
-	}
+	d := &textDecoder{m: m, cross: newCrossAudio(audio), record: recordCrossQK}
 	d.selfK = make([][]float32, len(m.decBlocks))
 	d.selfV = make([][]float32, len(m.decBlocks))
 	if recordCrossQK {
@@ -39,19 +25,18 @@ func (m *Model) NewDecoder(audio *AudioFeatures, recordCrossQK bool) TextDecoder
 //	x = blocks(x, audio)      causal self-attention over the cache, cross-attention to audio
 //	logits = ln(x)·token_embeddingᵀ                                        (t, n_vocab)
 type textDecoder struct {
-	m              *Model
-	audio          *AudioFeatures
-	crossK, crossV [][]float32 // per layer (Frames, n), shared by clones
-	crossOwner     *offHeap    // their memory, kept while any clone is reachable
-	selfK, selfV   [][]float32 // per layer (len, n), grown by Forward
-	len            int
-	record         bool
-	qk             [][][]float32 // [layer·heads + head][position] → (Frames) raw scores
-	logits         []float32     // (t, n_vocab) of the last Forward
-	x              []float32     // (t, n) the residual stream, reused by Forward
-	s              *scratch      // activations for t tokens, reused by Forward; nil in a fresh clone
-	st             int           // the t that s holds
-	embBuf         []float32     // blocks of the half token embedding in float32 (Model.logits)
+	m            *Model
+	cross        *crossAudio // the audio packed for the cross-attention, shared by clones
+	selfK, selfV [][]float32 // per layer (len, n), grown by Forward
+	len          int
+	record       bool
+	qk           [][][]float32 // [layer·heads + head][position] → (Frames) raw scores
+	logits       []float32     // (t, n_vocab) of the last Forward
+	x            []float32     // (t, n) the residual stream, reused by Forward
+	s            *scratch      // activations for t tokens, reused by Forward; nil in a fresh clone
+	st           int           // the t that s holds
+	cs           crossScratch  // the cross-attention's, reused by Forward; empty in a fresh clone
+	embBuf       []float32     // blocks of the half token embedding in float32 (Model.logits)
 }
 
 // Len implements TextDecoder.
@@ -71,7 +56,7 @@ func (d *textDecoder) Clone() TextDecoder {
 			c.qk[i] = append([][]float32(nil), d.qk[i]...)
 		}
 	}
-	c.logits, c.x, c.s, c.st, c.embBuf = nil, nil, nil, 0, nil
+	c.logits, c.x, c.s, c.st, c.cs, c.embBuf = nil, nil, nil, 0, crossScratch{}, nil
 	return &c
 }
 
@@ -109,7 +94,6 @@ func (d *textDecoder) Forward(tokens []int) ([][]float32, error) {
 	for l := range d.m.decBlocks {
 		d.block(l, x, s, t)
 	}
-	runtime.KeepAlive(d.crossOwner)
 	d.len += t
 	d.m.decLn.forward(x, x, t)
 	d.logits = grow(d.logits, t*dims.NVocab)
@@ -138,17 +122,14 @@ func (d *textDecoder) block(l int, x []float32, s *scratch, t int) {
 
 	b.crossLn.forward(s.h, x, t)
 	b.cross.query.forward(s.q, s.h, t, &s.w)
-	frames := d.audio.Frames
-	sdpa := attention.SDPA{Heads: heads}
+	var keep func(h int, row []float32)
 	if d.record {
-		sdpa.KeepScores = func(h int, scores []float32) {
+		keep = func(h int, row []float32) {
 			i := l*heads + h
-			for r := range t {
-				d.qk[i] = append(d.qk[i], append([]float32(nil), scores[r*frames:(r+1)*frames]...))
-			}
+			d.qk[i] = append(d.qk[i], append([]float32(nil), row...))
 		}
 	}
-	sdpa.Attend(s.o, s.q, d.crossK[l], d.crossV[l], t, frames, n)
+	crossAttend(s.o, s.q, t, b, d.cross, heads, &d.cs, keep)
 	b.cross.out.forward(s.h, s.o, t, &s.w)
 	addTo(x, s.h)
 	b.mlp(x, s, t)

@@ -50,7 +50,8 @@ const halfChunk = 1 << 20
 
 // matrix implements matrixSource: f16 data becomes the half copy directly
 // (read in chunks, never as float32), quantized data is kept as stored
-// when keepQuant, anything else goes through float32 (newMatrix).
+// when keepQuant or when its type has a fast one-row kernel
+// (ggml.FastMatVec), anything else goes through float32 (newMatrix).
 func (s ggmlSource) matrix(name string, keepQuant bool) (matrix, []int, error) {
 	t := s.f.Lookup(name)
 	if t == nil {
@@ -70,7 +71,7 @@ func (s ggmlSource) matrix(name string, keepQuant bool) (matrix, []int, error) {
 			return matrix{}, nil, fmt.Errorf("whisper: tensor %q: %v %v is malformed", name, t.Type, t.Shape)
 		}
 		q, owner := allocWeights(int(n))
-		if keepQuant {
+		if keepQuant || ggml.FastMatVec(t.Type) {
 			if err := s.readData(t, q); err != nil {
 				return matrix{}, nil, err
 			}
@@ -138,9 +139,9 @@ func (s ggmlSource) halfData(t *ggml.Tensor) ([]uint16, *offHeap, error) {
 
 // LoadGGML loads a whisper.cpp ggml model file (f32, f16, or quantized
 // q4_0, q4_1, q5_0, q5_1, q8_0 weights). It reads the file's index, then
-// one tensor at a time: f16 matrices are kept in half precision, the
-// encoder's quantized matrices stay quantized, the rest is dequantized to
-// float32 (matrix). The model keeps the file's mel filters and
+// one tensor at a time: f16 matrices are kept in half precision,
+// quantized matrices stay quantized (the decoder's only where the machine
+// has the assembly kernels), the rest is dequantized to float32 (matrix). The model keeps the file's mel filters and
 // vocabulary.
 func LoadGGML(path string) (*Model, error) {
 	fh, err := os.Open(path)

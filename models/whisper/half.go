@@ -121,11 +121,12 @@ func halfMatVec(y, x []float32, w []uint16, rows, cols int) {
 	wg.Wait()
 }
 
-// halfDotRows computes y[j] = Σ_p x[p]·w[j·cols+p] for j < len(y).
-func halfDotRows(y, x []float32, w []uint16, cols int) {
-	done := halfDotRowsFast(y, x, w, cols)
+// halfDotRows computes y[j] = Σ_p x[p]·w[j·ldw+p] for j < len(y), p <
+// len(x): dot products with len(x) columns of rows ldw apart.
+func halfDotRows(y, x []float32, w []uint16, ldw int) {
+	done := halfDotRowsFast(y, x, w, ldw)
 	for j := range y[done:] {
-		row := w[(done+j)*cols:][:cols]
+		row := w[(done+j)*ldw:][:len(x)]
 		var s float32
 		for p, v := range x {
 			s += v * halfToFloat32(row[p])

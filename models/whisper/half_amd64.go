@@ -16,12 +16,13 @@ var useHalfAVX2 = cpu.F16C
 
 // halfDotRowsFast computes all of y in assembly when it can and returns how
 // many rows it did (len(y) or 0).
-func halfDotRowsFast(y, x []float32, w []uint16, cols int) int {
-	if !useHalfAVX2 || cols%8 != 0 || len(y) == 0 {
+func halfDotRowsFast(y, x []float32, w []uint16, ldw int) int {
+	k := len(x)
+	if !useHalfAVX2 || k%8 != 0 || k == 0 || len(y) == 0 {
 		return 0
 	}
-	_, _ = x[cols-1], w[len(y)*cols-1]
-	halfDotRowsAVX2(cols, &x[0], &w[0], cols, &y[0], len(y))
+	_ = w[(len(y)-1)*ldw+k-1]
+	halfDotRowsAVX2(k, &x[0], &w[0], ldw, &y[0], len(y))
 	return len(y)
 }
 

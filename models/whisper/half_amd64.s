@@ -7,7 +7,11 @@
 // y[j] = Σ_{p<k} x[p]·w[j·ldw+p] for j < n, w in binary16, k a positive
 // multiple of 8: the rows converted eight at a time by VCVTPH2PS. Four rows
 // at a time share each load of x; 16 steps per iteration keep eight
-// accumulators in flight (as sgemvTAVX2 in internal/sgemm).
+// accumulators in flight (as sgemvTAVX2 in internal/sgemm). Each
+// iteration prefetches two cache lines of the rows eight to eleven ahead
+// (R14), in order as if the rows were contiguous (ldw = k, every weight
+// matrix): with the hardware prefetcher alone the token embedding took
+// about 60 % more time.
 TEXT ·halfDotRowsAVX2(SB), NOSPLIT, $0-48
 	MOVQ k+0(FP), CX
 	MOVQ x+8(FP), SI
@@ -26,6 +30,7 @@ rows4:
 	LEAQ (DI)(R9*1), R12
 	LEAQ (DI)(R9*2), R13
 	LEAQ (R12)(R9*2), R8
+	LEAQ (DI)(R9*8), R14
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -39,6 +44,8 @@ rows4:
 	JE   tail4
 
 loop4x16:
+	PREFETCHT0  (R14)(AX*8)
+	PREFETCHT0  64(R14)(AX*8)
 	VMOVUPS     (SI)(AX*4), Y8
 	VMOVUPS     32(SI)(AX*4), Y9
 	VCVTPH2PS   (R11)(AX*2), Y10

@@ -7,6 +7,6 @@ package whisper
 
 var useHalfAVX2 = false
 
-func halfDotRowsFast(y, x []float32, w []uint16, cols int) int { return 0 }
+func halfDotRowsFast(y, x []float32, w []uint16, ldw int) int { return 0 }
 
 func halfToFloat32sFast(dst []float32, src []uint16) int { return 0 }

@@ -20,8 +20,9 @@ import (
 // Products of several rows (the encoder's 1,500, a prompt's tokens)
 // convert W to float32 into a caller's buffer and run sgemm on it, so
 // they are bit for bit what a float32 W gives; a one-row product (a
-// decoding step) reads the compact form directly (halfMatVec), or
-// dequantizes block of rows by block for q.
+// decoding step) reads the compact form directly (halfMatVec,
+// ggml.MatVec), or, for q without an assembly kernel, dequantizes block
+// of rows by block.
 type matrix struct {
 	f32        []float32
 	half       []uint16
@@ -44,6 +45,40 @@ func newMatrix(w []float32, rows, cols int) matrix {
 	off, owner := allocFloat32(len(w))
 	copy(off, w)
 	return matrix{f32: off, rows: rows, cols: cols, owner: owner}
+}
+
+// dotRows writes y[j] = Σ_p x[p]·W[j, c+p] for j < len(y), p < len(x):
+// products with the columns c…c+len(x) of W's first len(y) rows. W is
+// half or f32.
+func (w *matrix) dotRows(y, x []float32, c int) {
+	if w.half != nil {
+		halfDotRows(y, x, w.half[c:], w.cols)
+	} else {
+		sgemm.Gemm(false, true, 1, len(y), len(x), 1, x, len(x), w.f32[c:], w.cols, 0, y, len(y))
+	}
+	runtime.KeepAlive(w)
+}
+
+// dotRowsRange writes y (hi−lo) = W[lo:hi, :]·x: rows lo…hi of W times x
+// (cols). W is half or f32.
+func (w *matrix) dotRowsRange(y, x []float32, lo, hi int) {
+	c := w.cols
+	if w.half != nil {
+		halfDotRows(y[:hi-lo], x[:c], w.half[lo*c:hi*c], c)
+	} else {
+		sgemm.Gemm(false, true, 1, hi-lo, c, 1, x, c, w.f32[lo*c:hi*c], c, 0, y, hi-lo)
+	}
+	runtime.KeepAlive(w)
+}
+
+// toFloat32 returns W in float32 off the heap (W itself when it is).
+func (w matrix) toFloat32() matrix {
+	if w.f32 != nil || w.rows*w.cols == 0 {
+		return w
+	}
+	v, owner := allocFloat32(w.rows * w.cols)
+	w.rowsTo(v, 0, w.rows)
+	return matrix{f32: v, rows: w.rows, cols: w.cols, owner: owner}
 }
 
 // bytes returns the memory the weights hold.
@@ -86,6 +121,8 @@ func (w *matrix) mulVec(y, x, buf []float32) []float32 {
 	switch {
 	case w.half != nil:
 		halfMatVec(y, x, w.half, w.rows, w.cols)
+	case w.q != nil && ggml.FastMatVec(w.qtype):
+		ggml.MatVec(y[:w.rows], w.q, w.qtype, x[:w.cols])
 	case w.q != nil:
 		buf = grow(buf, quantBlockRows*w.cols)
 		for r := 0; r < w.rows; r += quantBlockRows {

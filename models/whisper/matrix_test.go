@@ -68,8 +68,10 @@ func TestMatrixForms(t *testing.T) {
 
 // TestLoadedForms checks the forms LoadGGML gives the bundle's files'
 // weights: an f16 file's matrices in half precision only (with the half
-// kernels), a q5_0 file's encoder and cross-attention key/value weights
-// quantized, its other decoder weights in float32.
+// kernels), a q5_0 file's encoder weights quantized, its decoder weights
+// too where ggml has the one-row kernel, else in float32, and its
+// cross-attention's transposed key and its value weights in float32
+// (cross.go).
 func TestLoadedForms(t *testing.T) {
 	f16, err := LoadGGML(bundle(t, "small-en.ggml-f16.bin"))
 	if err != nil {
@@ -77,12 +79,14 @@ func TestLoadedForms(t *testing.T) {
 	}
 	if useHalfAVX2 {
 		for name, w := range map[string]*matrix{"token embedding": &f16.tokEmb, "encoder mlp.0": &f16.encBlocks[0].mlp1.w,
-			"decoder query": &f16.decBlocks[0].attn.query.w, "decoder cross key": &f16.decBlocks[0].cross.key.w} {
+			"decoder query": &f16.decBlocks[0].attn.query.w, "decoder cross query": &f16.decBlocks[0].cross.query.w,
+			"decoder cross keyᵀ": &f16.decBlocks[0].crossKT} {
 			if w.half == nil || w.f32 != nil {
 				t.Errorf("f16 file: %s is not in half precision only", name)
 			}
 		}
 	}
+	fast := ggml.FastMatVec(ggml.Q5_0)
 	q5, err := LoadGGML(bundle(t, "small-en.ggml-q5_0.bin"))
 	if err != nil {
 		t.Fatal(err)
@@ -94,11 +98,11 @@ func TestLoadedForms(t *testing.T) {
 	}{
 		{"encoder query", &q5.encBlocks[0].attn.query.w, true},
 		{"encoder mlp.2", &q5.encBlocks[0].mlp2.w, true},
-		{"decoder cross key", &q5.decBlocks[0].cross.key.w, true},
-		{"decoder cross value", &q5.decBlocks[0].cross.value.w, true},
-		{"decoder cross query", &q5.decBlocks[0].cross.query.w, false},
-		{"decoder mlp.0", &q5.decBlocks[0].mlp1.w, false},
-		{"token embedding", &q5.tokEmb, false},
+		{"decoder cross keyᵀ", &q5.decBlocks[0].crossKT, false},
+		{"decoder cross value", &q5.decBlocks[0].cross.value.w, false},
+		{"decoder cross query", &q5.decBlocks[0].cross.query.w, fast},
+		{"decoder mlp.0", &q5.decBlocks[0].mlp1.w, fast},
+		{"token embedding", &q5.tokEmb, fast},
 	} {
 		if got := tc.w.q != nil; got != tc.quant || (tc.w.f32 != nil) == tc.quant {
 			t.Errorf("q5_0 file: %s quantized %v (float32 %v), want quantized %v", tc.name, got, tc.w.f32 != nil, tc.quant)

@@ -43,7 +43,8 @@ type Model struct {
 //	x = x + mlp(mlp_ln(x)),  mlp = Linear(4n) → GELU → Linear(n)
 type block struct {
 	attnLn, crossLn, mlpLn layerNorm
-	attn, cross            attnWeights
+	attn, cross            attnWeights // cross.key empty: crossKT holds it
+	crossKT                matrix      // the cross-attention's W_kᵀ (n, n), half or f32 (cross.go)
 	mlp1, mlp2             linear
 	hasCross               bool
 }
@@ -182,8 +183,11 @@ func (l *loader) attn(prefix string, n int, keepQuant bool) attnWeights {
 // block reads an encoder block (cross false) or a decoder block. An
 // encoder's quantized weights stay quantized: its products have 1,500
 // rows, so dequantizing each weight per product costs little. A decoder's
-// are dequantized once: each decoding step multiplies one row by every
-// weight, and dequantizing them per step would cost more than the step.
+// stay quantized where ggml.MatVec multiplies one row by them in
+// assembly (as fast as the blocks stream from memory), and are
+// dequantized once otherwise: each decoding step multiplies one row by
+// every weight, and dequantizing them in Go per step would cost more than
+// the step.
 func (l *loader) block(prefix string, n int, cross bool) block {
 	keepQuant := !cross
 	b := block{
@@ -197,10 +201,15 @@ func (l *loader) block(prefix string, n int, cross bool) block {
 	if cross {
 		b.crossLn = l.norm(prefix+".cross_attn_ln", n)
 		b.cross = l.attn(prefix+".cross_attn", n, false)
-		// The cross-attention's key and value multiply the encoder's
-		// 1,500 frames once per decoder (NewDecoder), never one row.
-		b.cross.key = l.linear(prefix+".cross_attn.key", n, n, false, true)
-		b.cross.value = l.linear(prefix+".cross_attn.value", n, n, true, true)
+		// The cross-attention multiplies its key weights transposed and
+		// its value weights by row ranges (cross.go): half precision
+		// stays, anything else becomes float32 (W_kᵀ cannot stay in
+		// blocks; several-row products must equal float32's exactly).
+		b.crossKT = newCrossKT(b.cross.key.w)
+		b.cross.key = linear{}
+		if v := &b.cross.value.w; v.half == nil {
+			*v = v.toFloat32()
+		}
 	}
 	return b
 }

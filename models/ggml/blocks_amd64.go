@@ -1,0 +1,81 @@
+//go:build !purego
+
+package ggml
+
+import "github.com/attend-go/attend/internal/cpu"
+
+// Implemented in blocks_amd64.s. matVec kernels: y[r] for r < rows, each
+// row blocks blocks; dequantize kernels: blocks blocks into y. rows and
+// blocks are positive.
+
+//go:noescape
+func matVecQ4_0AVX2(y *float32, rows int, w *byte, blocks int, x *float32)
+
+//go:noescape
+func matVecQ4_1AVX2(y *float32, rows int, w *byte, blocks int, x *float32)
+
+//go:noescape
+func matVecQ5_0AVX2(y *float32, rows int, w *byte, blocks int, x *float32)
+
+//go:noescape
+func matVecQ5_1AVX2(y *float32, rows int, w *byte, blocks int, x *float32)
+
+//go:noescape
+func matVecQ8_0AVX2(y *float32, rows int, w *byte, blocks int, x *float32)
+
+//go:noescape
+func dequantizeQ4_0AVX2(y *float32, w *byte, blocks int)
+
+//go:noescape
+func dequantizeQ4_1AVX2(y *float32, w *byte, blocks int)
+
+//go:noescape
+func dequantizeQ5_0AVX2(y *float32, w *byte, blocks int)
+
+//go:noescape
+func dequantizeQ5_1AVX2(y *float32, w *byte, blocks int)
+
+//go:noescape
+func dequantizeQ8_0AVX2(y *float32, w *byte, blocks int)
+
+// blockKernel is one block type's pair of assembly kernels.
+type blockKernel struct {
+	matVec     func(y *float32, rows int, w *byte, blocks int, x *float32)
+	dequantize func(y *float32, w *byte, blocks int)
+}
+
+// blockKernels holds them when the CPU has AVX2, FMA and F16C (the
+// scales are converted by VCVTPH2PS).
+var blockKernels = func() map[Type]blockKernel {
+	if !cpu.F16C {
+		return nil
+	}
+	return map[Type]blockKernel{
+		Q4_0: {matVecQ4_0AVX2, dequantizeQ4_0AVX2},
+		Q4_1: {matVecQ4_1AVX2, dequantizeQ4_1AVX2},
+		Q5_0: {matVecQ5_0AVX2, dequantizeQ5_0AVX2},
+		Q5_1: {matVecQ5_1AVX2, dequantizeQ5_1AVX2},
+		Q8_0: {matVecQ8_0AVX2, dequantizeQ8_0AVX2},
+	}
+}()
+
+// matVecFast runs MatVec's checked arguments in assembly when it can.
+func matVecFast(y []float32, data []byte, typ Type, x []float32) bool {
+	k, ok := blockKernels[typ]
+	if !ok {
+		return false
+	}
+	k.matVec(&y[0], len(y), &data[0], len(x)/BlockLen, &x[0])
+	return true
+}
+
+// dequantizeFast runs DequantizeRow's checked arguments of a block type
+// in assembly when it can.
+func dequantizeFast(dst []float32, src []byte, typ Type) bool {
+	k, ok := blockKernels[typ]
+	if !ok || len(dst) == 0 {
+		return false
+	}
+	k.dequantize(&dst[0], &src[0], len(dst)/BlockLen)
+	return true
+}

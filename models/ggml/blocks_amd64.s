@@ -1,0 +1,395 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// Block kernels (blocks_amd64.go). Each DECODE_ macro widens a block of
+// 32 to 32 int8 values q (as ggml's AVX2 code unpacks them), converts them
+// to float32 and scales them by the block's d (plus m) exactly as
+// DequantizeRow rounds them, into Y6–Y9; matVec kernels multiply those
+// into four accumulators of eight lanes against x, dequantize kernels
+// store them. Registers: Y0–Y3 the accumulators, Y4 d, Y5 the 32 q bytes,
+// Y6–Y10 scratch, Y11–Y15 constants.
+
+DATA nib<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nib<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nib<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nib<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL nib<>(SB), RODATA|NOPTR, $32
+
+// byte j of a broadcast qh gets byte j/8 of qh (ggml's bytes_from_bits_32).
+DATA shuf<>+0(SB)/8, $0x0000000000000000
+DATA shuf<>+8(SB)/8, $0x0101010101010101
+DATA shuf<>+16(SB)/8, $0x0202020202020202
+DATA shuf<>+24(SB)/8, $0x0303030303030303
+GLOBL shuf<>(SB), RODATA|NOPTR, $32
+
+// byte j: every bit set but bit j mod 8.
+DATA bits<>+0(SB)/8, $0x7fbfdfeff7fbfdfe
+DATA bits<>+8(SB)/8, $0x7fbfdfeff7fbfdfe
+DATA bits<>+16(SB)/8, $0x7fbfdfeff7fbfdfe
+DATA bits<>+24(SB)/8, $0x7fbfdfeff7fbfdfe
+GLOBL bits<>(SB), RODATA|NOPTR, $32
+
+DATA hi4<>+0(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA hi4<>+8(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA hi4<>+16(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA hi4<>+24(SB)/8, $0xf0f0f0f0f0f0f0f0
+GLOBL hi4<>(SB), RODATA|NOPTR, $32
+
+DATA bit4<>+0(SB)/8, $0x1010101010101010
+DATA bit4<>+8(SB)/8, $0x1010101010101010
+DATA bit4<>+16(SB)/8, $0x1010101010101010
+DATA bit4<>+24(SB)/8, $0x1010101010101010
+GLOBL bit4<>(SB), RODATA|NOPTR, $32
+
+DATA eight<>+0(SB)/8, $0x0808080808080808
+DATA eight<>+8(SB)/8, $0x0808080808080808
+DATA eight<>+16(SB)/8, $0x0808080808080808
+DATA eight<>+24(SB)/8, $0x0808080808080808
+GLOBL eight<>(SB), RODATA|NOPTR, $32
+
+// Arguments of every kernel: y *float32, rows int, w *byte, blocks int
+// (per row), x *float32; rows and blocks positive.
+#define ARGS \
+	MOVQ y+0(FP), DX; \
+	MOVQ rows+8(FP), BX; \
+	MOVQ w+16(FP), DI; \
+	MOVQ blocks+24(FP), CX; \
+	MOVQ x+32(FP), SI; \
+	CONSTANTS
+
+// CONSTANTS loads the unpacking masks.
+#define CONSTANTS \
+	VMOVDQU nib<>(SB), Y11; \
+	VMOVDQU shuf<>(SB), Y12; \
+	VMOVDQU bits<>(SB), Y13; \
+	VPCMPEQB Y14, Y14, Y14
+
+// ROW starts a row: zero accumulators, x from its start.
+#define ROW \
+	VXORPS Y0, Y0, Y0; \
+	VXORPS Y1, Y1, Y1; \
+	VXORPS Y2, Y2, Y2; \
+	VXORPS Y3, Y3, Y3; \
+	MOVQ SI, R8; \
+	MOVQ CX, R9
+
+// SCALE loads the block's d (the half at off(DI)) into all lanes of Y4.
+#define SCALE(off) \
+	VPBROADCASTW off(DI), X4; \
+	VCVTPH2PS X4, Y4
+
+// NIBBLES puts the 16 bytes at off(DI), low nibbles then high nibbles,
+// into the 32 bytes of Y5 (values 0…15).
+#define NIBBLES(off) \
+	VMOVDQU off(DI), X5; \
+	VPSRLW $4, X5, X6; \
+	VINSERTI128 $1, X6, Y5, Y5; \
+	VPAND Y11, Y5, Y5
+
+// HIGHBITS sets byte j of Y6 to 0xff where bit j of the uint32 at off(DI)
+// is set, else 0.
+#define HIGHBITS(off) \
+	VPBROADCASTD off(DI), Y6; \
+	VPSHUFB Y12, Y6, Y6; \
+	VPOR Y13, Y6, Y6; \
+	VPCMPEQB Y14, Y6, Y6
+
+// WIDEN converts the 32 int8 of Y5 to float32 in Y6–Y9.
+#define WIDEN \
+	VPMOVSXBD X5, Y6; \
+	VPSRLDQ $8, X5, X7; \
+	VPMOVSXBD X7, Y7; \
+	VEXTRACTI128 $1, Y5, X8; \
+	VPSRLDQ $8, X8, X9; \
+	VPMOVSXBD X8, Y8; \
+	VPMOVSXBD X9, Y9; \
+	VCVTDQ2PS Y6, Y6; \
+	VCVTDQ2PS Y7, Y7; \
+	VCVTDQ2PS Y8, Y8; \
+	VCVTDQ2PS Y9, Y9
+
+// TIMESD multiplies Y6–Y9 by d: the dequantized weights d·q.
+#define TIMESD \
+	VMULPS Y4, Y6, Y6; \
+	VMULPS Y4, Y7, Y7; \
+	VMULPS Y4, Y8, Y8; \
+	VMULPS Y4, Y9, Y9
+
+// PLUSM adds Y10 (m) to Y6–Y9: d·q + m, rounded after the product.
+#define PLUSM \
+	VADDPS Y10, Y6, Y6; \
+	VADDPS Y10, Y7, Y7; \
+	VADDPS Y10, Y8, Y8; \
+	VADDPS Y10, Y9, Y9
+
+// ACCUMULATE adds Y6–Y9 times the block's 32 values of x into Y0–Y3 and
+// steps to the next block of size bytes (R9 counts the blocks down).
+#define ACCUMULATE(size) \
+	VFMADD231PS (R8), Y6, Y0; \
+	VFMADD231PS 32(R8), Y7, Y1; \
+	VFMADD231PS 64(R8), Y8, Y2; \
+	VFMADD231PS 96(R8), Y9, Y3; \
+	ADDQ $size, DI; \
+	ADDQ $128, R8; \
+	DECQ R9
+
+// STORE sums the accumulators into y[r] and steps to the next row.
+#define STORE \
+	VADDPS Y1, Y0, Y0; \
+	VADDPS Y3, Y2, Y2; \
+	VADDPS Y2, Y0, Y0; \
+	VEXTRACTF128 $1, Y0, X1; \
+	VADDPS X1, X0, X0; \
+	VHADDPS X0, X0, X0; \
+	VHADDPS X0, X0, X0; \
+	VMOVSS X0, (DX); \
+	ADDQ $4, DX; \
+	DECQ BX
+
+// DECODE_Q8_0: block d, 32 int8 q; w = d·q.
+#define DECODE_Q8_0 \
+	SCALE(0); \
+	VPMOVSXBD 2(DI), Y6; \
+	VPMOVSXBD 10(DI), Y7; \
+	VPMOVSXBD 18(DI), Y8; \
+	VPMOVSXBD 26(DI), Y9; \
+	VCVTDQ2PS Y6, Y6; \
+	VCVTDQ2PS Y7, Y7; \
+	VCVTDQ2PS Y8, Y8; \
+	VCVTDQ2PS Y9, Y9; \
+	TIMESD
+
+// DECODE_Q4_0: block d, 16 bytes of nibbles; w = d·(q − 8).
+#define DECODE_Q4_0 \
+	SCALE(0); \
+	NIBBLES(2); \
+	VPSUBB Y15, Y5, Y5; \
+	WIDEN; \
+	TIMESD
+
+// DECODE_Q4_1: block d, m, 16 bytes of nibbles; w = d·q + m.
+#define DECODE_Q4_1 \
+	SCALE(0); \
+	VPBROADCASTW 2(DI), X10; \
+	VCVTPH2PS X10, Y10; \
+	NIBBLES(4); \
+	WIDEN; \
+	TIMESD; \
+	PLUSM
+
+// DECODE_Q5_0: block d, 32 high bits, 16 bytes of nibbles; w = d·(q − 16):
+// the byte is the nibble where the high bit is set, else the nibble | 0xf0
+// (its value minus 16 as int8).
+#define DECODE_Q5_0 \
+	SCALE(0); \
+	NIBBLES(6); \
+	HIGHBITS(2); \
+	VPANDN Y15, Y6, Y6; \
+	VPOR Y6, Y5, Y5; \
+	WIDEN; \
+	TIMESD
+
+// DECODE_Q5_1: block d, m, 32 high bits, 16 bytes of nibbles; w = d·q + m.
+#define DECODE_Q5_1 \
+	SCALE(0); \
+	NIBBLES(8); \
+	HIGHBITS(4); \
+	VPAND Y15, Y6, Y6; \
+	VPOR Y6, Y5, Y5; \
+	VPBROADCASTW 2(DI), X10; \
+	VCVTPH2PS X10, Y10; \
+	WIDEN; \
+	TIMESD; \
+	PLUSM
+
+// func matVecQ8_0AVX2(y *float32, rows int, w *byte, blocks int, x *float32)
+TEXT ·matVecQ8_0AVX2(SB), NOSPLIT, $0-40
+	ARGS
+
+mvq80row:
+	ROW
+
+mvq80block:
+	PREFETCHT0 512(DI)
+	DECODE_Q8_0
+	ACCUMULATE(34)
+	JNZ mvq80block
+	STORE
+	JNZ mvq80row
+	VZEROUPPER
+	RET
+
+// func dequantizeQ8_0AVX2(y *float32, w *byte, blocks int)
+TEXT ·dequantizeQ8_0AVX2(SB), NOSPLIT, $0-24
+	MOVQ y+0(FP), DX
+	MOVQ w+8(FP), DI
+	MOVQ blocks+16(FP), CX
+	CONSTANTS
+
+dqq80block:
+	DECODE_Q8_0
+	VMOVUPS Y6, (DX)
+	VMOVUPS Y7, 32(DX)
+	VMOVUPS Y8, 64(DX)
+	VMOVUPS Y9, 96(DX)
+	ADDQ $34, DI
+	ADDQ $128, DX
+	DECQ CX
+	JNZ dqq80block
+	VZEROUPPER
+	RET
+
+// func matVecQ4_0AVX2(y *float32, rows int, w *byte, blocks int, x *float32)
+TEXT ·matVecQ4_0AVX2(SB), NOSPLIT, $0-40
+	ARGS
+	VMOVDQU eight<>(SB), Y15
+
+mvq40row:
+	ROW
+
+mvq40block:
+	PREFETCHT0 512(DI)
+	DECODE_Q4_0
+	ACCUMULATE(18)
+	JNZ mvq40block
+	STORE
+	JNZ mvq40row
+	VZEROUPPER
+	RET
+
+// func dequantizeQ4_0AVX2(y *float32, w *byte, blocks int)
+TEXT ·dequantizeQ4_0AVX2(SB), NOSPLIT, $0-24
+	MOVQ y+0(FP), DX
+	MOVQ w+8(FP), DI
+	MOVQ blocks+16(FP), CX
+	CONSTANTS
+	VMOVDQU eight<>(SB), Y15
+
+dqq40block:
+	DECODE_Q4_0
+	VMOVUPS Y6, (DX)
+	VMOVUPS Y7, 32(DX)
+	VMOVUPS Y8, 64(DX)
+	VMOVUPS Y9, 96(DX)
+	ADDQ $18, DI
+	ADDQ $128, DX
+	DECQ CX
+	JNZ dqq40block
+	VZEROUPPER
+	RET
+
+// func matVecQ4_1AVX2(y *float32, rows int, w *byte, blocks int, x *float32)
+TEXT ·matVecQ4_1AVX2(SB), NOSPLIT, $0-40
+	ARGS
+
+mvq41row:
+	ROW
+
+mvq41block:
+	PREFETCHT0 512(DI)
+	DECODE_Q4_1
+	ACCUMULATE(20)
+	JNZ mvq41block
+	STORE
+	JNZ mvq41row
+	VZEROUPPER
+	RET
+
+// func dequantizeQ4_1AVX2(y *float32, w *byte, blocks int)
+TEXT ·dequantizeQ4_1AVX2(SB), NOSPLIT, $0-24
+	MOVQ y+0(FP), DX
+	MOVQ w+8(FP), DI
+	MOVQ blocks+16(FP), CX
+	CONSTANTS
+
+dqq41block:
+	DECODE_Q4_1
+	VMOVUPS Y6, (DX)
+	VMOVUPS Y7, 32(DX)
+	VMOVUPS Y8, 64(DX)
+	VMOVUPS Y9, 96(DX)
+	ADDQ $20, DI
+	ADDQ $128, DX
+	DECQ CX
+	JNZ dqq41block
+	VZEROUPPER
+	RET
+
+// func matVecQ5_0AVX2(y *float32, rows int, w *byte, blocks int, x *float32)
+TEXT ·matVecQ5_0AVX2(SB), NOSPLIT, $0-40
+	ARGS
+	VMOVDQU hi4<>(SB), Y15
+
+mvq50row:
+	ROW
+
+mvq50block:
+	PREFETCHT0 512(DI)
+	DECODE_Q5_0
+	ACCUMULATE(22)
+	JNZ mvq50block
+	STORE
+	JNZ mvq50row
+	VZEROUPPER
+	RET
+
+// func dequantizeQ5_0AVX2(y *float32, w *byte, blocks int)
+TEXT ·dequantizeQ5_0AVX2(SB), NOSPLIT, $0-24
+	MOVQ y+0(FP), DX
+	MOVQ w+8(FP), DI
+	MOVQ blocks+16(FP), CX
+	CONSTANTS
+	VMOVDQU hi4<>(SB), Y15
+
+dqq50block:
+	DECODE_Q5_0
+	VMOVUPS Y6, (DX)
+	VMOVUPS Y7, 32(DX)
+	VMOVUPS Y8, 64(DX)
+	VMOVUPS Y9, 96(DX)
+	ADDQ $22, DI
+	ADDQ $128, DX
+	DECQ CX
+	JNZ dqq50block
+	VZEROUPPER
+	RET
+
+// func matVecQ5_1AVX2(y *float32, rows int, w *byte, blocks int, x *float32)
+TEXT ·matVecQ5_1AVX2(SB), NOSPLIT, $0-40
+	ARGS
+	VMOVDQU bit4<>(SB), Y15
+
+mvq51row:
+	ROW
+
+mvq51block:
+	PREFETCHT0 512(DI)
+	DECODE_Q5_1
+	ACCUMULATE(24)
+	JNZ mvq51block
+	STORE
+	JNZ mvq51row
+	VZEROUPPER
+	RET
+
+// func dequantizeQ5_1AVX2(y *float32, w *byte, blocks int)
+TEXT ·dequantizeQ5_1AVX2(SB), NOSPLIT, $0-24
+	MOVQ y+0(FP), DX
+	MOVQ w+8(FP), DI
+	MOVQ blocks+16(FP), CX
+	CONSTANTS
+	VMOVDQU bit4<>(SB), Y15
+
+dqq51block:
+	DECODE_Q5_1
+	VMOVUPS Y6, (DX)
+	VMOVUPS Y7, 32(DX)
+	VMOVUPS Y8, 64(DX)
+	VMOVUPS Y9, 96(DX)
+	ADDQ $24, DI
+	ADDQ $128, DX
+	DECQ CX
+	JNZ dqq51block
+	VZEROUPPER
+	RET
