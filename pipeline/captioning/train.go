@@ -403,11 +403,14 @@ func (t *trainTask) EpochDone(p trainloop.Progress) {
 }
 
 // Evaluate decodes the dev images as the caption command does by default
-// (without <unk>) and scores them: the selection metric picks the best
+// (caption.DefaultSearchOptions: no bigram twice, repeats penalized;
+// without <unk>) and scores them: the selection metric picks the best
 // model. Every evaluation enters the checkpoint's history.
 func (t *trainTask) Evaluate(ctx context.Context, st *trainloop.State) (float64, error) {
 	t.evalStart = time.Now()
-	hyps, err := decodeSet(ctx, t.model, t.cache, t.devImages, t.o.Beam, t.o.Workers, &caption.SearchOptions{LengthPenalty: 1, NoUnk: true})
+	search := caption.DefaultSearchOptions()
+	search.NoUnk = true
+	hyps, err := decodeSet(ctx, t.model, t.cache, t.devImages, t.o.Beam, t.o.Workers, &search)
 	if err != nil {
 		return 0, err
 	}
