@@ -99,6 +99,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.StepRound, "step-round", 4, "round each batch's decoder steps up to a multiple of this (fewer graphs)")
 	fs.BoolVar(&o.SCST, "scst", false, "fine-tune the -init model by self-critical sequence training on CIDEr-D (soft attention)")
 	fs.IntVar(&o.SCSTSamples, "scst-samples", 5, "with -scst, captions sampled per image (at least 2)")
+	fs.IntVar(&o.Accumulate, "accumulate", 1, "run each batch as this many sub-batches one after another, adding their gradients (a batch's memory divided by it; 2 takes the very steps of a 2-rank -mpi run)")
 	fs.StringVar(&cfg.Attention, "attention", captioning.Soft, "attention: soft (deterministic), hard (stochastic, REINFORCE) or adaptive (soft with a visual sentinel: per word, whether to look; no gate β)")
 	fs.IntVar(&cfg.Embed, "embed", 256, "word embedding width")
 	fs.IntVar(&cfg.Hidden, "hidden", 512, "LSTM units")
@@ -127,6 +128,10 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cli.Usagef("-scst-samples %d: want at least 2", o.SCSTSamples)
 	case o.SCST && cfg.Attention == captioning.Hard:
 		return cli.Usagef("-scst supports soft and adaptive attention, not -attention hard")
+	case o.Accumulate < 1:
+		return cli.Usagef("-accumulate %d: want 1 or more sub-batches", o.Accumulate)
+	case o.SCST && o.Accumulate > 1:
+		return cli.Usagef("-accumulate covers cross-entropy training only, not -scst")
 	case o.SCST && mpiJob.On:
 		return cli.Usagef("-scst runs in one process: -mpi covers cross-entropy training only")
 	}

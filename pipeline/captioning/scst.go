@@ -55,6 +55,8 @@ func (o *TrainOptions) checkSCST() error {
 	switch {
 	case !o.SCST:
 		return nil
+	case o.Accumulate > 1:
+		return fmt.Errorf("%w: gradient accumulation (Accumulate %d) covers cross-entropy training only", errSCST, o.Accumulate)
 	case o.SCSTSamples < 2:
 		return fmt.Errorf("%w: %d samples per image, want at least 2 (each sample's baseline is the others' mean reward)", errSCST, o.SCSTSamples)
 	case o.Init == "" && !o.Resume:

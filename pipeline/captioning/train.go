@@ -88,6 +88,14 @@ type TrainOptions struct {
 	SCST bool
 	// SCSTSamples is the captions sampled per image, K ≥ 2 (0 means 5).
 	SCSTSamples int
+	// Accumulate runs each batch (each rank's part of it under MPI) as
+	// that many sub-batches one after another, adding their gradients
+	// before the one optimizer step (gradient accumulation; 0 or 1: one
+	// graph per batch). A batch of B then needs the activation memory of
+	// B/Accumulate. Without dropout, one process with Accumulate N takes
+	// bit for bit the steps of N MPI ranks: the same sub-batches, their
+	// gradients added in rank order. Cross-entropy training only.
+	Accumulate int
 }
 
 // TrainSummary is what a finished (or stopped) run reached.
@@ -174,8 +182,8 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	switch {
 	case ranks > 1 && o.SCST:
 		return nil, errors.New("captioning: train: self-critical training (-scst) runs in one process: data-parallel training over MPI ranks covers cross-entropy training only")
-	case ranks > o.BatchSize:
-		return nil, fmt.Errorf("captioning: train: batches of %d captions cannot be split over %d ranks: give each at least one (-batch %d or more)", o.BatchSize, ranks, ranks)
+	case ranks*max(o.Accumulate, 1) > o.BatchSize:
+		return nil, fmt.Errorf("captioning: train: batches of %d captions cannot be split over %d ranks × %d sub-batches (-accumulate): give each at least one (-batch %d or more)", o.BatchSize, ranks, max(o.Accumulate, 1), ranks*max(o.Accumulate, 1))
 	}
 	origin, err := o.Start(trainName)
 	if err != nil {
@@ -343,29 +351,47 @@ func (t *trainTask) Train(_ context.Context, epoch, bi int) (trainloop.Batch, er
 		}
 	} else {
 		share, total := t.share(t.batches[bi])
-		batch, err := t.reader.batch(share)
-		if err != nil {
-			return trainloop.Batch{}, err
+		parts := max(t.o.Accumulate, 1)
+		for p := range parts {
+			n := len(share)
+			tokens, loss, err := t.crossEntropy(share[p*n/parts:(p+1)*n/parts], total)
+			if err != nil {
+				return trainloop.Batch{}, err
+			}
+			res.tokens += tokens
+			res.loss += loss
 		}
-		key := caption.KeyFor(batch, t.o.StepRound)
-		bt, err := t.model.MakeBatch(key, batch)
-		if err == nil && total != bt.Tokens {
-			err = bt.Share(total)
-		}
-		if err != nil {
-			return trainloop.Batch{}, err
-		}
-		gr, err := t.buckets.Get(key)
-		if err != nil {
-			return trainloop.Batch{}, err
-		}
-		loss, err := t.trainer.Run(gr, bt)
-		if err != nil {
-			return trainloop.Batch{}, err
-		}
-		res = batchResult{tokens: bt.Tokens, loss: loss.CrossEntropy}
 	}
 	return trainloop.Batch{Tokens: res.tokens, Loss: res.loss, Reward: res.reward}, nil
+}
+
+// crossEntropy runs the graph of one sub-batch, adding its gradients
+// into the parameters', and returns its target tokens and its
+// cross-entropy, both normalized by the total tokens of the whole batch
+// (caption.Batch.Share), so that the sub-batches' gradients and losses
+// add up to the batch's.
+func (t *trainTask) crossEntropy(exs []example, total int) (tokens int, xent float64, err error) {
+	batch, err := t.reader.batch(exs)
+	if err != nil {
+		return 0, 0, err
+	}
+	key := caption.KeyFor(batch, t.o.StepRound)
+	bt, err := t.model.MakeBatch(key, batch)
+	if err == nil && total != bt.Tokens {
+		err = bt.Share(total)
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	gr, err := t.buckets.Get(key)
+	if err != nil {
+		return 0, 0, err
+	}
+	loss, err := t.trainer.Run(gr, bt)
+	if err != nil {
+		return 0, 0, err
+	}
+	return bt.Tokens, loss.CrossEntropy, nil
 }
 
 // Stepped sums the training loss between evaluations, for the history.
