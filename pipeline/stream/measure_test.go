@@ -172,6 +172,9 @@ func TestMeasureLive(t *testing.T) {
 		}
 		if len(partials) > 0 && len(e.Words) > 0 {
 			firstPartial = append(firstPartial, partials[0]-e.Words[0].Start)
+			if os.Getenv("ATTEND_STREAM_DEBUG") != "" {
+				t.Logf("DEBUG final [%.2f, %.2f] first word %.2f first partial %.2f (%+.2f) partials %d lat %.2f decode %v %q", e.Start, e.End, e.Words[0].Start, partials[0], partials[0]-e.Words[0].Start, len(partials), e.wall-e.End, e.Decode, e.Text)
+			}
 			// While the utterance is spoken: from its first partial to
 			// its last word's end (a partial is due every 400 ms, and
 			// shown when its text changed).

@@ -40,8 +40,9 @@ type Options struct {
 	// ignored: live transcription always uses the detector).
 	Transcribe speech.TranscribeOptions
 	// PartialInterval is how much audio passes between partials (0 means
-	// DefaultPartialInterval; half of it until an utterance's first words
-	// show); negative turns partials off.
+	// DefaultPartialInterval; a quarter of it until an utterance's first
+	// words show, the first tried as soon as the detector hears speech);
+	// negative turns partials off.
 	PartialInterval time.Duration
 	// PartialLoad, when above 0, bounds the time partials take to that
 	// fraction of the audio's: after a partial that took d, the next is
@@ -184,8 +185,8 @@ func (s *Streamer) Write(samples []float32) ([]Event, error) {
 	}
 	if text == "" && s.partial == "" {
 		// Speech, but too little for words yet: the first words are
-		// wanted soonest, so try again in half the interval.
-		s.due = s.received + s.interval/2
+		// wanted soonest, so try again in a quarter of the interval.
+		s.due = s.received + s.interval/4
 	}
 	if s.load > 0 {
 		s.due = max(s.due, s.received+durationSamples(time.Duration(float64(s.clock()-start)/s.load)))
@@ -229,7 +230,9 @@ func (s *Streamer) finals(events []Event) ([]Event, error) {
 				return events, fmt.Errorf("stream: %w", err)
 			}
 		}
-		s.partial, s.spec = "", speculation{}
+		// The next utterance's first partial is tried as soon as the
+		// detector hears it.
+		s.partial, s.spec, s.due = "", speculation{}, s.received
 		if c.NoSpeech || c.Text == "" {
 			continue
 		}
