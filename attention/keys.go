@@ -27,6 +27,30 @@ func newKeys(owner Mechanism, memory, mask []float32, B, T int) (*Keys, error) {
 	return k, nil
 }
 
+// Rows returns a view of k's first n rows (1 ≤ n ≤ k.B): the same memory,
+// mask and projections, without copying, as if Prepare had been given
+// only those rows. A search whose live rows vary from step to step (rows
+// that all read the same memory) prepares keys for the most rows once and
+// steps on views of them.
+func (k *Keys) Rows(n int) (*Keys, error) {
+	if n < 1 || n > k.B {
+		return nil, fmt.Errorf("attention: Keys.Rows: %d rows of %d: %w", n, k.B, ErrShape)
+	}
+	if n == k.B {
+		return k, nil
+	}
+	head := func(x []float32) []float32 {
+		if x == nil {
+			return nil
+		}
+		return x[:n*(len(x)/k.B)]
+	}
+	v := *k
+	v.B, v.Memory, v.Mask, v.Lengths = n, head(k.Memory), head(k.Mask), k.Lengths[:n]
+	v.proj, v.values = head(k.proj), head(k.values)
+	return &v, nil
+}
+
 // checkParams reports ErrDtype unless every parameter is float32, the
 // eager face's element type.
 func checkParams(owner Mechanism, ps ...*models.Param) error {

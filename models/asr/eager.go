@@ -178,28 +178,45 @@ func (m *Model) RowKeys(ws *Workspace, e *Encoded, k int) (*attention.Keys, erro
 }
 
 // ForceBatch forces k transcripts through the speller at once (teacher
-// forcing, one decoder row each; Align is its k = 1) and returns each one's
-// Forced: per-token attention rows and log-probabilities, and the
-// log-probability of the end of sentence after it.
+// forcing; Align is its k = 1) and returns each one's Forced: per-token
+// attention rows and log-probabilities, and the log-probability of the end
+// of sentence after it.
+//
+// Transcripts that share a prefix share its steps: step i runs one
+// decoder row per distinct prefix of i tokens (a prefix trie, see
+// prefixRows), so the hypotheses of a beam, which differ mostly in their
+// last characters, cost little more than the longest of them.
 func (m *Model) ForceBatch(ws *Workspace, e *Encoded, hyps [][]int) ([]*Forced, error) {
 	k, T, V := len(hyps), e.T, m.Vocab.Size()
 	if k == 0 {
 		return nil, nil
 	}
-	keys, err := m.RowKeys(ws, e, k)
+	out := make([]*Forced, k)
+	for r, h := range hyps {
+		out[r] = &Forced{Tokens: slices.Clone(h), Alignment: make([][]float32, len(h)), LogProbs: make([]float32, len(h))}
+	}
+	steps := prefixRows(hyps)
+	most := 0
+	for _, st := range steps {
+		most = max(most, len(st.parent))
+	}
+	all, err := m.RowKeys(ws, e, most)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*Forced, k)
-	longest := 0
-	for r, h := range hyps {
-		out[r] = &Forced{Tokens: slices.Clone(h), Alignment: make([][]float32, len(h)), LogProbs: make([]float32, len(h))}
-		longest = max(longest, len(h))
-	}
-	cur, next := m.Speller.Start(k), m.Speller.Start(k)
-	prev := make([]int, k) // EOS first
-	for i := 0; i <= longest; i++ {
-		logp, err := m.StepLogProbs(ws, next, cur, keys, prev)
+	cur, next := m.Speller.Start(1), m.Speller.Start(1)
+	for i, st := range steps {
+		n := len(st.parent)
+		if i > 0 {
+			if err := cur.Gather(next, st.parent); err != nil {
+				return nil, fmt.Errorf("asr: speller step %d: %w", i, err)
+			}
+		}
+		keys, err := all.Rows(n)
+		if err != nil {
+			return nil, err
+		}
+		logp, err := m.StepLogProbs(ws, next, cur, keys, st.prev)
 		if err != nil {
 			return nil, fmt.Errorf("asr: speller step %d: %w", i, err)
 		}
@@ -207,17 +224,15 @@ func (m *Model) ForceBatch(ws *Workspace, e *Encoded, hyps [][]int) ([]*Forced, 
 			if i > len(h) {
 				continue
 			}
-			lp := logp[r*V : (r+1)*V]
+			row := st.row[r]
+			lp := logp[row*V : (row+1)*V]
 			if i == len(h) {
 				out[r].EndLogProb = lp[EOS]
-				prev[r] = EOS
 				continue
 			}
-			out[r].Alignment[i] = slices.Clone(next.Attention.Weights[r*T : (r+1)*T])
+			out[r].Alignment[i] = slices.Clone(next.Attention.Weights[row*T : (row+1)*T])
 			out[r].LogProbs[i] = lp[h[i]]
-			prev[r] = h[i]
 		}
-		cur, next = next, cur
 	}
 	return out, nil
 }

@@ -3,13 +3,15 @@ package asr_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/attend-go/attend/models/asr"
 )
 
-// TestForceBatchMatchesAlign forces transcripts of different lengths
-// through the speller together and checks each against Align alone.
+// TestForceBatchMatchesAlign forces transcripts of different lengths,
+// sharing prefixes ("go d…", "c…", one twice), through the speller
+// together and checks each against Align alone.
 func TestForceBatchMatchesAlign(t *testing.T) {
 	m, err := asr.New(tinyConfig(0.3), nil, 3)
 	if err != nil {
@@ -26,7 +28,7 @@ func TestForceBatchMatchesAlign(t *testing.T) {
 		t.Fatal(err)
 	}
 	var hyps [][]int
-	for _, s := range []string{"go dog", "", "a", "cat sat on it"} {
+	for _, s := range []string{"go dog", "", "a", "cat sat on it", "go dig", "go", "cat", "go dog", "go do"} {
 		toks, err := m.Vocab.Encode(s)
 		if err != nil {
 			t.Fatal(err)
@@ -55,5 +57,54 @@ func TestForceBatchMatchesAlign(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkForceBatch forces 36 transcripts of 60 characters through the
+// default-sized speller over 150 encoder frames, as joint rescoring does
+// with the candidates of its three beams of 12: "beam-like" ones differ
+// in their last 1–6 characters and share the rest (one decoder row per
+// distinct prefix, see prefixRows), "disjoint" ones differ in their first
+// (every step runs 36 rows, the cost of forcing each on its own row).
+func BenchmarkForceBatch(b *testing.B) {
+	m, err := asr.New(asr.DefaultConfig(), nil, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const T = 150 // encoder frames: about 6 s of speech
+	rng := rand.New(rand.NewPCG(1, 2))
+	feats := make([]float32, T*m.Config.Reduction()*m.Config.MelBins)
+	for i := range feats {
+		feats[i] = float32(rng.NormFloat64())
+	}
+	ws := &asr.Workspace{}
+	e, err := m.Encode(ws, feats, len(feats)/m.Config.MelBins)
+	if err != nil {
+		b.Fatal(err)
+	}
+	base, err := m.Vocab.Encode("the quick brown fox jumps over the lazy dog and runs far away")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		edit func(h []int, i int)
+	}{
+		{"beam-like", func(h []int, i int) { h[len(h)-1-i%6] = h[(i*7)%len(h)] }},
+		{"disjoint", func(h []int, i int) { h[0] = h[i%len(h)]; h[1] = h[(i*7)%len(h)] }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			hyps := make([][]int, 36)
+			for i := range hyps {
+				hyps[i] = slices.Clone(base)
+				c.edit(hyps[i], i)
+			}
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := m.ForceBatch(ws, e, hyps); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
