@@ -93,8 +93,8 @@ type gradBucket struct {
 type StreamStats struct {
 	Runs int
 	// Wait is the time from the end of the backward pass (every replica's
-	// tape done) to every bucket's sum done: the communication the
-	// backward pass did not hide.
+	// tape done) to every bucket's sum done and in the Params' Grad: the
+	// communication the backward pass did not hide.
 	Wait time.Duration
 	// Buckets is the number of buckets of a step; Early counts those
 	// started before the end of the backward pass, over all runs.
@@ -299,11 +299,11 @@ func (s *GradStream) finish() error {
 	if err := s.red.WaitAll(); err != nil {
 		return fmt.Errorf("models: summing gradients: %w", err)
 	}
-	s.stats.Runs++
-	s.stats.Wait += time.Since(start)
 	for p, param := range s.ps.All() {
 		copy(param.Grad.Data().([]float32), s.flat[s.off[p]:])
 	}
+	s.stats.Runs++
+	s.stats.Wait += time.Since(start)
 	if !s.learned {
 		return s.relearn()
 	}
