@@ -278,13 +278,13 @@ func (s *GradStream) abandon() {
 // final only now, waits for every bucket's sum and writes the sums into
 // the Params' Grad.
 func (s *GradStream) finish() error {
+	start := time.Now()
 	s.mu.Lock()
 	s.stats.Early += s.started
 	s.mu.Unlock()
 	for _, g := range s.graphs {
 		s.ready(g, g.atEnd)
 	}
-	start := time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, g := range s.graphs {
