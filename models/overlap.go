@@ -57,7 +57,7 @@ type Reducer interface {
 }
 
 // progressEvery spaces the TestAll calls of a stream's ops.
-const progressEvery = 200 * time.Microsecond
+const progressEvery = time.Millisecond
 
 // GradStream sums a step's gradient over the ranks bucket by bucket
 // during the backward pass (Replicas.SetStream).
