@@ -18,10 +18,10 @@ import (
 // normalized by the whole batch's counts, so that the ranks' gradients add
 // up to the batch's. Run sums them over the ranks (AllreduceSum, one
 // buffer of every parameter's gradient in Params order) before each
-// optimizer step (or, for a Streamer task with Options.BucketBytes, its
-// Train sums them bucket by bucket during the backward pass): every rank
-// takes the same step from the same gradient
-// and the weights stay identical without ever being sent. Rank 0 alone
+// optimizer step, or a Streamer task's Train sums them bucket by bucket
+// during its backward pass (Options.BucketBytes): every rank takes the
+// same step from the same gradient and the weights stay identical without
+// ever being sent. Rank 0 alone
 // evaluates dev (the others receive its value, so that the learning-rate
 // decay and the stopping rules agree) and writes the checkpoints, the best
 // model, the snapshots and the log.
