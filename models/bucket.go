@@ -50,7 +50,8 @@ type Graph[In any] struct {
 	loss    *gorgonia.Node
 	lossVal gorgonia.Value
 	vm      gorgonia.VM
-	used    int // Buckets.clock at the last Get
+	points  *gradPoints // where each gradient is final in the tape (ready.go)
+	used    int         // Buckets.clock at the last Get
 }
 
 // NewBuckets returns an empty cache of graphs over ps built by build.
@@ -84,6 +85,10 @@ func (bs *Buckets[K, In]) Get(key K) (*Graph[In], error) {
 			bs.builds++
 			gorgonia.Read(gr.loss, &gr.lossVal)
 			gr.vm = gorgonia.NewTapeMachine(gr.g, gorgonia.BindDualValues(used...))
+			if gr.points, err = findGradPoints(gr.g, gr.binding); err != nil {
+				gr.vm.Close()
+				return nil, fmt.Errorf("models: bucket %v: %w", key, err)
+			}
 			bs.graphs[key] = gr
 			return gr, nil
 		case !errors.Is(err, errNodeMerged):
@@ -172,9 +177,13 @@ func (gr *Graph[In]) compute() error {
 
 // collect adds the gradients of the last compute into the Params' Grad
 // tensors, resets the machine and returns the loss.
-func (gr *Graph[In]) collect() (float64, error) {
+func (gr *Graph[In]) collect() (float64, error) { return gr.collectAdding(true) }
+
+// collectAdding is collect, or with add false a collect that only zeroes
+// the graph's gradients (a GradStream has taken them).
+func (gr *Graph[In]) collectAdding(add bool) (float64, error) {
 	defer gr.vm.Reset()
-	if err := gr.binding.CollectGrads(); err != nil {
+	if err := gr.binding.collectGrads(add); err != nil {
 		return 0, err
 	}
 	switch v := gr.lossVal.Data().(type) {

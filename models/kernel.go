@@ -83,6 +83,7 @@ type fusedOp struct {
 	outDims int
 	grads   *gradCache
 	out     *tensor.Dense // output reused across runs (see output)
+	ready   *readyAt      // gradients final before this op runs (ready.go)
 }
 
 // gradCache holds the input gradients of one Backward call, shared by the
@@ -168,6 +169,7 @@ func (op *fusedOp) UsePreallocDo(prealloc gorgonia.Value, in ...gorgonia.Value) 
 }
 
 func (op *fusedOp) forward(out *tensor.Dense, ins []*tensor.Dense) error {
+	op.ready.fire()
 	op.grads.valid = false
 	if err := op.kernel.Forward(out, ins); err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -215,8 +217,9 @@ func (op *fusedOp) SymDiff(inputs gorgonia.Nodes, output, grad *gorgonia.Node) (
 // gradOp yields ∂L/∂input[wrt] of a fused node. Its inputs are the forward
 // inputs, the forward output and ∂L/∂output.
 type gradOp struct {
-	fwd *fusedOp
-	wrt int
+	fwd   *fusedOp
+	wrt   int
+	ready *readyAt // gradients final before this op runs (ready.go)
 }
 
 func (op *gradOp) Arity() int { return len(op.fwd.inDims) + 2 }
@@ -270,6 +273,7 @@ func (op *gradOp) UsePreallocDo(prealloc gorgonia.Value, in ...gorgonia.Value) (
 // gradient runs the kernel's Backward once per forward pass and returns the
 // cached gradient of input wrt.
 func (op *gradOp) gradient(ins []*tensor.Dense) (*tensor.Dense, error) {
+	op.ready.fire()
 	n := len(op.fwd.inDims)
 	fwdIn, out, dOut := ins[:n], ins[n], ins[n+1]
 	c := op.fwd.grads

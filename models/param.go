@@ -229,7 +229,11 @@ func (b *Binding) dependsOnParams(n *gorgonia.Node) bool {
 // CollectGrads adds each bound node's gradient (from a tape machine run with
 // BindDualValues) into its parameter's Grad and zeroes the node's gradient,
 // so that gorgonia's own accumulation across runs never double counts.
-func (b *Binding) CollectGrads() error {
+func (b *Binding) CollectGrads() error { return b.collectGrads(true) }
+
+// collectGrads is CollectGrads, or with add false only the zeroing (a
+// GradStream has taken the gradients).
+func (b *Binding) collectGrads(add bool) error {
 	for i, n := range b.nodes {
 		gv, err := n.Grad()
 		if err != nil {
@@ -238,6 +242,10 @@ func (b *Binding) CollectGrads() error {
 		gd, ok := gv.(*tensor.Dense)
 		if !ok {
 			return fmt.Errorf("models: gradient of %s is %T", n.Name(), gv)
+		}
+		if !add {
+			gd.Zero()
+			continue
 		}
 		p := b.params[i]
 		switch dst := p.Grad.Data().(type) {

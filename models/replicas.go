@@ -53,7 +53,13 @@ const MaxReplicas = 64
 // graph of each concurrently (Run).
 type Replicas[K comparable, In any] struct {
 	buckets []*Buckets[K, In]
+	stream  *GradStream
 }
+
+// SetStream makes Run sum the gradients over the ranks of a data-parallel
+// run with s during the backward pass (overlap.go): after Run the Params'
+// Grad hold the sum over every rank's replicas. nil turns it off.
+func (rs *Replicas[K, In]) SetStream(s *GradStream) { rs.stream = s }
 
 // NewReplicas returns r replicas over ps; build(i) is replica i's graph
 // builder. r outside [1, MaxReplicas] is a programmer error and panics.
@@ -117,7 +123,8 @@ func (rs *Replicas[K, In]) Close() {
 // sub-batch bound, for every replica at once: graphs[0] on the calling
 // goroutine, the others on their own. When all are done it adds their
 // gradients into the Params' Grad tensors in replica order and returns
-// each one's loss. graphs may be shorter than N (a batch too small to
+// each one's loss; with a stream (SetStream), the Grad tensors hold
+// instead the sum over the ranks of those, summed during the run. graphs may be shorter than N (a batch too small to
 // split). An error of any replica's run fails the step before any
 // gradient is added.
 func (rs *Replicas[K, In]) Run(graphs []*Graph[In]) ([]float64, error) {
@@ -126,6 +133,15 @@ func (rs *Replicas[K, In]) Run(graphs []*Graph[In]) ([]float64, error) {
 	}
 	for _, gr := range graphs {
 		gr.binding.invalidatePacks()
+	}
+	if rs.stream != nil {
+		points := make([]*gradPoints, len(graphs))
+		for i, gr := range graphs {
+			points[i] = gr.points
+		}
+		if err := rs.stream.begin(points); err != nil {
+			return nil, err
+		}
 	}
 	errs := make([]error, len(graphs))
 	var wg sync.WaitGroup
@@ -138,7 +154,13 @@ func (rs *Replicas[K, In]) Run(graphs []*Graph[In]) ([]float64, error) {
 	}
 	errs[0] = graphs[0].compute()
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	err := errors.Join(errs...)
+	if err == nil && rs.stream != nil {
+		err = rs.stream.finish()
+	} else if rs.stream != nil {
+		rs.stream.abandon()
+	}
+	if err != nil {
 		for i, gr := range graphs {
 			if errs[i] == nil {
 				gr.vm.Reset()
@@ -148,7 +170,7 @@ func (rs *Replicas[K, In]) Run(graphs []*Graph[In]) ([]float64, error) {
 	}
 	losses := make([]float64, len(graphs))
 	for i, gr := range graphs {
-		l, err := gr.collect()
+		l, err := gr.collectAdding(rs.stream == nil)
 		if err != nil {
 			for _, rest := range graphs[i+1:] {
 				rest.vm.Reset()

@@ -150,6 +150,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Config.PhoneCTCLayer, "phone-ctc-layer", 0, "listener layer (0-based) the phone CTC head reads")
 	fs.StringVar(&o.Pronunciations, "pronunciations", "", "CMU-format pronouncing dictionary `file` for the phone CTC targets (default "+speechdata.DefaultPronunciations+", from Debian's pocketsphinx-en-us)")
 	mpiJob := cli.MPIFlags(fs)
+	mpiJob.BucketFlag(fs)
 	asJSON := cli.JSONFlag(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
 		return err

@@ -1,7 +1,8 @@
 // Package mpi is the message-passing engine of data-parallel training: a
 // thin cgo binding of the few MPI calls attend needs (Init, the rank and
-// size of MPI_COMM_WORLD, Allreduce with MPI_SUM, Bcast, Abort,
-// Finalize), over Open MPI or MPICH.
+// size of MPI_COMM_WORLD, Allreduce with MPI_SUM, blocking and not
+// (Iallreduce, Testall, Waitall), Bcast, Abort, Finalize), over Open MPI
+// or MPICH.
 //
 // # Builds
 //

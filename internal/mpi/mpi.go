@@ -24,6 +24,15 @@ static int attend_allreduce_f32(float *x, int n) {
 static int attend_allreduce_f64(double *x, int n) {
 	return MPI_Allreduce(MPI_IN_PLACE, x, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 }
+static int attend_iallreduce_f32(float *x, int n, MPI_Request *req) {
+	return MPI_Iallreduce(MPI_IN_PLACE, x, n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, req);
+}
+static int attend_testall(int n, MPI_Request *reqs, int *done) {
+	return MPI_Testall(n, reqs, done, MPI_STATUSES_IGNORE);
+}
+static int attend_waitall(int n, MPI_Request *reqs) {
+	return MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+}
 static int attend_bcast_f32(float *x, int n, int root) {
 	return MPI_Bcast(x, n, MPI_FLOAT, root, MPI_COMM_WORLD);
 }
@@ -40,6 +49,7 @@ import "C"
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"sync"
 	"time"
 	"unsafe"
@@ -56,6 +66,10 @@ type Comm struct {
 	rank, size int
 	done       bool
 	stall      time.Duration
+	// The sums IallreduceSum started and WaitAll has not seen end, and
+	// the pins that keep their buffers legal for MPI to hold.
+	reqs []C.MPI_Request
+	pins runtime.Pinner
 }
 
 // SetStallTimeout bounds how long an AllreduceSum may wait for the other
@@ -141,6 +155,66 @@ func (c *Comm) AllreduceSum64(x []float64) error {
 	return c.chunks("MPI_Allreduce", len(x), func(lo, n int) C.int {
 		return C.attend_allreduce_f64((*C.double)(unsafe.Pointer(&x[lo])), C.int(n))
 	})
+}
+
+// IallreduceSum starts AllreduceSum of x (MPI_Iallreduce, MPI_SUM, in
+// place) and returns at once: x belongs to MPI, which may read and write
+// it at any time, until TestAll reports every started sum done or WaitAll
+// returns. Every rank must start the same sums, of the same lengths, in
+// the same order. The sum of each element is the one AllreduceSum gives
+// over two ranks (a + b); over more, MPI's algorithm for the length
+// picks the order of the additions.
+//
+// Open MPI advances a non-blocking collective only inside MPI calls of
+// the process (no progress thread): a caller that wants the sum to move
+// while it computes calls TestAll now and then.
+func (c *Comm) IallreduceSum(x []float32) error {
+	return c.chunks("MPI_Iallreduce", len(x), func(lo, n int) C.int {
+		p := &x[lo]
+		c.pins.Pin(p) // MPI holds the pointer past the call's return
+		var req C.MPI_Request
+		code := C.attend_iallreduce_f32((*C.float)(unsafe.Pointer(p)), C.int(n), &req)
+		if code == 0 {
+			c.reqs = append(c.reqs, req)
+		}
+		return code
+	})
+}
+
+// TestAll lets the sums IallreduceSum started advance (MPI_Testall) and
+// reports whether all of them are done; then their buffers are the
+// caller's again.
+func (c *Comm) TestAll() (bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.reqs) == 0 {
+		return true, nil
+	}
+	var done C.int
+	if err := check("MPI_Testall", C.attend_testall(C.int(len(c.reqs)), &c.reqs[0], &done)); err != nil {
+		return false, err
+	}
+	if done == 0 {
+		return false, nil
+	}
+	c.reqs = c.reqs[:0]
+	c.pins.Unpin()
+	return true, nil
+}
+
+// WaitAll returns when every sum IallreduceSum started is done
+// (MPI_Waitall), bounded like AllreduceSum by the stall timeout.
+func (c *Comm) WaitAll() error {
+	defer c.watch("MPI_Waitall")()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.reqs) == 0 {
+		return nil
+	}
+	err := check("MPI_Waitall", C.attend_waitall(C.int(len(c.reqs)), &c.reqs[0]))
+	c.reqs = c.reqs[:0]
+	c.pins.Unpin()
+	return err
 }
 
 // Bcast copies root's x into every rank's x (MPI_Bcast).

@@ -48,6 +48,26 @@ func TestCollectivesRank(t *testing.T) {
 	if x[0] != float32(tri) || x[1] != float32(n) || x[2] != float32(10*tri) || y[0] != tri+0.5*float64(n) || y[1] != -float64(n) {
 		t.Fatalf("rank %d of %d: sums %v %v", r, n, x, y)
 	}
+	// Two sums in flight at once, advanced by TestAll, then waited for.
+	u, v := []float32{float32(r), 2}, []float32{float32(3 * r)}
+	if err := c.IallreduceSum(u); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.IallreduceSum(v); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TestAll(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WaitAll(); err != nil {
+		t.Fatal(err)
+	}
+	if done, err := c.TestAll(); !done || err != nil {
+		t.Fatalf("rank %d: TestAll after WaitAll: %v %v", r, done, err)
+	}
+	if u[0] != float32(tri) || u[1] != float32(2*n) || v[0] != float32(3*tri) {
+		t.Fatalf("rank %d of %d: non-blocking sums %v %v", r, n, u, v)
+	}
 	b, b64 := []float32{float32(r)}, []float64{float64(r)}
 	if err := c.Bcast(b, n-1); err != nil {
 		t.Fatal(err)

@@ -26,6 +26,15 @@ func (c *Comm) AllreduceSum(x []float32) error { return nil }
 // AllreduceSum64 does nothing: one process holds the sum.
 func (c *Comm) AllreduceSum64(x []float64) error { return nil }
 
+// IallreduceSum does nothing: one process holds the sum.
+func (c *Comm) IallreduceSum(x []float32) error { return nil }
+
+// TestAll reports true: nothing is pending.
+func (c *Comm) TestAll() (bool, error) { return true, nil }
+
+// WaitAll does nothing.
+func (c *Comm) WaitAll() error { return nil }
+
 // Bcast does nothing.
 func (c *Comm) Bcast(x []float32, root int) error { return nil }
 

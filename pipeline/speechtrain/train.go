@@ -317,6 +317,10 @@ type trainTask struct {
 	last       speecheval.Scores // the last evaluation's, for its log line
 }
 
+// Stream makes Train sum the gradients over the ranks during the
+// backward pass (trainloop.Streamer).
+func (t *trainTask) Stream(s *models.GradStream) { t.replicas.SetStream(s) }
+
 func (t *trainTask) Plan(epoch int) (int, error) {
 	t.batches = planEpoch(t.train, t.o.BatchSize, t.o.Seed, epoch)
 	t.epochStart = time.Now()

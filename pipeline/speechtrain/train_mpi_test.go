@@ -60,6 +60,29 @@ func TestTrainMPI(t *testing.T) {
 	}
 }
 
+// TestTrainMPIBuckets: two ranks that sum the gradient in buckets during
+// the backward pass (models.GradStream) take bit for bit the steps of two
+// ranks that sum it in one buffer after it.
+func TestTrainMPIBuckets(t *testing.T) {
+	flat := mpiRun(t, 2, false, nil)
+	buckets := mpitest.RunTrain(t, "TestTrainMPIBucketsRank", t.TempDir(), 2, false, nil)
+	if !strings.Contains(buckets.Log, "during the backward pass, in buckets of") {
+		t.Fatalf("the run does not say it sums during the backward pass:\n%s", buckets.Log)
+	}
+	compareRuns(t, "2 ranks, buckets during the backward pass", buckets.Dir, buckets.Log, flat, 0)
+}
+
+// TestTrainMPIBucketsRank is one rank of TestTrainMPIBuckets: buckets of
+// 2 kB, a dozen for the tiny model.
+func TestTrainMPIBucketsRank(t *testing.T) {
+	mpitest.Rank(t, func(c *mpi.Comm, dir string, resume bool) error {
+		o := mpiOptions(dir, 1)
+		o.Resume, o.Comm, o.BucketBytes = resume, c, 2000
+		_, err := Train(context.Background(), o)
+		return err
+	})
+}
+
 // TestTrainMPIKill kills rank 1 of a two-rank run once step 8 is
 // checkpointed: the job must end, non-zero, within 30 s, and a resumed
 // run (-resume) must end where the uninterrupted one does, bit for bit.

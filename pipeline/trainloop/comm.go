@@ -3,6 +3,7 @@ package trainloop
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/attend-go/attend/models"
 )
@@ -17,8 +18,10 @@ import (
 // normalized by the whole batch's counts, so that the ranks' gradients add
 // up to the batch's. Run sums them over the ranks (AllreduceSum, one
 // buffer of every parameter's gradient in Params order) before each
-// optimizer step: every rank takes the same step from the same gradient
-// and the weights stay identical without ever being sent. Rank 0 alone
+// optimizer step, or a Streamer task's Train sums them bucket by bucket
+// during its backward pass (Options.BucketBytes): every rank takes the
+// same step from the same gradient and the weights stay identical without
+// ever being sent. Rank 0 alone
 // evaluates dev (the others receive its value, so that the learning-rate
 // decay and the stopping rules agree) and writes the checkpoints, the best
 // model, the snapshots and the log.
@@ -36,7 +39,8 @@ type Comm interface {
 // group is Run's view of its Comm: a run of one when c is nil.
 type group struct {
 	c    Comm
-	grad []float32 // the flat gradient buffer of SumGradients
+	grad []float32     // the flat gradient buffer of SumGradients
+	wait time.Duration // spent in sumGradients
 }
 
 // many reports whether the run has more than one rank.
@@ -50,6 +54,7 @@ func (g *group) lead() bool { return g.c == nil || g.c.Rank() == 0 }
 // (float32 stores; a float64 one sums each gradient on its own). It
 // returns the bytes each rank contributed.
 func (g *group) sumGradients(ps *models.Params) (int, error) {
+	defer func(start time.Time) { g.wait += time.Since(start) }(time.Now())
 	all := ps.All()
 	n := 0
 	for _, p := range all {

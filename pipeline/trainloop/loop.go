@@ -147,6 +147,10 @@ type Options struct {
 	// Comm is the group of processes of a data-parallel run (nil: this
 	// process alone); see Comm.
 	Comm Comm
+	// BucketBytes > 0 sums the gradients over the ranks in buckets of
+	// about that many bytes during the backward pass, where the task can
+	// (Streamer); 0 sums them in one buffer after it.
+	BucketBytes int
 }
 
 // AdamOptions returns Adam's options for a run: the peak learning rate
@@ -200,6 +204,9 @@ func Run(ctx context.Context, o Options, st *State, opt *models.Adam, task Task)
 		if err := r.g.checkStart(st, opt.Params()); err != nil {
 			return "", fmt.Errorf("%s: %w", o.Name, err)
 		}
+		if err := r.startStream(); err != nil {
+			return "", fmt.Errorf("%s: %w", o.Name, err)
+		}
 	}
 	if o.EvalFirst && st.Step == 0 {
 		if _, err := r.evaluate(ctx); err != nil {
@@ -239,7 +246,9 @@ type run struct {
 	secondsBefore float64
 	snapshotStep  int // step of the last snapshot this call wrote (-1: none)
 	g             *group
-	interrupted   bool // some rank was interrupted (a run of several ranks)
+	interrupted   bool               // some rank was interrupted (a run of several ranks)
+	stream        *models.GradStream // the task's, summing during the backward pass (Streamer)
+	waitLogged    time.Duration      // commWait at the last progress line
 }
 
 // epoch trains the rest of the current epoch and evaluates where due. It
@@ -297,9 +306,15 @@ func (r *run) epoch(ctx context.Context) (stop string, err error) {
 			p := progress(bi + 1)
 			what, rate := r.task.Progress(p)
 			eta := time.Duration(batches-bi-1) * p.PerBatch
-			o.Logf("epoch %d batch %d/%d step %d %s lr %.2g %.0f tok/s %s %d graphs (%d builds) epoch ETA %v",
+			var comm string
+			if r.g.many() {
+				w := r.commWait()
+				comm = fmt.Sprintf(", gradient sum wait %.0f ms/step", float64((w-r.waitLogged).Microseconds())/1e3/float64(o.LogEvery))
+				r.waitLogged = w
+			}
+			o.Logf("epoch %d batch %d/%d step %d %s lr %.2g %.0f tok/s %s %d graphs (%d builds)%s epoch ETA %v",
 				st.Epoch, bi+1, batches, st.Step, what, r.opt.LR(),
-				float64(tokens)/p.Elapsed.Seconds(), rate, o.Graphs.Len(), o.Graphs.Builds(), eta.Round(time.Second))
+				float64(tokens)/p.Elapsed.Seconds(), rate, o.Graphs.Len(), o.Graphs.Builds(), comm, eta.Round(time.Second))
 			lossSum, reward, lossN = 0, 0, 0
 		}
 		if o.Snapshots.Due(st.Step) {
@@ -440,8 +455,10 @@ func (r *run) stopped(ctx context.Context) error {
 // reduce sums the gradients of the batch just trained over the ranks and
 // returns the whole batch's numbers (Comm).
 func (r *run) reduce(ctx context.Context, b Batch) (Batch, error) {
-	if _, err := r.g.sumGradients(r.opt.Params()); err != nil {
-		return b, err
+	if r.stream == nil {
+		if _, err := r.g.sumGradients(r.opt.Params()); err != nil {
+			return b, err
+		}
 	}
 	all, interrupted, err := r.g.stats(b, ctx.Err() != nil)
 	r.interrupted = r.interrupted || interrupted

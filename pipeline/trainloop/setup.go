@@ -77,6 +77,10 @@ type Setup struct {
 	// each trains its share of every batch (Ranks), and rank 0 alone
 	// writes OutDir, the log included; the other ranks' Log is discarded.
 	Comm Comm
+	// BucketBytes > 0 sums the gradients over the ranks in buckets of
+	// about that many bytes during the backward pass, where the trainer
+	// can (Options.BucketBytes); 0 sums them in one buffer after it.
+	BucketBytes int
 }
 
 // Ranks returns this process's rank and the number of ranks: 0 and 1
@@ -216,6 +220,6 @@ func (s *Setup) LoopOptions(name string, snaps Snapshots, logf func(string, ...a
 		Name: name, OutDir: s.OutDir,
 		Epochs: s.Epochs, MaxSteps: StopStep(s.MaxSteps, s.Warmup, s.Anneal), Patience: s.Patience, DecayPatience: s.DecayPatience,
 		CheckpointEvery: s.CheckpointEvery, LogEvery: s.LogEvery,
-		Snapshots: snaps, Logf: logf, Comm: s.Comm,
+		Snapshots: snaps, Logf: logf, Comm: s.Comm, BucketBytes: s.BucketBytes,
 	}
 }

@@ -12,11 +12,23 @@ import (
 
 // MPI is the data-parallel flags of asr train and caption train: -mpi
 // trains as one rank of the MPI job that mpirun (srun, the MPI Operator)
-// started, -mpi-timeout bounds each wait for the other ranks.
+// started, -mpi-timeout bounds each wait for the other ranks, and
+// -mpi-bucket-mb (BucketFlag, for a trainer that can) sizes the buckets
+// of gradient summed during the backward pass.
 type MPI struct {
-	On      bool
-	Timeout time.Duration
-	comm    *mpi.Comm
+	On       bool
+	Timeout  time.Duration
+	BucketMB float64
+	comm     *mpi.Comm
+}
+
+// DefaultBucketMB is -mpi-bucket-mb's default.
+const DefaultBucketMB = 4
+
+// BucketFlag registers -mpi-bucket-mb on fs: a trainer whose task sums
+// its gradient during the backward pass (trainloop.Streamer).
+func (m *MPI) BucketFlag(fs *flag.FlagSet) {
+	fs.Float64Var(&m.BucketMB, "mpi-bucket-mb", DefaultBucketMB, "with -mpi, sum the gradient over the ranks in buckets of about this many `MB` while the backward pass runs (0: in one buffer after it)")
 }
 
 // MPIFlags registers -mpi and -mpi-timeout on fs.
@@ -41,6 +53,10 @@ func (m *MPI) Join(s *trainloop.Setup) error {
 	if m.Timeout < 0 {
 		return Usagef("-mpi-timeout %v: want 0 (no bound) or more", m.Timeout)
 	}
+	if !(m.BucketMB >= 0 && m.BucketMB <= 1<<20) {
+		return Usagef("-mpi-bucket-mb %g: want 0 (one buffer after the backward pass) to %d", m.BucketMB, 1<<20)
+	}
+	s.BucketBytes = int(m.BucketMB * 1e6)
 	c, err := mpi.Init()
 	if err != nil {
 		return fmt.Errorf("-mpi: %w", err)

@@ -30,12 +30,15 @@ func TestMPIJoin(t *testing.T) {
 		{"asked without the binding", []string{"-mpi"}, "", "go build -tags mpi", false, true},
 		{"launched without -mpi", nil, "4", "one of 4 processes: add -mpi", true, false},
 		{"negative timeout", []string{"-mpi", "-mpi-timeout", "-1s"}, "", "-mpi-timeout -1s", true, false},
+		{"negative bucket", []string{"-mpi", "-mpi-bucket-mb", "-1"}, "", "-mpi-bucket-mb -1", true, false},
+		{"NaN bucket", []string{"-mpi", "-mpi-bucket-mb", "NaN"}, "", "-mpi-bucket-mb NaN", true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("OMPI_COMM_WORLD_SIZE", tc.size)
 			fs := flag.NewFlagSet("train", flag.ContinueOnError)
 			fs.SetOutput(io.Discard)
 			m := MPIFlags(fs)
+			m.BucketFlag(fs)
 			if err := fs.Parse(tc.args); err != nil {
 				t.Fatal(err)
 			}
