@@ -60,7 +60,7 @@ type WhisperOptions struct {
 // predicts. Words are timed from the cross-attention of the alignment
 // heads (timing.py).
 type Whisper struct {
-	net       *whisper.Model
+	net       WhisperNetwork
 	tokenizer *whisper.Tokenizer
 	tok       whisper.TextTokenizer
 	mel       *audio.WhisperMel
@@ -68,10 +68,22 @@ type Whisper struct {
 	seed      uint64
 }
 
+// WhisperNetwork is what a Whisper model needs of its network: the
+// encoder and decoder (whisper.Network) and what a model file may store
+// beside the weights. *whisper.Model, a checkpoint, implements it; a
+// wrapper may change how it is computed (a measurement's cost model).
+type WhisperNetwork interface {
+	whisper.Network
+	// StoredVocab is the file's vocabulary, nil for the bundled one.
+	StoredVocab() [][]byte
+	// MelFilters are the file's mel filters, nil for the standard ones.
+	MelFilters() []float32
+}
+
 // NewWhisper returns the Whisper network m with its tokenizer (the file's
 // vocabulary or the bundled one) and mel filters (the file's or the
 // standard ones), decoding with o (nil: defaults).
-func NewWhisper(m *whisper.Model, o *WhisperOptions) (*Whisper, error) {
+func NewWhisper(m WhisperNetwork, o *WhisperOptions) (*Whisper, error) {
 	if o == nil {
 		o = &WhisperOptions{}
 	}
@@ -219,7 +231,10 @@ func partialAudioCtx(frames, full int) int {
 }
 
 // Network returns the Whisper network.
-func (w *Whisper) Network() *whisper.Model { return w.net }
+func (w *Whisper) Network() WhisperNetwork { return w.net }
+
+// Tokenizer returns the model's tokenizer.
+func (w *Whisper) Tokenizer() *whisper.Tokenizer { return w.tokenizer }
 
 // Info says that Whisper cuts recordings itself and that its encoder's
 // frames are 20 ms.
