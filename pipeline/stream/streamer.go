@@ -46,9 +46,10 @@ type Options struct {
 	// PartialLoad, when above 0, bounds the time partials take to that
 	// fraction of the audio's: after a partial that took d, the next is
 	// due no sooner than d/PartialLoad of audio later. Live callers set it
-	// (DefaultPartialLoad) so that a slow model (a Whisper model decodes a
-	// whole window for each partial) or a busy machine spaces its
-	// partials out instead of falling behind the audio. 0 means one every
+	// (DefaultPartialLoad) so that a slow model (a Whisper model encodes
+	// a window of at least 5 s for each partial, base's shape 0.3 s of
+	// CPU) or a busy machine spaces its partials out instead of falling
+	// behind the audio. 0 means one every
 	// PartialInterval whatever it costs, which makes the events depend on
 	// the audio alone (tests).
 	PartialLoad float64
