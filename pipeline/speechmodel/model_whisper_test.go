@@ -16,35 +16,8 @@ import (
 // transcription (which times words and falls back at higher
 // temperatures), and the full decode of the same encoding unchanged.
 func TestWhisperPartial(t *testing.T) {
-	dir, err := shareddata.Lookup("whisper")
-	if err != nil {
-		t.Skip(err)
-	}
-	model := filepath.Join(dir, "small-en.ggml-f16.bin")
-	if _, err := os.Stat(model); err != nil {
-		t.Skip(err)
-	}
-	m, err := speechmodel.Open(model, &speechmodel.Decoding{Whisper: speechmodel.WhisperOptions{Language: "en", NoFallback: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(filepath.Join(dir, "clips", "jfk.wav"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sig, err := audio.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec, err := m.NewDecoder()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := dec.Encode(sig.Samples)
-	if err != nil {
-		t.Fatal(err)
-	}
+	model, sig := whisperClip(t, "small-en.ggml-f16.bin")
+	dec, e := whisperEncode(t, model, speechmodel.WhisperOptions{}, sig)
 	partial, err := dec.Decode(e, &speechmodel.DecodeOptions{Partial: true})
 	if err != nil {
 		t.Fatal(err)
@@ -71,33 +44,10 @@ func TestWhisperPartial(t *testing.T) {
 // n + 1 decoder positions (Stages.DecodeTokens); options out of range are
 // refused, naming the flag.
 func TestWhisperSampleLen(t *testing.T) {
-	dir, err := shareddata.Lookup("whisper")
-	if err != nil {
-		t.Skip(err)
-	}
-	model := filepath.Join(dir, "small-en.ggml-q8_0.bin")
-	if _, err := os.Stat(model); err != nil {
-		t.Skip(err)
-	}
-	sig, err := speechmodel.Load(filepath.Join(dir, "clips", "jfk.wav"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	model, sig := whisperClip(t, "small-en.ggml-q8_0.bin")
 	decode := func(o speechmodel.WhisperOptions) *speechmodel.Hypothesis {
 		t.Helper()
-		o.Language, o.NoFallback = "en", true
-		m, err := speechmodel.Open(model, &speechmodel.Decoding{Whisper: o})
-		if err != nil {
-			t.Fatal(err)
-		}
-		dec, err := m.NewDecoder()
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := dec.Encode(sig.Samples)
-		if err != nil {
-			t.Fatal(err)
-		}
+		dec, e := whisperEncode(t, model, o, sig)
 		h, err := dec.Decode(e, &speechmodel.DecodeOptions{Partial: true}) // text tokens only
 		if err != nil {
 			t.Fatal(err)
@@ -128,4 +78,43 @@ func TestWhisperSampleLen(t *testing.T) {
 			t.Errorf("%+v: error %v, want one naming %q", tc.o, err, tc.want)
 		}
 	}
+}
+
+// whisperClip returns the path of the reference bundle's model file and
+// its clip jfk.wav, skipping without them.
+func whisperClip(t *testing.T, file string) (string, *audio.Signal) {
+	t.Helper()
+	dir, err := shareddata.Lookup("whisper")
+	if err != nil {
+		t.Skip(err)
+	}
+	model := filepath.Join(dir, file)
+	if _, err := os.Stat(model); err != nil {
+		t.Skip(err)
+	}
+	sig, err := speechmodel.Load(filepath.Join(dir, "clips", "jfk.wav"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return model, sig
+}
+
+// whisperEncode opens model decoding English without the temperature
+// fallback and o's other options, and encodes sig with a new decoder.
+func whisperEncode(t *testing.T, model string, o speechmodel.WhisperOptions, sig *audio.Signal) (speechmodel.Decoder, speechmodel.Encoding) {
+	t.Helper()
+	o.Language, o.NoFallback = "en", true
+	m, err := speechmodel.Open(model, &speechmodel.Decoding{Whisper: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, err := m.NewDecoder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := dec.Encode(sig.Samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dec, e
 }
