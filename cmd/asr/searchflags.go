@@ -42,6 +42,8 @@ func addSearchFlags(fs *flag.FlagSet) *searchFlags {
 	fs.StringVar(&l.whisper.Task, "task", "transcribe", "Whisper models: transcribe, or translate into English (multilingual models)")
 	fs.StringVar(&l.whisper.Prompt, "prompt", "", "Whisper models: initial prompt `text` that conditions the first window (names, spelling, style)")
 	fs.Float64Var(&l.whisper.Patience, "patience", 0, "Whisper models: beam search patience (with -beam; 0 means 1.0)")
+	fs.IntVar(&l.whisper.SampleLen, "sample-len", 0, "Whisper models: sample at most `N` tokens per window, timestamps and end of text included (openai/whisper's sample_len); 0 means n_text_ctx/2 (224)")
+	fs.IntVar(&l.whisper.AudioCtx, "audio-ctx", 0, "Whisper models: encode windows of `N`×20 ms instead of 30 s, so the encoder costs in proportion to N (whisper.cpp's -ac); trades accuracy for speed, the models having been trained on 30-s windows; 0 means the full window (1500)")
 	return l
 }
 
@@ -63,6 +65,12 @@ func (l *searchFlags) decoding(fs *flag.FlagSet) (speechmodel.Decoding, error) {
 	})
 	if math.IsNaN(w.Patience) || w.Patience < 0 {
 		return speechmodel.Decoding{}, cli.Usagef("-patience %v: want a number ≥ 0", w.Patience)
+	}
+	if w.SampleLen < 0 {
+		return speechmodel.Decoding{}, cli.Usagef("-sample-len %d: want 0 (224) or the most tokens a window samples", w.SampleLen)
+	}
+	if w.AudioCtx < 0 {
+		return speechmodel.Decoding{}, cli.Usagef("-audio-ctx %d: want 0 (the full window) or a number of 20 ms positions", w.AudioCtx)
 	}
 	return speechmodel.Decoding{Search: so, LM: lm, Whisper: w}, nil
 }

@@ -147,6 +147,9 @@ func TestWhisperModelErrors(t *testing.T) {
 		{"unknown language", []string{"-model", filepath.Join(dir, "small-v3.ggml-q8_0.bin"), "-language", "klingon"}, `"klingon" is not a language`},
 		{"translate with an English-only model", []string{"-model", filepath.Join(dir, "small-en.ggml-q8_0.bin"), "-task", "translate"}, "multilingual"},
 		{"unknown task", []string{"-model", filepath.Join(dir, "small-v3.ggml-q8_0.bin"), "-task", "summarize"}, `-task "summarize"`},
+		{"audio context beyond the window", []string{"-model", filepath.Join(dir, "small-en.ggml-q8_0.bin"), "-audio-ctx", "1501"}, "-audio-ctx 1501: want 0 (the full 30-second window) up to this model's 1500"},
+		{"negative audio context", []string{"-model", filepath.Join(dir, "small-en.ggml-q8_0.bin"), "-audio-ctx", "-2"}, "-audio-ctx -2"},
+		{"negative sample length", []string{"-model", filepath.Join(dir, "small-en.ggml-q8_0.bin"), "-sample-len", "-1"}, "-sample-len -1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

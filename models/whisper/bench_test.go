@@ -35,8 +35,15 @@ import (
 //	37%  the cross-attention (cross.go): the packed audio, Xᵀ and X, 4.6 MB
 //	     read per layer, and its key and value weights
 //	17%  the decoder layers' other one-row products (14 MB of binary16)
-func BenchmarkEncodeTiny(b *testing.B) { benchmarkEncode(b, tinyDims) }
-func BenchmarkEncodeBase(b *testing.B) { benchmarkEncode(b, baseDims) }
+func BenchmarkEncodeTiny(b *testing.B) { benchmarkEncode(b, tinyDims, 0) }
+func BenchmarkEncodeBase(b *testing.B) { benchmarkEncode(b, baseDims, 0) }
+
+// BenchmarkEncodeTinyCtx256 and …Ctx512 encode a reduced audio context
+// (TranscribeOptions.AudioCtx; 256 positions, 5.12 s, is what a live
+// partial of an utterance up to 4.1 s encodes, 512 one up to 9.2 s).
+func BenchmarkEncodeTinyCtx256(b *testing.B) { benchmarkEncode(b, tinyDims, 256) }
+func BenchmarkEncodeTinyCtx512(b *testing.B) { benchmarkEncode(b, tinyDims, 512) }
+func BenchmarkEncodeBaseCtx256(b *testing.B) { benchmarkEncode(b, baseDims, 256) }
 
 func BenchmarkDecodeTokenTiny(b *testing.B) { benchmarkDecodeToken(b, tinyDims, ggml.F16) }
 func BenchmarkDecodeTokenBase(b *testing.B) { benchmarkDecodeToken(b, baseDims, ggml.F16) }
@@ -71,9 +78,17 @@ func reportCPU(b *testing.B, start time.Duration) {
 	b.ReportMetric(float64(processCPU()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 }
 
-// benchmarkEncode times the encoder on one 30-second window.
-func benchmarkEncode(b *testing.B, d Dims) {
+// benchmarkEncode times the encoder on one 30-second window, or with ctx
+// above 0 on that audio context's first 2·ctx mel frames.
+func benchmarkEncode(b *testing.B, d Dims, ctx int) {
 	m, mel := benchModel(b, d)
+	if ctx > 0 {
+		short := make([]float32, 0, d.NMels*2*ctx)
+		for row := range d.NMels {
+			short = append(short, mel[row*2*d.NAudioCtx:][:2*ctx]...)
+		}
+		mel = short
+	}
 	b.ReportAllocs()
 	defer reportCPU(b, processCPU())
 	b.ResetTimer()

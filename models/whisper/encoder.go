@@ -8,43 +8,53 @@ import (
 
 // Encode implements Network: openai/whisper's AudioEncoder,
 //
-//	x = GELU(conv1(mel))            (n_audio_state, 3000)   kernel 3, padding 1
-//	x = GELU(conv2(x))              (n_audio_state, 1500)   stride 2
-//	x = xᵀ + positional_embedding   (1500, n_audio_state)
+//	x = GELU(conv1(mel))            (n_audio_state, 2n)     kernel 3, padding 1
+//	x = GELU(conv2(x))              (n_audio_state, n)      stride 2
+//	x = xᵀ + positional_embedding[:n]   (n, n_audio_state)
 //	x = blocks(x); x = ln_post(x)
 //
 // computed time-major throughout, so that each convolution is one matrix
-// product over its unfolded input (im2col).
+// product over its unfolded input (im2col). n is the audio context,
+// len(mel)/(2·n_mels): n_audio_ctx (1500) for openai/whisper's 30-second
+// window; a smaller n is whisper.cpp's audio_ctx (-ac): the encoder runs
+// on the first 2n mel frames alone with the positional embedding cut to
+// its first n rows, so its cost falls with n (the blocks' products in
+// proportion, self-attention as n²). The model was trained on full
+// windows only, so a reduced context trades accuracy for speed.
 func (m *Model) Encode(mel []float32) (*AudioFeatures, error) {
 	d := m.dims
-	frames := 2 * d.NAudioCtx
-	if len(mel) != d.NMels*frames {
-		return nil, fmt.Errorf("whisper: Encode: mel has %d values, want %d mel bins × %d frames", len(mel), d.NMels, frames)
+	frames := 0
+	if d.NMels > 0 && len(mel)%(2*d.NMels) == 0 {
+		frames = len(mel) / d.NMels
 	}
-	n := d.NAudioState
+	if frames == 0 || frames > 2*d.NAudioCtx {
+		return nil, fmt.Errorf("whisper: Encode: mel has %d values, want %d mel bins × 2n frames, 0 < n ≤ %d (%d frames: a 30-second window)",
+			len(mel), d.NMels, d.NAudioCtx, 2*d.NAudioCtx)
+	}
+	ctx, n := frames/2, d.NAudioState
 	// The convolutions' buffers lie in the blocks' scratch, unused until
-	// then (n_audio_ctx = frames/2): h1 (frames, n) in v and o, conv1's
-	// unfolded input (frames, 3·n_mels) in q and k when it fits, conv2's
+	// then (ctx = frames/2): h1 (frames, n) in v and o, conv1's unfolded
+	// input (frames, 3·n_mels) in q and k when it fits, conv2's
 	// (frames/2, 3n) in u.
-	all, free := allocTemp(9 * d.NAudioCtx * n) // 20 MB for tiny, off the heap, freed on return
+	all, free := allocTemp(9 * ctx * n) // 20 MB for tiny's full window, off the heap, freed on return
 	defer free()
-	s := scratchOver(all, d.NAudioCtx, n)
-	h1 := s.all[3*d.NAudioCtx*n : 5*d.NAudioCtx*n]
+	s := scratchOver(all, ctx, n)
+	h1 := s.all[3*ctx*n : 5*ctx*n]
 	var cols1 []float32
-	if k := frames * 3 * d.NMels; k <= 2*d.NAudioCtx*n {
-		cols1 = s.all[d.NAudioCtx*n:][:k]
+	if k := frames * 3 * d.NMels; k <= 2*ctx*n {
+		cols1 = s.all[ctx*n:][:k]
 	}
 	m.conv1.forwardChannelMajor(h1, mel, frames, cols1, &s.w)
 	gelu(h1)
-	x := make([]float32, d.NAudioCtx*n)
+	x := make([]float32, ctx*n)
 	m.conv2.forwardTimeMajor(x, h1, frames, s.u, &s.w)
 	gelu(x)
-	addTo(x, m.encPos)
+	addTo(x, m.encPos[:ctx*n])
 	for i := range m.encBlocks {
-		m.encBlocks[i].encode(x, s, d.NAudioCtx, d.NAudioHead)
+		m.encBlocks[i].encode(x, s, ctx, d.NAudioHead)
 	}
-	m.lnPost.forward(x, x, d.NAudioCtx)
-	return &AudioFeatures{Data: x, Frames: d.NAudioCtx, Width: n}, nil
+	m.lnPost.forward(x, x, ctx)
+	return &AudioFeatures{Data: x, Frames: ctx, Width: n}, nil
 }
 
 // scratch holds one sequence's intermediate activations.

@@ -121,6 +121,8 @@ type fakeNet struct {
 	qk     func(pos, frame int) float32
 	// prompts records the tokens of each decoder's first Forward.
 	prompts [][]int
+	// onEncode, when set, sees every window encoded.
+	onEncode func(mel []float32)
 }
 
 func newFakeNet(script func(window float32, tokens []int) []float32) *fakeNet {
@@ -134,6 +136,9 @@ func newFakeNet(script func(window float32, tokens []int) []float32) *fakeNet {
 func (n *fakeNet) Dims() Dims { return n.dims }
 
 func (n *fakeNet) Encode(mel []float32) (*AudioFeatures, error) {
+	if n.onEncode != nil {
+		n.onEncode(mel)
+	}
 	return &AudioFeatures{Data: []float32{mel[0]}, Frames: 1, Width: 1}, nil
 }
 

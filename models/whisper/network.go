@@ -8,8 +8,10 @@ type Network interface {
 	// Dims returns the model's hyper-parameters.
 	Dims() Dims
 	// Encode runs the audio encoder on one window of log-mel frames,
-	// mel (NMels × 2·NAudioCtx, row-major: NMels rows of 3000 frames),
-	// and returns its features (NAudioCtx × NAudioState).
+	// mel (NMels × 2n, row-major: NMels rows of 2n frames), and returns
+	// its features (n × NAudioState). n is NAudioCtx (1500: 3000 frames,
+	// 30 s) for a full window, or less for a reduced audio context
+	// (TranscribeOptions.AudioCtx, whisper.cpp's audio_ctx).
 	Encode(mel []float32) (*AudioFeatures, error)
 	// NewDecoder starts a text decoder attending to audio, with an empty
 	// key/value cache. With recordCrossQK it keeps, for every position
@@ -18,8 +20,9 @@ type Network interface {
 	NewDecoder(audio *AudioFeatures, recordCrossQK bool) TextDecoder
 }
 
-// AudioFeatures is the encoder's output for one 30-second window:
-// Frames × Width, row-major (Frames = NAudioCtx = 1500).
+// AudioFeatures is the encoder's output for one window: Frames × Width,
+// row-major (Frames = NAudioCtx = 1500 for a 30-second window; the
+// audio context for a reduced one).
 type AudioFeatures struct {
 	Data          []float32
 	Frames, Width int

@@ -60,6 +60,15 @@ type TranscribeOptions struct {
 	// timestamps, skips silences longer than this around segments whose
 	// words look hallucinated (improbable, very short or very long).
 	HallucinationSilenceThreshold float64
+	// AudioCtx, when above 0 and below the model's NAudioCtx (1500), is
+	// whisper.cpp's audio_ctx (-ac): windows of 2·AudioCtx mel frames
+	// (AudioCtx × 20 ms) instead of 30 s, each encoded with the
+	// positional embedding cut to its first AudioCtx rows (Model.Encode),
+	// so that the encoder's cost follows the audio rather than the
+	// window. The models were trained on 30-second windows only: a
+	// reduced context trades accuracy for speed. 0 (or NAudioCtx) is
+	// openai/whisper's full window.
+	AudioCtx int
 }
 
 // DefaultTranscribeOptions returns openai/whisper's transcribe() defaults.
@@ -170,6 +179,7 @@ type transcription struct {
 
 	inputStride   int     // mel frames per decoder position: 2
 	timePrecision float64 // seconds per timestamp step: 0.02
+	windowFrames  int     // mel frames of a window: 3000, or 2·AudioCtx
 
 	seek                int
 	allTokens           []int
@@ -190,11 +200,18 @@ func newTranscription(net Network, tok TextTokenizer, mel []float32, frames int,
 	if d.NAudioCtx <= 0 || melWindowFrames%d.NAudioCtx != 0 {
 		return nil, fmt.Errorf("whisper: transcribe: %d audio positions do not divide a %d-frame window", d.NAudioCtx, melWindowFrames)
 	}
+	if opts.AudioCtx < 0 || opts.AudioCtx > d.NAudioCtx {
+		return nil, fmt.Errorf("whisper: transcribe: audio context %d: want 0 (the full window) up to the model's %d positions", opts.AudioCtx, d.NAudioCtx)
+	}
 	t := &transcription{
 		start: time.Now(),
 		net:   net, tok: tok, sp: tok.Specials(), opts: opts, dec: opts.Decoding, r: r,
 		mel: mel, frames: frames, content: frames - melWindowFrames,
-		inputStride: melWindowFrames / d.NAudioCtx,
+		inputStride:  melWindowFrames / d.NAudioCtx,
+		windowFrames: melWindowFrames,
+	}
+	if opts.AudioCtx > 0 {
+		t.windowFrames = opts.AudioCtx * t.inputStride
 	}
 	t.timePrecision = float64(t.inputStride*melHopLength) / audioSampleRate
 	t.res = &TranscribeResult{Segments: []Segment{}}
@@ -209,8 +226,9 @@ func newTranscription(net Network, tok TextTokenizer, mel []float32, frames int,
 		if !d.Multilingual() {
 			t.dec.Language = "en"
 		} else {
-			// Detect on pad_or_trim(mel, N_FRAMES): the first 30 s.
-			audio, err := t.encode(t.cut(0, melWindowFrames))
+			// Detect on pad_or_trim(mel, N_FRAMES): the first 30 s (the
+			// first window with a reduced audio context).
+			audio, err := t.encode(t.cut(0, t.windowFrames))
 			if err != nil {
 				return nil, fmt.Errorf("whisper: transcribe: %w", err)
 			}
@@ -258,12 +276,12 @@ func seekClips(ts []float64, content int) ([][2]int, error) {
 }
 
 // cut returns size frames of the mel from seek, zero-padded to a window
-// (pad_or_trim).
+// (pad_or_trim; windowFrames long).
 func (t *transcription) cut(seek, size int) []float32 {
-	nm := t.net.Dims().NMels
-	w := make([]float32, nm*melWindowFrames)
+	nm, wf := t.net.Dims().NMels, t.windowFrames
+	w := make([]float32, nm*wf)
 	for b := 0; b < nm; b++ {
-		copy(w[b*melWindowFrames:b*melWindowFrames+size], t.mel[b*t.frames+seek:b*t.frames+seek+size])
+		copy(w[b*wf:b*wf+size], t.mel[b*t.frames+seek:b*t.frames+seek+size])
 	}
 	return w
 }
@@ -293,8 +311,8 @@ func (t *transcription) prompt() []int {
 func (t *transcription) window(clipEnd int) error {
 	seek := t.seek
 	timeOffset := float64(seek*melHopLength) / audioSampleRate
-	windowEnd := float64((seek+melWindowFrames)*melHopLength) / audioSampleRate
-	segmentSize := min(melWindowFrames, t.content-seek, clipEnd-seek)
+	windowEnd := float64((seek+t.windowFrames)*melHopLength) / audioSampleRate
+	segmentSize := min(t.windowFrames, t.content-seek, clipEnd-seek)
 	segmentDuration := float64(segmentSize*melHopLength) / audioSampleRate
 	audio, err := t.encode(t.cut(seek, segmentSize))
 	if err != nil {

@@ -40,6 +40,17 @@ type WhisperOptions struct {
 	NoConditionOnPrevious bool
 	// Seed seeds the sampling at temperatures above 0.
 	Seed uint64
+	// SampleLen is the most tokens each window's decoding samples
+	// (openai/whisper's DecodingOptions.sample_len, timestamps and the
+	// end of text included); 0 means n_text_ctx/2 (224).
+	SampleLen int
+	// AudioCtx, when above 0, is whisper.cpp's audio context (-ac):
+	// windows of AudioCtx × 20 ms instead of 30 s, encoded with the
+	// positional embedding cut to AudioCtx positions, so the encoder
+	// costs in proportion to it (whisper.TranscribeOptions.AudioCtx).
+	// It trades accuracy for speed: the models were trained on 30-second
+	// windows. 0 (or the model's n_audio_ctx, 1500) is the full window.
+	AudioCtx int
 }
 
 // Whisper is an OpenAI Whisper checkpoint (models/whisper) decoded as
@@ -49,7 +60,7 @@ type WhisperOptions struct {
 // predicts. Words are timed from the cross-attention of the alignment
 // heads (timing.py).
 type Whisper struct {
-	net       *whisper.Model
+	net       WhisperNetwork
 	tokenizer *whisper.Tokenizer
 	tok       whisper.TextTokenizer
 	mel       *audio.WhisperMel
@@ -57,10 +68,22 @@ type Whisper struct {
 	seed      uint64
 }
 
+// WhisperNetwork is what a Whisper model needs of its network: the
+// encoder and decoder (whisper.Network) and what a model file may store
+// beside the weights. *whisper.Model, a checkpoint, implements it; a
+// wrapper may change how it is computed (a measurement's cost model).
+type WhisperNetwork interface {
+	whisper.Network
+	// StoredVocab is the file's vocabulary, nil for the bundled one.
+	StoredVocab() [][]byte
+	// MelFilters are the file's mel filters, nil for the standard ones.
+	MelFilters() []float32
+}
+
 // NewWhisper returns the Whisper network m with its tokenizer (the file's
 // vocabulary or the bundled one) and mel filters (the file's or the
 // standard ones), decoding with o (nil: defaults).
-func NewWhisper(m *whisper.Model, o *WhisperOptions) (*Whisper, error) {
+func NewWhisper(m WhisperNetwork, o *WhisperOptions) (*Whisper, error) {
 	if o == nil {
 		o = &WhisperOptions{}
 	}
@@ -89,6 +112,10 @@ func NewWhisper(m *whisper.Model, o *WhisperOptions) (*Whisper, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.AudioCtx < 0 || o.AudioCtx > d.NAudioCtx {
+		return nil, fmt.Errorf("speechmodel: -audio-ctx %d: want 0 (the full 30-second window) up to this model's %d positions", o.AudioCtx, d.NAudioCtx)
+	}
+	opts.AudioCtx = o.AudioCtx
 	opts.Words.Heads = whisper.AlignmentHeadsFor(d)
 	return &Whisper{net: m, tokenizer: tok, tok: whisper.TokenizerText(tok), mel: mel, opts: opts, seed: o.Seed}, nil
 }
@@ -152,26 +179,62 @@ func (o *WhisperOptions) transcribeOptions(tok *whisper.Tokenizer) (whisper.Tran
 	if o.NoFallback {
 		t.Temperatures = []float64{0}
 	}
+	if o.SampleLen < 0 {
+		return t, fmt.Errorf("speechmodel: -sample-len %d: want 0 (n_text_ctx/2, 224) or the most tokens to sample", o.SampleLen)
+	}
+	t.Decoding.SampleLen = o.SampleLen
 	t.InitialPrompt = o.Prompt
 	t.ConditionOnPreviousText = !o.NoConditionOnPrevious
 	return t, t.Decoding.Validate()
 }
 
-// partialOptions are the decoding of a live partial hypothesis: one
-// greedy pass at temperature 0 without timestamps, word timing or
-// conditioning on earlier windows.
-func (w *Whisper) partialOptions() whisper.TranscribeOptions {
+// partialOptions are the decoding of a live partial hypothesis of
+// frames mel frames (10 ms each): one greedy pass at temperature 0
+// without timestamps, word timing or conditioning on earlier windows,
+// over a reduced audio context (partialAudioCtx) so that the encoder's
+// cost follows the utterance rather than a 30-second window.
+func (w *Whisper) partialOptions(frames int) whisper.TranscribeOptions {
 	o := w.opts
 	o.Temperatures = []float64{0}
 	o.Decoding.BeamSize, o.Decoding.Patience = 0, 0
 	o.Decoding.WithoutTimestamps = true
 	o.WordTimestamps = false
 	o.ConditionOnPreviousText = false
+	ctx := partialAudioCtx(frames, w.net.Dims().NAudioCtx)
+	if o.AudioCtx == 0 || ctx < o.AudioCtx {
+		o.AudioCtx = ctx
+	}
 	return o
 }
 
+// The audio context of a partial: the utterance's encoder positions (20
+// ms each) and partialContextPad more, rounded up to a multiple of
+// partialContextStep, and at least partialContextMin.
+const (
+	partialContextPad  = 50  // 1 s after the audio: the window ends in silence, as a full window's does
+	partialContextStep = 128 // 2.56 s: few distinct shapes
+	partialContextMin  = 256 // 5.12 s: whisper.cpp's users report very short contexts degrade most
+)
+
+// partialAudioCtx is the audio context (whisper.TranscribeOptions.AudioCtx)
+// Whisper's live partials decode frames mel frames (10 ms) with: the
+// frames' encoder positions (frames/2) and 1 s more, rounded up to a
+// multiple of 128 positions (2.56 s), at least 256 (5.12 s) and at most
+// full (the model's n_audio_ctx, 1500; also when the utterance is longer
+// than a window). A 3-second utterance's partial thus encodes 256
+// positions instead of 1500, about a sixth of the encoder's work; the
+// final decodes the full window, as asr transcribe does.
+func partialAudioCtx(frames, full int) int {
+	ctx := (frames+1)/2 + partialContextPad
+	ctx = max(partialContextMin, (ctx+partialContextStep-1)/partialContextStep*partialContextStep)
+	return min(ctx, full)
+}
+
 // Network returns the Whisper network.
-func (w *Whisper) Network() *whisper.Model { return w.net }
+func (w *Whisper) Network() WhisperNetwork { return w.net }
+
+// Tokenizer returns the model's tokenizer.
+func (w *Whisper) Tokenizer() *whisper.Tokenizer { return w.tokenizer }
 
 // Info says that Whisper cuts recordings itself and that its encoder's
 // frames are 20 ms.
@@ -230,7 +293,7 @@ func (d *whisperDecoder) Decode(e Encoding, o *DecodeOptions) (*Hypothesis, erro
 	}
 	opts := d.w.opts
 	if o.Partial {
-		opts = d.w.partialOptions()
+		opts = d.w.partialOptions(we.contentFrames())
 	}
 	r, err := whisper.Transcribe(d.w.net, d.w.tok, we.spec.Data, we.spec.Frames, opts, d.rng)
 	if err != nil {

@@ -8,8 +8,8 @@ import (
 
 // Stages is where a transcription's time went, stage by stage, as
 // whisper.cpp prints its timings: the front end (log-mel), the encoder
-// (LAS: the listener per chunk; Whisper: one 30-second window each time
-// its seek loop encodes one), and decoding (the searches and word
+// (LAS: the listener per chunk; Whisper: one 30-second window, or a
+// reduced audio context's, each time its seek loop encodes one), and decoding (the searches and word
 // timing). DecodeTokens counts, for Whisper, the token positions its
 // searches ran the decoder for (every beam and temperature tried), for
 // LAS the characters of the transcripts. Model loading and reading the

@@ -22,13 +22,18 @@
 //     (audio.Segmenter.Tentative), the segment is decoded with the full
 //     search while the endpointer waits; when the endpointer cuts that
 //     same segment, this decoding is the final, so the final's decoding
-//     does not add to its latency;
+//     does not add to its latency (after a final whose decoding took
+//     longer than the endpointer waits, as a Whisper model's whole
+//     window does, it is not: a pause mistaken for an end would waste a
+//     whole decoding);
 //   - while an utterance is open, every PartialInterval of audio the
 //     audio since the last cut, once the detector calls some of it
 //     speech (or would, were the stream to end there:
 //     audio.Segmenter.HeardSpeech), is re-decoded with the model's cheap
 //     search (speechmodel.DecodeOptions.Partial: the LAS CTC head's best
-//     path) into a Partial event when its text changes;
+//     path; for Whisper a greedy pass over a reduced audio context just
+//     longer than the utterance) into a Partial event when its text
+//     changes;
 //   - when the detector closes an utterance, it is decoded with the
 //     model's full search exactly as a file's chunk is
 //     (speech.Transcriber.Segment): a Final event with its text, times

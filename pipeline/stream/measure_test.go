@@ -42,7 +42,10 @@ import (
 // decided cuts), ATTEND_STREAM_LOAD=F an Options.PartialLoad (0 by
 // default: a partial every interval, whatever it costs; live callers use
 // 0.5, which a Whisper model needs to keep up), and ATTEND_STREAM_WAV=PATH also writes the joined
-// recording there. The word error rates compare the finals and the
+// recording there. ATTEND_STREAM_COST=1 bounds a random-weight Whisper
+// model's decodings at the tokens a real model would sample (whisperCost:
+// such a model samples 224 tokens a window), so that its cost is a real
+// model's. The word error rates compare the finals and the
 // offline transcript with the clips' texts, and the finals with the
 // offline transcript.
 func TestMeasureLive(t *testing.T) {
@@ -71,7 +74,8 @@ func TestMeasureLive(t *testing.T) {
 		}
 	}
 	var x []float32
-	var refs []string
+	var refs, texts []string
+	var clips []*audio.Signal
 	for i := 0; len(x) < math.MaxInt32 && i < n; i++ {
 		u := dev[i%len(dev)]
 		sig, err := speechmodel.Load(u.Path, nil)
@@ -79,6 +83,7 @@ func TestMeasureLive(t *testing.T) {
 			t.Fatal(err)
 		}
 		refs = append(refs, speechdata.Normalize(u.Text))
+		texts, clips = append(texts, u.Text), append(clips, sig)
 		pause := rate + (i%5)*rate/4 // 1–2 s
 		x = append(append(x, sig.Samples...), make([]float32, pause)...)
 	}
@@ -99,6 +104,19 @@ func TestMeasureLive(t *testing.T) {
 	m, err := speechmodel.Open(os.Getenv("ATTEND_STREAM_MODEL"), &dec)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var cost *whisperCost
+	if os.Getenv("ATTEND_STREAM_COST") != "" {
+		w, ok := m.(*speechmodel.Whisper)
+		if !ok {
+			t.Fatal("ATTEND_STREAM_COST=1 is the cost model of random-weight Whisper models: set ATTEND_STREAM_MODEL to one")
+		}
+		if cost, err = newWhisperCost(w, clips, texts); err != nil {
+			t.Fatal(err)
+		}
+		if m, err = speechmodel.NewWhisper(cost, &dec.Whisper); err != nil {
+			t.Fatal(err)
+		}
 	}
 	tr, err := speech.NewTranscriber(m, nil)
 	if err != nil {
@@ -158,7 +176,9 @@ func TestMeasureLive(t *testing.T) {
 
 	var finals []timed
 	var lat, fromWord, look, firstPartial, gaps []float64
-	var partials []float64 // simulated times of the partials since the last final
+	var fromSpeech, spanGaps []float64 // by the chunk's span, for models whose word times mean nothing
+	var decodes []float64              // the finals' decoding (wall clock)
+	var partials []float64             // simulated times of the partials since the last final
 	for _, e := range events {
 		if !e.Final {
 			partials = append(partials, e.wall)
@@ -166,9 +186,24 @@ func TestMeasureLive(t *testing.T) {
 		}
 		finals = append(finals, e)
 		lat = append(lat, e.wall-e.End)
+		decodes = append(decodes, e.Decode.Seconds())
 		look = append(look, e.At-e.End)
 		if len(e.Words) > 0 {
 			fromWord = append(fromWord, e.wall-e.Words[len(e.Words)-1].End)
+		}
+		if len(partials) > 0 {
+			// The chunk is padded by 200 ms (the speech pad) on each
+			// side of what the detector called speech.
+			speechStart, speechEnd := e.Start+0.2, e.End-0.2
+			fromSpeech = append(fromSpeech, partials[0]-speechStart)
+			last := partials[0]
+			for _, p := range partials[1:] {
+				if p > speechEnd {
+					break
+				}
+				spanGaps = append(spanGaps, p-last)
+				last = p
+			}
 		}
 		if len(partials) > 0 && len(e.Words) > 0 {
 			firstPartial = append(firstPartial, partials[0]-e.Words[0].Start)
@@ -229,8 +264,13 @@ func TestMeasureLive(t *testing.T) {
 	t.Logf("real-time factor (CPU time): live %.3f (%.1f s), offline %.3f; peak RSS %d MiB", busy.Seconds()/audioSec, busy.Seconds(), offTime.Seconds()/audioSec, peakRSS(t)>>20)
 	t.Logf("end of utterance (its chunk's end) → final: %s; of which the endpointer's look-ahead (audio) %s", quantiles(lat), quantiles(look))
 	t.Logf("end of its last word → final: %s", quantiles(fromWord))
+	t.Logf("the finals' decoding (wall clock, speculative or at the cut): %s", quantiles(decodes))
 	t.Logf("first word → first partial: %s", quantiles(firstPartial))
 	t.Logf("between partials while speaking: %s", quantiles(gaps))
+	t.Logf("by the detector's speech (the chunk less its 200 ms pads): start → first partial %s; between partials until its end %s", quantiles(fromSpeech), quantiles(spanGaps))
+	if cost != nil {
+		t.Log(cost)
+	}
 }
 
 // normalized joins texts normalized as the references are.

@@ -47,9 +47,10 @@ type Options struct {
 	// PartialLoad, when above 0, bounds the time partials take to that
 	// fraction of the audio's: after a partial that took d, the next is
 	// due no sooner than d/PartialLoad of audio later. Live callers set it
-	// (DefaultPartialLoad) so that a slow model (a Whisper model decodes a
-	// whole window for each partial) or a busy machine spaces its
-	// partials out instead of falling behind the audio. 0 means one every
+	// (DefaultPartialLoad) so that a slow model (a Whisper model encodes
+	// a window of at least 5 s for each partial, base's shape 0.3 s of
+	// CPU) or a busy machine spaces its partials out instead of falling
+	// behind the audio. 0 means one every
 	// PartialInterval whatever it costs, which makes the events depend on
 	// the audio alone (tests).
 	PartialLoad float64
@@ -92,7 +93,9 @@ type Streamer struct {
 	partial   string
 	closed    bool
 	spec      speculation
-	specDue   int // received count before which no speculation starts (PartialLoad)
+	specDue   int           // received count before which no speculation starts (PartialLoad)
+	wait      time.Duration // how long the endpointer waits after a chunk's end
+	slow      bool          // the last final's decoding outlasted wait: do not speculate
 }
 
 // speculation is the decoding of the segment the live endpointer will
@@ -100,10 +103,26 @@ type Streamer struct {
 // while it waits, so that the final's decoding overlaps the endpointer's
 // wait: the final is this chunk when the endpointer cuts the same
 // segment.
+//
+// A pause inside an utterance can look like its end for a while, and
+// its speculation is then wasted. That costs nothing worth counting
+// while a final's decoding fits in the endpointer's wait (0.4 s by
+// default): the saving is a decoding's worth of latency. A model whose
+// final takes longer (a Whisper model decodes a whole 30-second window:
+// 0.7–1 s of CPU for tiny's shape, 2–2.5 s for base's) saves at most the
+// wait and loses a whole decoding for every pause mistaken for an end,
+// which delays every later event on a busy core. Measured on one core
+// (docs/speech.md, Whisper's tiny and base shapes), speculating on every
+// final took 0.72 and 1.08 s of CPU per second of audio and brought the
+// finals p50 1.83 and 7.45 s after their chunk's end; without it 0.58
+// and 0.89 s, 1.50 and 2.64 s. So after a final whose decoding outlasted
+// the wait (by Options.Clock), the Streamer stops speculating until a
+// final decodes within it again.
 type speculation struct {
 	start, end int
 	chunk      speech.Chunk
 	took       time.Duration
+	cost       time.Duration // by Options.Clock
 }
 
 // New returns a Streamer decoding with model.
@@ -134,7 +153,14 @@ func New(model speechmodel.Model, opts *Options) (*Streamer, error) {
 	if !(o.PartialLoad >= 0) {
 		return nil, fmt.Errorf("stream: partial load %v: want 0 or more", o.PartialLoad)
 	}
-	s := &Streamer{tr: tr, src: src, seg: seg, load: o.PartialLoad, clock: o.Clock}
+	s := &Streamer{tr: tr, src: src, seg: seg, load: o.PartialLoad, clock: o.Clock, wait: 1500 * time.Millisecond}
+	if to.Segment.EndSilence > 0 {
+		pad := to.Segment.SpeechPad
+		if pad == 0 {
+			pad = 200 * time.Millisecond // audio.SegmentOptions' default
+		}
+		s.wait = to.Segment.EndSilence - pad
+	}
 	if s.clock == nil {
 		epoch := time.Now()
 		s.clock = func() time.Duration { return time.Since(epoch) }
@@ -224,14 +250,17 @@ func (s *Streamer) finals(events []Event) ([]Event, error) {
 		if seg.NoSpeech {
 			continue
 		}
-		c, took := s.spec.chunk, s.spec.took
+		c, took, cost := s.spec.chunk, s.spec.took, s.spec.cost
 		if seg.Start != s.spec.start || seg.End != s.spec.end {
+			begin := s.clock()
 			if c, took, err = s.tr.Segment(seg); err != nil {
 				return events, fmt.Errorf("stream: %w", err)
 			}
+			cost = s.clock() - begin
 		}
 		// The next utterance's first partial is tried as soon as the
 		// detector hears it.
+		s.slow = cost > s.wait
 		s.partial, s.spec, s.due = "", speculation{}, s.received
 		if c.NoSpeech || c.Text == "" {
 			continue
@@ -246,7 +275,7 @@ func (s *Streamer) finals(events []Event) ([]Event, error) {
 // it decoded.
 func (s *Streamer) speculate() (ok bool, err error) {
 	start, end, found := s.seg.Tentative()
-	if !found || start == s.spec.start && end == s.spec.end || start < s.openStart || end-s.openStart > len(s.open) ||
+	if s.slow || !found || start == s.spec.start && end == s.spec.end || start < s.openStart || end-s.openStart > len(s.open) ||
 		s.received < s.specDue {
 		return false, nil
 	}
@@ -257,7 +286,7 @@ func (s *Streamer) speculate() (ok bool, err error) {
 	if err != nil {
 		return false, fmt.Errorf("stream: %w", err)
 	}
-	s.spec = speculation{start: start, end: end, chunk: c, took: took}
+	s.spec = speculation{start: start, end: end, chunk: c, took: took, cost: s.clock() - begin}
 	if s.load > 0 {
 		// Bounds that keep moving (noise at the detector's threshold)
 		// must not cost a decoding per piece.
