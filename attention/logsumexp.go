@@ -38,3 +38,18 @@ func LogSumExp(x []float32) float64 {
 	}
 	return float64(m) + math.Log(s)
 }
+
+// ExpSubSum replaces x with e^(x − m), as Exp32 computes it, and returns
+// the float32 sum: the middle pass of SoftmaxInPlace, and the step of an
+// online softmax over a block of scores (m the running maximum). Eight
+// lanes at a time with AVX2 and FMA; only the order of the sum differs
+// from the Go loop.
+func ExpSubSum(x []float32, m float32) float32 {
+	done, sum := expSubSumFast(x, m)
+	for i, v := range x[done:] {
+		e := Exp32(v - m)
+		x[done+i] = e
+		sum += e
+	}
+	return sum
+}

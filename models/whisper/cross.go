@@ -30,12 +30,13 @@ import (
 // computes, up to the order of the sums (word timestamps read them).
 type crossAudio struct {
 	xt, x  sgemm.PackedB // Xᵀ (n, frames) and X (frames, n)
+	data   []float32     // X (frames, n) row-major: the AudioFeatures' own Data (crossStep)
 	frames int
 }
 
 // newCrossAudio packs the encoder output for the decoders' cross-attention.
 func newCrossAudio(audio *AudioFeatures) *crossAudio {
-	c := &crossAudio{frames: audio.Frames}
+	c := &crossAudio{data: audio.Data[:audio.Frames*audio.Width], frames: audio.Frames}
 	c.xt.Pack(true, audio.Width, audio.Frames, audio.Data, audio.Width)
 	c.x.Pack(false, audio.Frames, audio.Width, audio.Data, audio.Width)
 	return c
@@ -51,6 +52,7 @@ const crossRows = 16
 // (heads·rows, frames), one scaled query head (d_h).
 type crossScratch struct {
 	qk, px, s, qh []float32
+	stats         []float32 // crossStep's running maxima, normalizers and corrections (3·heads)
 }
 
 // crossAttend writes the cross-attention's output before its out
@@ -59,6 +61,10 @@ type crossScratch struct {
 // raw scores (t rows of frames, scaled, before the softmax) one row at a
 // time.
 func crossAttend(o, q []float32, t int, b *block, a *crossAudio, heads int, cs *crossScratch, keep func(h int, row []float32)) {
+	if t == 1 && keep == nil {
+		crossStep(o, q, b, a, heads, cs)
+		return
+	}
 	n := len(b.crossLn.gamma)
 	dh := n / heads
 	scale := float32(1 / math.Sqrt(float64(dh)))
