@@ -61,11 +61,11 @@ type crossScratch struct {
 // raw scores (t rows of frames, scaled, before the softmax) one row at a
 // time.
 func crossAttend(o, q []float32, t int, b *block, a *crossAudio, heads int, cs *crossScratch, keep func(h int, row []float32)) {
-	if t == 1 && keep == nil {
+	n := len(b.crossLn.gamma)
+	if t == 1 && keep == nil && crossStepFast(n, heads) {
 		crossStep(o, q, b, a, heads, cs)
 		return
 	}
-	n := len(b.crossLn.gamma)
 	dh := n / heads
 	scale := float32(1 / math.Sqrt(float64(dh)))
 	cs.qh = grow(cs.qh, dh)

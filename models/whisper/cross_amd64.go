@@ -37,3 +37,9 @@ func crossAccumFast(acc, p, x, corr []float32, n, heads, frames int) bool {
 	crossAccumAVX2(&acc[0], &p[0], &x[0], &corr[0], n, heads, frames)
 	return true
 }
+
+// crossStepFast reports whether crossStep's kernels run in assembly for
+// width n and heads heads (all but a ragged last block of frames).
+func crossStepFast(n, heads int) bool {
+	return useCrossAVX2 && heads%2 == 0 && heads > 0 && n%32 == 0 && n > 0
+}

@@ -23,8 +23,11 @@ import (
 // transposed for the scores, once for P·X). The exponentials are
 // attention.Exp32's and every sum is float32, as in crossAttend; the
 // results differ from it by the order of the sums and the rescaling.
-// The kernels (scores, sums) run in AVX2 assembly where the shapes allow
-// (cross_amd64.s), else in the Go loops below.
+// The kernels (scores, sums) run in AVX2 assembly (cross_amd64.s);
+// crossAttend takes this path only where they exist for the shape
+// (crossStepFast: every Whisper size), as the Go loops below are slower
+// than the two products on sgemm's Go kernels. The Go loops serve a
+// ragged last block and the tests.
 func crossStep(o, q []float32, b *block, a *crossAudio, heads int, cs *crossScratch) {
 	n := len(b.crossLn.gamma)
 	dh := n / heads

@@ -54,7 +54,7 @@ func TestCrossStep(t *testing.T) {
 				name := fmt.Sprintf("n=%d heads=%d frames=%d sharp=%g asm=%v", c.n, c.heads, c.frames, sharp, asm)
 				got := make([]float32, c.n)
 				var cs crossScratch
-				crossAttend(got, q, 1, b, a, c.heads, &cs, nil)
+				crossStep(got, q, b, a, c.heads, &cs)
 				var worst, scale float64
 				for i := range got {
 					worst = max(worst, math.Abs(float64(got[i]-want[i])))
