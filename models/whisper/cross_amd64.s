@@ -9,7 +9,9 @@
 // back-projected query (cross_step.go). heads even, frames a positive
 // multiple of 4, n a positive multiple of 8. Two heads times four frames
 // at a time: each step loads two query and four audio vectors for eight
-// FMAs into eight accumulators.
+// FMAs into eight accumulators, and prefetches two cache lines of the
+// frames eight ahead (CX), the next four frames' bytes over each group's
+// loop, read past the block into the next (prefetches never fault).
 TEXT ·crossScoresAVX2(SB), NOSPLIT, $0-48
 	MOVQ s+0(FP), DI
 	MOVQ q+8(FP), SI
@@ -19,8 +21,6 @@ TEXT ·crossScoresAVX2(SB), NOSPLIT, $0-48
 	MOVQ heads+32(FP), R10
 	IMULQ R9, R10
 	ADDQ SI, R10            // end of q
-	MOVQ frames+40(FP), CX
-	SHLQ $2, CX             // s row stride in bytes
 
 pairs:
 	CMPQ SI, R10
@@ -33,6 +33,7 @@ group4:
 	LEAQ (R11)(R9*1), R12
 	LEAQ (R11)(R9*2), R13
 	LEAQ (R12)(R9*2), R14
+	LEAQ (R11)(R9*8), CX    // the frames two groups ahead, prefetched
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -44,6 +45,8 @@ group4:
 	XORQ AX, AX
 
 dot:
+	PREFETCHT0  (CX)(AX*4)
+	PREFETCHT0  64(CX)(AX*4)
 	VMOVUPS     (SI)(AX*1), Y8
 	VMOVUPS     (BX)(AX*1), Y9
 	VMOVUPS     (R11)(AX*1), Y10
@@ -68,6 +71,8 @@ dot:
 	VEXTRACTF128 $1, Y0, X1
 	VADDPS X1, X0, X0
 	VMOVUPS X0, (DI)
+	MOVQ frames+40(FP), CX
+	SHLQ $2, CX             // s row stride in bytes
 	VHADDPS Y5, Y4, Y4
 	VHADDPS Y7, Y6, Y6
 	VHADDPS Y6, Y4, Y4      // the same for head h+1
@@ -79,6 +84,8 @@ dot:
 	SUBQ $4, R8
 	JNZ  group4
 
+	MOVQ frames+40(FP), CX
+	SHLQ $2, CX
 	ADDQ CX, DI             // past row h+1 of s
 	LEAQ (BX)(R9*1), SI
 	JMP  pairs
