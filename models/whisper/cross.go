@@ -27,14 +27,20 @@ import (
 // panels fill. W_k is kept transposed (crossKT), so that both weight
 // products are dot products with rows, in half precision for float16
 // checkpoints. The scores are what openai/whisper's cross-attention
-// computes, up to the order of the sums (word timestamps read them).
+// computes, up to the order of the sums (word timestamps read them). A
+// decoding step (one query row, no scores kept) takes crossStep instead
+// (cross_step.go): one pass over X with an online softmax, which reads
+// the audio once per layer instead of twice.
 type crossAudio struct {
 	xt, x  sgemm.PackedB // Xᵀ (n, frames) and X (frames, n)
 	data   []float32     // X (frames, n) row-major: the AudioFeatures' own Data (crossStep)
 	frames int
 }
 
-// newCrossAudio packs the encoder output for the decoders' cross-attention.
+// newCrossAudio packs the encoder output for the decoders' cross-attention
+// and keeps audio.Data itself for crossStep: the decoders read it, so it
+// must not change while they are in use (AudioFeatures are read-only
+// once Encode returns them).
 func newCrossAudio(audio *AudioFeatures) *crossAudio {
 	c := &crossAudio{data: audio.Data[:audio.Frames*audio.Width], frames: audio.Frames}
 	c.xt.Pack(true, audio.Width, audio.Frames, audio.Data, audio.Width)
