@@ -166,13 +166,7 @@ func SoftmaxInPlace(x []float32) {
 			m = v
 		}
 	}
-	done, sum := expSubSumFast(x, m)
-	for i, v := range x[done:] {
-		e := Exp32(v - m)
-		x[done+i] = e
-		sum += e
-	}
-	inv := 1 / sum
+	inv := 1 / ExpSubSum(x, m)
 	done = scaleFast(x, inv)
 	for i := range x[done:] {
 		x[done+i] *= inv

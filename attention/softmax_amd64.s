@@ -234,3 +234,37 @@ loopscale:
 	JNZ     loopscale
 	VZEROUPPER
 	RET
+
+// func sumExpSubF64AVX2(x *float32, n int, m float32) float64
+//
+// Σ e^(x[i]−m) for i < n, n a positive multiple of 8, x left as it is:
+// each exponential as Exp32 computes it, widened to float64 and added
+// into eight float64 partial sums (two registers of four), added at the
+// end.
+TEXT ·sumExpSubF64AVX2(SB), NOSPLIT, $0-32
+	MOVQ         x+0(FP), SI
+	MOVQ         n+8(FP), CX
+	VBROADCASTSS m+16(FP), Y5
+	VXORPD       Y6, Y6, Y6
+	VXORPD       Y7, Y7, Y7
+
+loopsumexp:
+	VMOVUPS      (SI), Y0
+	VSUBPS       Y5, Y0, Y0
+	EXP8(Y0, Y1, Y2, Y3, Y4)
+	VEXTRACTF128 $1, Y0, X1
+	VCVTPS2PD    X0, Y0
+	VCVTPS2PD    X1, Y1
+	VADDPD       Y0, Y6, Y6
+	VADDPD       Y1, Y7, Y7
+	ADDQ         $32, SI
+	SUBQ         $8, CX
+	JNZ          loopsumexp
+
+	VADDPD       Y7, Y6, Y6
+	VEXTRACTF128 $1, Y6, X1
+	VADDPD       X1, X6, X6
+	VHADDPD      X6, X6, X6
+	VZEROUPPER
+	MOVSD        X6, ret+24(FP)
+	RET

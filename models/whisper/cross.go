@@ -27,15 +27,22 @@ import (
 // panels fill. W_k is kept transposed (crossKT), so that both weight
 // products are dot products with rows, in half precision for float16
 // checkpoints. The scores are what openai/whisper's cross-attention
-// computes, up to the order of the sums (word timestamps read them).
+// computes, up to the order of the sums (word timestamps read them). A
+// decoding step (one query row, no scores kept) takes crossStep instead
+// (cross_step.go): one pass over X with an online softmax, which reads
+// the audio once per layer instead of twice.
 type crossAudio struct {
 	xt, x  sgemm.PackedB // Xᵀ (n, frames) and X (frames, n)
+	data   []float32     // X (frames, n) row-major: the AudioFeatures' own Data (crossStep)
 	frames int
 }
 
-// newCrossAudio packs the encoder output for the decoders' cross-attention.
+// newCrossAudio packs the encoder output for the decoders' cross-attention
+// and keeps audio.Data itself for crossStep: the decoders read it, so it
+// must not change while they are in use (AudioFeatures are read-only
+// once Encode returns them).
 func newCrossAudio(audio *AudioFeatures) *crossAudio {
-	c := &crossAudio{frames: audio.Frames}
+	c := &crossAudio{data: audio.Data[:audio.Frames*audio.Width], frames: audio.Frames}
 	c.xt.Pack(true, audio.Width, audio.Frames, audio.Data, audio.Width)
 	c.x.Pack(false, audio.Frames, audio.Width, audio.Data, audio.Width)
 	return c
@@ -51,6 +58,7 @@ const crossRows = 16
 // (heads·rows, frames), one scaled query head (d_h).
 type crossScratch struct {
 	qk, px, s, qh []float32
+	stats         []float32 // crossStep's running maxima, normalizers and corrections (3·heads)
 }
 
 // crossAttend writes the cross-attention's output before its out
@@ -60,6 +68,10 @@ type crossScratch struct {
 // time.
 func crossAttend(o, q []float32, t int, b *block, a *crossAudio, heads int, cs *crossScratch, keep func(h int, row []float32)) {
 	n := len(b.crossLn.gamma)
+	if t == 1 && keep == nil && crossStepFast(n, heads) {
+		crossStep(o, q, b, a, heads, cs)
+		return
+	}
 	dh := n / heads
 	scale := float32(1 / math.Sqrt(float64(dh)))
 	cs.qh = grow(cs.qh, dh)

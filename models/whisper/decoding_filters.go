@@ -156,12 +156,7 @@ func (f *ApplyTimestampRules) Apply(logits []float32, tokens []int) {
 	// of both parts, is subtracted from both sides as there.)
 	textLSE, tsLSE := logSumExp(logits[:tb]), logSumExp(logits[tb:])
 	lse := logAddExp(textLSE, tsLSE)
-	maxText := float32(math.Inf(-1))
-	for _, v := range logits[:tb] {
-		if v > maxText {
-			maxText = v
-		}
-	}
+	maxText := attention.Max(logits[:tb])
 	if tsLSE-lse > float64(maxText)-lse {
 		fill(logits[:tb], negInf)
 	}
@@ -187,20 +182,6 @@ func fill(x []float32, v float32) {
 
 // logSumExp returns log Σ exp(x), accumulated in float64 over float32
 // exponentials (attention.Exp32, relative error below 2e-7, as torch's
-// float32 log_softmax); −∞ when every x is −∞.
-func logSumExp(x []float32) float64 {
-	m := float32(math.Inf(-1))
-	for _, v := range x {
-		if v > m {
-			m = v
-		}
-	}
-	if math.IsInf(float64(m), -1) {
-		return math.Inf(-1)
-	}
-	s := 0.0
-	for _, v := range x {
-		s += float64(attention.Exp32(v - m))
-	}
-	return float64(m) + math.Log(s)
-}
+// float32 log_softmax); −∞ when every x is −∞. attention.LogSumExp: eight
+// lanes at a time with AVX2.
+func logSumExp(x []float32) float64 { return attention.LogSumExp(x) }

@@ -14,7 +14,8 @@ type Network interface {
 	// (TranscribeOptions.AudioCtx, whisper.cpp's audio_ctx).
 	Encode(mel []float32) (*AudioFeatures, error)
 	// NewDecoder starts a text decoder attending to audio, with an empty
-	// key/value cache. With recordCrossQK it keeps, for every position
+	// key/value cache. The decoder may keep audio: it must not change
+	// while the decoder (or a clone) is in use. With recordCrossQK it keeps, for every position
 	// it processes, the raw cross-attention scores of every layer and
 	// head (for word timestamps, timing.py's QKs).
 	NewDecoder(audio *AudioFeatures, recordCrossQK bool) TextDecoder
