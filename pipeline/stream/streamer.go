@@ -95,7 +95,7 @@ type Streamer struct {
 	spec      speculation
 	specDue   int           // received count before which no speculation starts (PartialLoad)
 	wait      time.Duration // how long the endpointer waits after a chunk's end
-	slow      bool          // the last final's decoding outlasted wait: do not speculate
+	slow      bool          // a speculation that outlasted wait was wasted: do not speculate
 }
 
 // speculation is the decoding of the segment the live endpointer will
@@ -106,18 +106,21 @@ type Streamer struct {
 //
 // A pause inside an utterance can look like its end for a while, and
 // its speculation is then wasted. That costs nothing worth counting
-// while a final's decoding fits in the endpointer's wait (0.4 s by
-// default): the saving is a decoding's worth of latency. A model whose
-// final takes longer (a Whisper model decodes a whole 30-second window:
-// 0.7–1 s of CPU for tiny's shape, 2–2.5 s for base's) saves at most the
-// wait and loses a whole decoding for every pause mistaken for an end,
-// which delays every later event on a busy core. Measured on one core
+// while a decoding fits in the endpointer's wait (0.4 s by default): the
+// saving is a decoding's worth of latency. A model whose final takes
+// longer (a Whisper model decodes a whole 30-second window: 0.7–1 s of
+// CPU for tiny's shape, 2–2.5 s for base's) saves at most the wait and
+// loses a whole decoding for every pause mistaken for an end, which
+// delays every later event on a busy core. Measured on one core
 // (docs/speech.md, Whisper's tiny and base shapes), speculating on every
 // final took 0.72 and 1.08 s of CPU per second of audio and brought the
 // finals p50 1.83 and 7.45 s after their chunk's end; without it 0.58
-// and 0.89 s, 1.50 and 2.64 s. So after a final whose decoding outlasted
-// the wait (by Options.Clock), the Streamer stops speculating until a
-// final decodes within it again.
+// and 0.89 s, 1.50 and 2.64 s. So once a speculation that outlasted the
+// wait (by Options.Clock) is wasted, the Streamer stops speculating until
+// a final decodes within the wait again. Our own model's long utterances
+// also outlast the wait, but their pauses are seldom mistaken for ends:
+// stopping after every slow final instead cost the native dev clips'
+// finals 0.18–0.27 s at the 95th percentile.
 type speculation struct {
 	start, end int
 	chunk      speech.Chunk
@@ -260,7 +263,12 @@ func (s *Streamer) finals(events []Event) ([]Event, error) {
 		}
 		// The next utterance's first partial is tried as soon as the
 		// detector hears it.
-		s.slow = cost > s.wait
+		if seg.Start != s.spec.start || seg.End != s.spec.end {
+			s.wasted(s.spec)
+		}
+		if cost <= s.wait {
+			s.slow = false
+		}
 		s.partial, s.spec, s.due = "", speculation{}, s.received
 		if c.NoSpeech || c.Text == "" {
 			continue
@@ -279,6 +287,7 @@ func (s *Streamer) speculate() (ok bool, err error) {
 		s.received < s.specDue {
 		return false, nil
 	}
+	s.wasted(s.spec) // its bounds moved
 	begin := s.clock()
 	seg := audio.Segment{Samples: s.open[start-s.openStart : end-s.openStart], Rate: speechmodel.SampleRate,
 		Start: start, End: end, SpeechProbability: 1}
@@ -293,6 +302,14 @@ func (s *Streamer) speculate() (ok bool, err error) {
 		s.specDue = s.received + durationSamples(time.Duration(float64(s.clock()-begin)/s.load))
 	}
 	return true, nil
+}
+
+// wasted notes a speculation the endpointer did not cut (none: its zero
+// value): one that outlasted the endpointer's wait stops speculation.
+func (s *Streamer) wasted(spec speculation) {
+	if spec.end > 0 && spec.cost > s.wait {
+		s.slow = true
+	}
 }
 
 func (s *Streamer) seconds(samples int) float64 { return float64(samples) / speechmodel.SampleRate }
