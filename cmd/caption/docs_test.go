@@ -10,6 +10,7 @@ import (
 
 	"github.com/attend-go/attend/cmd/internal/cli/clitest"
 	"github.com/attend-go/attend/internal/shareddata"
+	"github.com/attend-go/attend/pipeline/captioning"
 )
 
 // TestDocsCommandsParse checks every caption command line that README.md
@@ -41,10 +42,10 @@ func TestDocsCommandsParse(t *testing.T) {
 }
 
 // TestReadmePhotoCaptions runs the README's "caption testdata/photos/*.jpg"
-// with the real encoder and checks that it prints the captions the README
+// with the real encoder the default model needs and checks that it prints the captions the README
 // shows.
 func TestReadmePhotoCaptions(t *testing.T) {
-	encoder, err := shareddata.Lookup(shareddata.EncoderFile)
+	encoder, err := shareddata.Lookup(shareddata.EncoderFor(captioning.DefaultEncoder().File))
 	if err != nil {
 		t.Skipf("needs the image encoder: %v", err)
 	}

@@ -56,6 +56,19 @@ func openModel(path string) (*caption.Model, string, error) {
 	return m, noteEncoderSHA(f.Extra[featuresKey]), err
 }
 
+// DefaultEncoder returns the known encoder whose features the embedded
+// default model was trained on, as its features note names it
+// (MobileNet-EdgeTPU today): the encoder that captioning with the default
+// model locates, and downloads, when none is given. It reads the model
+// file's header only. MobileNetV2, the encoder of models from before the
+// note, when the note names none this tool knows.
+func DefaultEncoder() *vision.KnownEncoder {
+	if k := vision.FindEncoder(noteEncoderSHA(caption.DefaultExtra()[featuresKey])); k != nil {
+		return k
+	}
+	return vision.MobileNetV2
+}
+
 // describeEncoder names an encoder by its SHA-256 for messages: the known
 // encoder's title and file, or the bare digest.
 func describeEncoder(sha string) string {
