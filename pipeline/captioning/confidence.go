@@ -39,8 +39,8 @@ func topLabels(probs []float32) []Label {
 
 // Confidence: how far to trust a caption, in [0, 1], made to drop on
 // photos unlike the training photos, where the decoder still says a
-// fluent Flickr8k sentence ("a child is sitting on a blue car" for a
-// cat) but says it with less conviction. It is the geometric mean of the
+// fluent Flickr8k sentence ("a man wearing a blue shirt is sitting on
+// the grass" for a cat) but says it with less conviction. It is the geometric mean of the
 // caption's token probabilities, <eos> included,
 //
 //	confidence = exp( (1/n) Σ_t log p(y_t | y_<t, image) ),
