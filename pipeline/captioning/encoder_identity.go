@@ -41,8 +41,14 @@ func noteEncoderSHA(note string) string {
 	return strings.ToLower(sha)
 }
 
-// openModel loads a caption model file (the embedded default for "") and
-// returns the encoder SHA-256 its features note records ("" for none).
+// OpenModelEncoder loads a caption model file as OpenModel does (the
+// embedded default for "") and returns with it the hex SHA-256 of the
+// encoder its features came from, as its features note records it (""
+// when the file does not say): what EvalOptions.Encoder and the Captioner
+// check a feature cache or an encoder file against.
+func OpenModelEncoder(path string) (*caption.Model, string, error) { return openModel(path) }
+
+// openModel is OpenModelEncoder.
 func openModel(path string) (*caption.Model, string, error) {
 	if path == "" {
 		m, err := OpenModel("")
