@@ -63,8 +63,10 @@ func (k *KnownEncoder) String() string {
 }
 
 var (
-	// MobileNetV2 is the default encoder: MobileNetV2 1.0/224 uint8
-	// (ImageNet top-1 about 71%, 301 M multiply-adds), EncoderFile.
+	// MobileNetV2 is LocateEncoder's default: MobileNetV2 1.0/224 uint8
+	// (ImageNet top-1 about 71%, 301 M multiply-adds), EncoderFile. (The
+	// embedded default caption model needs MobileNetEdgeTPU; package
+	// captioning asks for the encoder a model names.)
 	MobileNetV2 = &KnownEncoder{Name: "mobilenet-v2", Aliases: []string{"v2", "mobilenetv2"},
 		Title: "MobileNetV2 1.0/224 uint8", File: EncoderFile, URL: EncoderURL, SHA256: EncoderSHA256, Size: 3610798,
 		depths: [numGrids]int{GridFinal: 1280, GridBlock13: 576}}

@@ -26,10 +26,10 @@ func init() {
 const captionUsage = `Usage: caption [describe] [flags] IMAGE...
        caption [describe] [flags] DIR...
 
-Describes each image in one sentence: the MobileNetV2 encoder turns it
-into a 7×7 grid of features, and the Show-Attend-Tell decoder says one
-word at a time while attending over the grid, with beam search. "-" reads
-an image from standard input.
+Describes each image in one sentence: the image encoder (MobileNet-EdgeTPU
+for the default model) turns it into a 7×7 grid of features, and the
+Show-Attend-Tell decoder says one word at a time while attending over the
+grid, with beam search. "-" reads an image from standard input.
 
 Files: each image gets one line: the caption, then, tab-separated, the
 encoder's three most probable ImageNet classes ("labels: daisy 0.62,
@@ -78,7 +78,7 @@ The decoder is the embedded default model unless -model names another;
 the encoder is -encoder, else $ATTEND_ENCODER, else the user cache, else
 downloaded once and checked against its SHA-256. It must be the encoder
 whose features the model was trained on, which the model file names
-(MobileNetV2 for the default model); -encoder takes a file or a known
+(MobileNet-EdgeTPU for the default model); -encoder takes a file or a known
 encoder's name (mobilenet-v2, mobilenet-edgetpu). -cache names a feature
 cache of "caption features": images whose file name it holds are
 described from their cached features, without the encoder.
@@ -98,7 +98,7 @@ Recipes:
 
 	caption photo.jpg
 	caption -json -beam 5 photo.jpg
-	caption -encoder ../shared/data/mobilenet/mobilenet_v2_1.0_224_quant.tflite *.jpg
+	caption -encoder ../shared/data/mobilenet-edgetpu/mobilenet_edgetpu_224_1.0_uint8.tflite *.jpg
 	curl -s https://example.com/cat.jpg | caption -
 	caption -o captions.jsonl photos/
 	caption --resume -o captions.jsonl photos/

@@ -10,6 +10,7 @@ import (
 
 	"github.com/attend-go/attend/cmd/internal/cli/clitest"
 	"github.com/attend-go/attend/internal/shareddata"
+	"github.com/attend-go/attend/pipeline/captioning"
 )
 
 // TestDocsCommandsParse checks every caption command line that README.md
@@ -41,25 +42,14 @@ func TestDocsCommandsParse(t *testing.T) {
 }
 
 // TestReadmePhotoCaptions runs the README's "caption testdata/photos/*.jpg"
-// with the real encoder and checks that it prints the captions the README
-// shows.
+// with the real encoder the default model needs and checks that it prints
+// the captions the README, and the caption guide, show.
 func TestReadmePhotoCaptions(t *testing.T) {
-	encoder, err := shareddata.Lookup(shareddata.EncoderFile)
+	encoder, err := shareddata.Lookup(shareddata.EncoderFor(captioning.DefaultEncoder().File))
 	if err != nil {
 		t.Skipf("needs the image encoder: %v", err)
 	}
 	root := filepath.Join("..", "..")
-	data, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	const prompt = "$ caption testdata/photos/*.jpg\n"
-	_, listing, ok := strings.Cut(string(data), prompt)
-	if !ok {
-		t.Fatalf("README.md no longer shows %q", strings.TrimSpace(prompt))
-	}
-	listing, _, _ = strings.Cut(listing, "```")
-	want := strings.Split(strings.TrimSpace(listing), "\n")
 	photos, err := filepath.Glob(filepath.Join(root, "testdata", "photos", "*.jpg"))
 	if err != nil || len(photos) == 0 {
 		t.Fatalf("no photos in testdata/photos: %v", err)
@@ -69,7 +59,20 @@ func TestReadmePhotoCaptions(t *testing.T) {
 		t.Fatalf("caption testdata/photos/*.jpg: %v\n%s", err, stderr.String())
 	}
 	got := strings.Split(strings.TrimSpace(strings.ReplaceAll(stdout.String(), filepath.Join(root, "testdata"), "testdata")), "\n")
-	if !slices.Equal(got, want) {
-		t.Errorf("caption testdata/photos/*.jpg printed\n%s\nREADME.md shows\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	const prompt = "$ caption testdata/photos/*.jpg\n"
+	for _, page := range []string{"README.md", filepath.Join("docs", "caption.md")} {
+		data, err := os.ReadFile(filepath.Join(root, page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, listing, ok := strings.Cut(string(data), prompt)
+		if !ok {
+			t.Errorf("%s no longer shows %q", page, strings.TrimSpace(prompt))
+			continue
+		}
+		listing, _, _ = strings.Cut(listing, "```")
+		if want := strings.Split(strings.TrimSpace(listing), "\n"); !slices.Equal(got, want) {
+			t.Errorf("caption testdata/photos/*.jpg printed\n%s\n%s shows\n%s", strings.Join(got, "\n"), page, strings.Join(want, "\n"))
+		}
 	}
 }

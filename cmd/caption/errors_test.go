@@ -63,8 +63,10 @@ func TestActionableErrors(t *testing.T) {
 }
 
 // TestNoEncoderHelp: without an encoder, each image fails saying why and
-// the run ends by saying once how to get one: the flag, the environment
-// variable, the cache path, the URL and its SHA-256.
+// the run ends by saying once how to get the one the model needs: the
+// flag, the environment variable, the cache path, the URL and its SHA-256
+// (MobileNetV2 for the fixture model, MobileNet-EdgeTPU for the embedded
+// default).
 func TestNoEncoderHelp(t *testing.T) {
 	a, b := filepath.Join(t.TempDir(), "a.png"), filepath.Join(t.TempDir(), "b.png")
 	for _, p := range []string{a, b} {
@@ -72,13 +74,25 @@ func TestNoEncoderHelp(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	code, _, stderr := runCase([]string{"-model", fixtureModel, "-encoder", filepath.Join(t.TempDir(), "none.tflite"), a, b}, nil)
-	if code != 1 || strings.Count(stderr, "no image encoder") != 2 || strings.Count(stderr, "curl -L -o") != 1 {
-		t.Fatalf("exit %d, stderr %q; want each image failed and the help once", code, stderr)
-	}
-	for _, want := range []string{"-encoder FILE", "$ATTEND_ENCODER", "attend/mobilenet_v2_1.0_224_quant.tflite", "https://github.com/google-coral/test_data/raw/master/mobilenet_v2_1.0_224_quant.tflite", "7aad0c74c5e3c06e5eb3c827e13304fdd68a83da6087d92ee169c24ff9fd4776"} {
-		if !strings.Contains(stderr, want) {
-			t.Errorf("the help lacks %q:\n%s", want, stderr)
-		}
+	none := filepath.Join(t.TempDir(), "none.tflite")
+	for _, tc := range []struct {
+		name  string
+		model []string
+		want  []string
+	}{
+		{"MobileNetV2 model", []string{"-model", fixtureModel}, []string{"-encoder FILE", "$ATTEND_ENCODER", "attend/mobilenet_v2_1.0_224_quant.tflite", "https://github.com/google-coral/test_data/raw/master/mobilenet_v2_1.0_224_quant.tflite", "7aad0c74c5e3c06e5eb3c827e13304fdd68a83da6087d92ee169c24ff9fd4776"}},
+		{"the default model", nil, []string{"-encoder FILE", "$ATTEND_ENCODER", "attend/mobilenet_edgetpu_224_1.0_uint8.tflite", "https://github.com/mlcommons/mobile_models/raw/main/v0_7/tflite/mobilenet_edgetpu_224_1.0_uint8.tflite", "5d63cb8ebd518217794221bbcb929ebb89c5ec37d736429a95650e88f9e904fa"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCase(append(tc.model, "-encoder", none, a, b), nil)
+			if code != 1 || strings.Count(stderr, "no image encoder") != 2 || strings.Count(stderr, "curl -L -o") != 1 {
+				t.Fatalf("exit %d, stderr %q; want each image failed and the help once", code, stderr)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("the help lacks %q:\n%s", want, stderr)
+				}
+			}
+		})
 	}
 }

@@ -91,10 +91,11 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	m, err := captioning.OpenModel(*model)
+	m, encoder, err := captioning.OpenModelEncoder(*model)
 	if err != nil {
 		return err
 	}
+	o.Encoder = encoder
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, err := captioning.Evaluate(ctx, m, o)

@@ -25,6 +25,8 @@ func TestEvalCommand(t *testing.T) {
 		{name: "unknown split", args: append(base, "-split", "restval", fixture), code: 1, stderr: "restval"},
 		{name: "unwritable captions, found before the model loads", args: []string{"eval", "-model", "/nonexistent/model", "-cache", fixtureCache, "-captions", "/nonexistent/c.json", fixture},
 			code: 1, stderr: "-captions /nonexistent/c.json: cannot write in /nonexistent"},
+		{name: "the default model, a cache of another encoder's features", args: []string{"eval", "-cache", fixtureCache, "-split", "train", fixture},
+			code: 1, stderr: "wrong image encoder: the caption model was trained on features of MobileNet-EdgeTPU"},
 		{name: "captions to a device", args: append(base, "-split", "train", "-beams", "1", "-captions", os.DevNull, fixture), stdout: "greedy"},
 	}
 	for _, tc := range tests {

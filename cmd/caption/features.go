@@ -15,15 +15,16 @@ import (
 
 	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/captiondata"
+	"github.com/attend-go/attend/pipeline/captioning"
 )
 
 const featuresUsage = `Usage: caption features [flags] DATASET
 
-Runs the image encoder (MobileNetV2, or another with -encoder: a file, or
-the name mobilenet-edgetpu, found in the user cache or downloaded like the
-default) once over every image of a caption dataset and stores the feature
-grids as float16 in one cache file, which training reads an image at a
-time. DATASET is a Flickr8k directory
+Runs the image encoder (the default model's, MobileNet-EdgeTPU, or another
+with -encoder: a file, or the name mobilenet-v2, found in the user cache or
+downloaded like the default) once over every image of a caption dataset
+and stores the feature grids as float16 in one cache file, which training
+reads an image at a time. DATASET is a Flickr8k directory
 (captions.txt, train.txt, dev.txt, images/), a Karpathy split file
 (dataset_flickr8k.json, dataset_coco.json), a COCO caption file
 (captions_train2014.json; give -images) or a folder of images.
@@ -75,11 +76,11 @@ type featuresFlags struct {
 func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("features", featuresUsage, featuresExamples, stderr)
 	var o featuresFlags
-	fs.StringVar(&o.grid, "grid", "7x7", "feature map: 7x7 (7×7×1280, the last) or 14x14 (14×14×576, block 13)")
+	fs.StringVar(&o.grid, "grid", "7x7", "feature map: 7x7 (7×7×1280, the last) or 14x14 (block 13: 14×14×768 in MobileNet-EdgeTPU, 14×14×576 in MobileNetV2)")
 	fs.StringVar(&o.split, "split", "", "split(s) to extract, comma-separated (train, dev, test, restval); empty means all")
 	fs.StringVar(&o.images, "images", "", "directory of the image files (default: the dataset's own: images/ or the JSON file's directory)")
 	fs.StringVar(&o.out, "o", "", "cache file (default DATASET-SPLIT-GRID.safetensors in the current directory)")
-	fs.StringVar(&o.encoder, "encoder", "", "encoder model `file`, or the name of a known encoder: mobilenet-v2 or mobilenet-edgetpu\n(default $ATTEND_ENCODER, then the user cache, then a download of mobilenet-v2)")
+	fs.StringVar(&o.encoder, "encoder", "", "encoder model `file`, or the name of a known encoder: mobilenet-v2 or mobilenet-edgetpu\n(default $ATTEND_ENCODER, then the user cache, then a download of the default model's encoder, mobilenet-edgetpu)")
 	fs.StringVar(&o.fit, "fit", "crop", "how non-square images become square: crop (center) or squash")
 	fs.IntVar(&o.workers, "j", runtime.GOMAXPROCS(0), "images extracted at once, one goroutine each")
 	fs.BoolVar(&o.dryRun, "n", false, "extract nothing; print what the cache would hold")
@@ -119,6 +120,9 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	source += ")"
 	if o.dryRun {
 		g = captiondata.GridOf(g, o.encoder)
+		if o.encoder == "" {
+			g.D = captioning.DefaultEncoder().Depth(g.Grid)
+		}
 		plan, err := planCache(source, images, o.out, g)
 		if err != nil {
 			return err
@@ -132,7 +136,7 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	model, err := captiondata.LocateEncoder(ctx, o.encoder, nil, stderr)
+	model, err := captiondata.LocateEncoder(ctx, o.encoder, captioning.DefaultEncoder(), stderr)
 	if err != nil {
 		return err
 	}

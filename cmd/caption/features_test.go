@@ -32,7 +32,8 @@ func TestFeaturesArgs(t *testing.T) {
 		{name: "no such dataset", args: []string{"nowhere"}, code: 1, stderr: "nowhere"},
 		{name: "dry run", args: []string{"-n", "-split", "train,dev", "-o", out, featuresFixture}, stdout: "dataset flickr8k (flickr8k, split train,dev): 3 images, 5 captions\ncache " + out +
 			": 7x7x1280 float16, 122.5 KiB per image, about 367.5 KiB in all\nthe cache does not exist yet\n"},
-		{name: "dry run 14x14", args: []string{"-n", "-grid", "14x14", "-o", out, featuresFixture}, stdout: "14x14x576 float16, 220.5 KiB per image, about 882.0 KiB in all"},
+		{name: "dry run 14x14, the default model's encoder", args: []string{"-n", "-grid", "14x14", "-o", out, featuresFixture}, stdout: "14x14x768 float16, 294.0 KiB per image, about 1.1 MiB in all"},
+		{name: "dry run 14x14 of MobileNetV2", args: []string{"-n", "-grid", "14x14", "-encoder", "mobilenet-v2", "-o", out, featuresFixture}, stdout: "14x14x576 float16, 220.5 KiB per image, about 882.0 KiB in all"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -96,8 +97,9 @@ func TestFeaturesExtract(t *testing.T) {
 	}
 }
 
-// sharedEncoder returns the encoder in the shared data directory beside the
-// module root, skipping the test when it is absent.
+// sharedEncoder returns the MobileNetV2 encoder in the shared data
+// directory beside the module root, the one the fixture models need,
+// skipping the test when it is absent.
 func sharedEncoder(t *testing.T) string {
 	return shareddata.Path(t, shareddata.EncoderFile)
 }

@@ -22,7 +22,7 @@ func TestRun(t *testing.T) {
 		{name: "unknown", args: []string{"nope"}, code: 2, stderr: `unknown command "nope"`},
 		{name: "version", args: []string{"version"}, stdout: "caption v0.1.0-dev (go1"},
 		{name: "version names the models", args: []string{"version"}, stdout: "model attend-caption-default@sha256:"},
-		{name: "version names the encoder", args: []string{"version"}, stdout: "encoder mobilenet_v2_1.0_224_quant.tflite sha256:7aad0c74c5e3 ("},
+		{name: "version names the encoder", args: []string{"version"}, stdout: "encoder mobilenet_edgetpu_224_1.0_uint8.tflite sha256:5d63cb8ebd51 ("},
 		{name: "inspect", args: []string{"inspect", png}, stdout: "png 64×48 → input 3×224×224"},
 		{name: "inspect help", args: []string{"inspect", "-h"}, stdout: "Examples:"},
 		{name: "help inspect", args: []string{"help", "inspect"}, stdout: "Examples:"},

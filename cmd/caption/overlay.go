@@ -69,7 +69,7 @@ Recipes:
 	caption overlay photo.jpg -o photo-attention.png
 	caption overlay -words dog,ball -colormap mask -size 320 photo.jpg -o dog.png
 	caption overlay -format gif photo.jpg -o photo.gif
-	caption overlay -dir attention/ -encoder ../shared/data/mobilenet/mobilenet_v2_1.0_224_quant.tflite ../shared/data/flickr8k/images
+	caption overlay -dir attention/ -encoder ../shared/data/mobilenet-edgetpu/mobilenet_edgetpu_224_1.0_uint8.tflite ../shared/data/flickr8k/images
 `
 
 // overlayFlags are the command's settings.

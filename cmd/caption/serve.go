@@ -63,7 +63,7 @@ Recipes:
 
 	caption serve
 	ATTEND_API_KEY=$(openssl rand -hex 16) caption serve -addr 0.0.0.0:8081
-	caption serve -encoder ../shared/data/mobilenet/mobilenet_v2_1.0_224_quant.tflite -beam 5
+	caption serve -encoder ../shared/data/mobilenet-edgetpu/mobilenet_edgetpu_224_1.0_uint8.tflite -beam 5
 	curl -s http://127.0.0.1:8081/v1/captions -F file=@testdata/photos/chelsea.jpg
 	curl -s 'http://127.0.0.1:8081/v1/captions?beam=5&alternatives=3' --data-binary @testdata/photos/coffee.jpg -H 'Content-Type: image/jpeg'
 `

@@ -9,6 +9,7 @@ package shareddata
 import (
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"testing"
 )
@@ -20,6 +21,20 @@ const EncoderFile = "mobilenet/mobilenet_v2_1.0_224_quant.tflite"
 // EdgeTPUFile is the MobileNet-EdgeTPU 1.0/224 uint8 TFLite encoder's path
 // below the shared data directory.
 const EdgeTPUFile = "mobilenet-edgetpu/mobilenet_edgetpu_224_1.0_uint8.tflite"
+
+// EncoderFor returns the path below the shared data directory of the
+// encoder file named file (a vision.KnownEncoder's File: EncoderFile's or
+// EdgeTPUFile's base name), so that a test can take the encoder a caption
+// model needs, such as the embedded default's. A name that is neither is
+// returned as it is, which Lookup then does not find.
+func EncoderFor(file string) string {
+	for _, rel := range []string{EncoderFile, EdgeTPUFile} {
+		if path.Base(rel) == file {
+			return rel
+		}
+	}
+	return file
+}
 
 // Lookup returns the path of rel (slash-separated, as "flickr8k" or
 // EncoderFile) under the shared data directory of the module holding the

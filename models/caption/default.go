@@ -8,8 +8,10 @@ import (
 )
 
 // defaultFile is the default caption decoder, trained by this project on
-// the Flickr8k training images' MobileNetV2 7×7×1280 features (see the
-// docs/model-card-caption.md and pipeline/captioning), in float16.
+// the Flickr8k training images' MobileNet-EdgeTPU 7×7×1280 features (see
+// docs/model-card-caption.md and pipeline/captioning), in float16. Its
+// features note (DefaultExtra) names that encoder by SHA-256, and the
+// captioner locates the encoder it names.
 //
 //go:embed default.safetensors
 var defaultFile []byte
@@ -20,31 +22,41 @@ var defaultFile []byte
 // Its digest is written here, not computed at start-up: hashing the
 // embedded file would read all 15 MB of it into every process's memory
 // (TestEmbeddedIDs checks that it matches the file).
-var DefaultID = "attend-caption-default@sha256:386dbc9d0916"
+var DefaultID = "attend-caption-default@sha256:94043bb3fc1f"
 
 // DefaultSize is the size in bytes of the embedded default model file.
 var DefaultSize = len(defaultFile)
 
-// defaultExtra is the embedded file's other metadata, set by parsedDefault.
-var defaultExtra map[string]string
-
-var parsedDefault = sync.OnceValues(func() (*Model, error) {
+// parsedDefaultFile is the embedded file parsed (its header read and
+// checked; tensors are decoded by Load), once.
+var parsedDefaultFile = sync.OnceValues(func() (*safetensors.File, error) {
 	f, err := safetensors.Parse(defaultFile)
 	if err != nil {
 		return nil, err
 	}
 	f.Source = "embedded default caption model"
-	defaultExtra = f.Extra
+	return f, nil
+})
+
+var parsedDefault = sync.OnceValues(func() (*Model, error) {
+	f, err := parsedDefaultFile()
+	if err != nil {
+		return nil, err
+	}
 	return Load(f)
 })
 
 // DefaultExtra returns the metadata of the embedded default model file
 // beside its config and vocabulary (safetensors.File.Extra): among them
 // "attend.features", the grid, preprocessing and encoder SHA-256 of the
-// features it was trained on. Nil if the file does not parse.
+// features it was trained on. It reads the file's header only, not its
+// weights. Nil if the file does not parse.
 func DefaultExtra() map[string]string {
-	parsedDefault()
-	return defaultExtra
+	f, err := parsedDefaultFile()
+	if err != nil {
+		return nil
+	}
+	return f.Extra
 }
 
 // Default returns the embedded default model, parsed once and shared:

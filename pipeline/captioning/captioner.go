@@ -118,9 +118,9 @@ var ErrNoEncoder = errors.New("captioning: no image encoder")
 // while other goroutines caption.
 func (c *Captioner) EncoderError() error { return c.encErr }
 
-// EncoderHelp says how to provide the default image encoder, MobileNetV2:
-// EncoderHelpFor(vision.MobileNetV2).
-func EncoderHelp() string { return EncoderHelpFor(vision.MobileNetV2) }
+// EncoderHelp says how to provide the encoder the embedded default model
+// needs: EncoderHelpFor(DefaultEncoder()).
+func EncoderHelp() string { return EncoderHelpFor(DefaultEncoder()) }
 
 // EncoderHelpFor says how to provide the image encoder k: the flag, the
 // environment variable, the cache path and the file to download by hand

@@ -77,7 +77,7 @@ func TestConfidenceSeparates(t *testing.T) {
 			outside[i] = filepath.Join("..", "..", p)
 		}
 	}
-	encoder := shareddata.Path(t, shareddata.EncoderFile)
+	encoder := defaultEncoder(t)
 	dev, err := captiondata.Read(shareddata.Path(t, "flickr8k"), "dev", "")
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,9 @@
 // Package captioning is attend's image captioning pipeline: it trains a
 // Show-Attend-Tell decoder (package models/caption) on a caption
 // dataset's cached image features, scores it with the COCO caption
-// metrics, and describes new images with the MobileNetV2 encoder and beam
-// search.
+// metrics, and describes new images with an ImageNet encoder (the one the
+// model's features came from: MobileNet-EdgeTPU for the embedded default,
+// MobileNetV2 for older models) and beam search.
 //
 // # Use from Go
 //
@@ -13,7 +14,8 @@
 // or reads its features from the cache, and returns a Result that holds
 // the words, the attention grids, β, the beam's alternatives and the
 // decoded image, and writes its own JSON (WriteResult). A Captioner is safe for concurrent use. The image encoder
-// (MobileNetV2) is not shipped: it is located at the first image
+// (the one the model file names, DefaultEncoder for the embedded model)
+// is not shipped: it is located at the first image
 // (CaptionerOptions.Encoder, $ATTEND_ENCODER, the user cache) or
 // downloaded into the user cache, under the context given to
 // NewCaptioner; without it CaptionImage fails with ErrNoEncoder, and

@@ -41,8 +41,14 @@ func noteEncoderSHA(note string) string {
 	return strings.ToLower(sha)
 }
 
-// openModel loads a caption model file (the embedded default for "") and
-// returns the encoder SHA-256 its features note records ("" for none).
+// OpenModelEncoder loads a caption model file as OpenModel does (the
+// embedded default for "") and returns with it the hex SHA-256 of the
+// encoder its features came from, as its features note records it (""
+// when the file does not say): what EvalOptions.Encoder and the Captioner
+// check a feature cache or an encoder file against.
+func OpenModelEncoder(path string) (*caption.Model, string, error) { return openModel(path) }
+
+// openModel is OpenModelEncoder.
 func openModel(path string) (*caption.Model, string, error) {
 	if path == "" {
 		m, err := OpenModel("")
@@ -54,6 +60,19 @@ func openModel(path string) (*caption.Model, string, error) {
 	}
 	m, err := modelFromTensors(f)
 	return m, noteEncoderSHA(f.Extra[featuresKey]), err
+}
+
+// DefaultEncoder returns the known encoder whose features the embedded
+// default model was trained on, as its features note names it
+// (MobileNet-EdgeTPU today): the encoder that captioning with the default
+// model locates, and downloads, when none is given. It reads the model
+// file's header only. MobileNetV2, the encoder of models from before the
+// note, when the note names none this tool knows.
+func DefaultEncoder() *vision.KnownEncoder {
+	if k := vision.FindEncoder(noteEncoderSHA(caption.DefaultExtra()[featuresKey])); k != nil {
+		return k
+	}
+	return vision.MobileNetV2
 }
 
 // describeEncoder names an encoder by its SHA-256 for messages: the known

@@ -51,8 +51,8 @@ func edgeTPUModel(t *testing.T) string {
 
 // TestCaptionerWrongEncoder: a model trained on MobileNet-EdgeTPU features
 // refuses another encoder file, and a cache of other features, with an
-// error naming both encoders and the fix; the default model needs
-// MobileNetV2.
+// error naming both encoders and the fix; so does the default model,
+// which needs MobileNet-EdgeTPU, given MobileNetV2.
 func TestCaptionerWrongEncoder(t *testing.T) {
 	model := edgeTPUModel(t)
 	fake := filepath.Join(t.TempDir(), "other.tflite")
@@ -80,35 +80,34 @@ func TestCaptionerWrongEncoder(t *testing.T) {
 		}
 	}
 
-	d, err := NewCaptioner(context.Background(), CaptionerOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if k := d.NeededEncoder(); k != vision.MobileNetV2 {
-		t.Errorf("default model: NeededEncoder() = %v, want MobileNetV2", k)
-	}
-
 	v2, err := shareddata.Lookup(shareddata.EncoderFile)
 	if err != nil {
 		t.Skip("skipping the real encoder: ", err)
 	}
-	c, err = NewCaptioner(context.Background(), CaptionerOptions{Model: model, Encoder: v2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = c.Caption(fixtureImage("red-square"), nil)
-	for _, want := range []string{vision.MobileNetEdgeTPU.Title, vision.MobileNetV2.Title} {
-		if !errors.Is(err, ErrWrongEncoder) || !strings.Contains(err.Error(), want) {
-			t.Errorf("caption with MobileNetV2: %v; want ErrWrongEncoder naming %q", err, want)
+	for _, m := range []string{model, ""} { // "": the embedded default
+		c, err = NewCaptioner(context.Background(), CaptionerOptions{Model: m, Encoder: v2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k := c.NeededEncoder(); k != vision.MobileNetEdgeTPU {
+			t.Errorf("model %q: NeededEncoder() = %v, want MobileNet-EdgeTPU", m, k)
+		}
+		_, err = c.Caption(fixtureImage("red-square"), nil)
+		for _, want := range []string{vision.MobileNetEdgeTPU.Title, vision.MobileNetV2.Title} {
+			if !errors.Is(err, ErrWrongEncoder) || !strings.Contains(err.Error(), want) {
+				t.Errorf("model %q, caption with MobileNetV2: %v; want ErrWrongEncoder naming %q", m, err, want)
+			}
 		}
 	}
 }
 
-// TestCaptionerFindsNeededEncoder: with no encoder given, a model trained
-// on MobileNet-EdgeTPU features takes that encoder from the user cache
-// (its own file name there), not MobileNetV2's.
+// TestCaptionerFindsNeededEncoder: with no encoder given, each model takes
+// the encoder its features came from out of the user cache (each under its
+// own file name there), with both encoders cached: a MobileNetV2 model
+// MobileNetV2's file, one trained on MobileNet-EdgeTPU features and the
+// embedded default model (DefaultEncoder) MobileNet-EdgeTPU's. Taking the
+// other file would fail with ErrWrongEncoder.
 func TestCaptionerFindsNeededEncoder(t *testing.T) {
-	src := shareddata.Path(t, shareddata.EdgeTPUFile)
 	cache := t.TempDir()
 	t.Setenv("XDG_CACHE_HOME", cache)
 	t.Setenv("HOME", cache)
@@ -120,14 +119,35 @@ func TestCaptionerFindsNeededEncoder(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(base, "attend"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(src, filepath.Join(base, "attend", vision.MobileNetEdgeTPU.File)); err != nil {
-		t.Fatal(err)
+	for _, k := range []*vision.KnownEncoder{vision.MobileNetV2, vision.MobileNetEdgeTPU} {
+		src := shareddata.Path(t, shareddata.EncoderFor(k.File))
+		if err := os.Symlink(src, filepath.Join(base, "attend", k.File)); err != nil {
+			t.Fatal(err)
+		}
 	}
-	c, err := NewCaptioner(context.Background(), CaptionerOptions{Model: edgeTPUModel(t)})
-	if err != nil {
-		t.Fatal(err)
+	if DefaultEncoder() != vision.MobileNetEdgeTPU {
+		t.Errorf("DefaultEncoder() = %v, want MobileNet-EdgeTPU (the embedded model's features note names it)", DefaultEncoder())
 	}
-	if _, err := c.Caption(fixtureImage("red-square"), nil); err != nil {
-		t.Fatalf("caption: %v", err)
+	for _, tc := range []struct {
+		name, model string
+		want        *vision.KnownEncoder
+	}{
+		{"MobileNetV2 model", fixtureModel, vision.MobileNetV2},
+		{"MobileNet-EdgeTPU model", edgeTPUModel(t), vision.MobileNetEdgeTPU},
+		{"embedded default", "", DefaultEncoder()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := NewCaptioner(context.Background(), CaptionerOptions{Model: tc.model, Beam: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if k := c.NeededEncoder(); k != tc.want {
+				t.Errorf("NeededEncoder() = %v, want %v", k, tc.want)
+			}
+			if _, err := c.Caption(fixtureImage("red-square"), nil); err != nil {
+				t.Fatalf("caption: %v", err)
+			}
+		})
 	}
 }

@@ -32,6 +32,11 @@ type EvalOptions struct {
 	Workers int
 	// Limit scores the first Limit images only (0: all).
 	Limit int
+	// Encoder is the hex SHA-256 of the encoder the model's features came
+	// from (OpenModelEncoder). When set, a cache holding another encoder's
+	// features is refused with ErrWrongEncoder: the model would caption
+	// noise. "" checks nothing, nor does a cache that names no encoder.
+	Encoder string
 }
 
 // EvalReport is a split's evaluation: one row per search.
@@ -93,6 +98,9 @@ func Evaluate(ctx context.Context, model *caption.Model, o EvalOptions) (*EvalRe
 	defer cache.Close()
 	if err := checkGrid(model, cache); err != nil {
 		return nil, err
+	}
+	if got := cache.Spec().Encoder; o.Encoder != "" && got != "" && got != o.Encoder {
+		return nil, wrongEncoder("the feature cache "+o.Cache+" holds features of", got, o.Encoder)
 	}
 	rep := &EvalReport{Images: len(images)}
 	for _, k := range o.Beams {

@@ -4,7 +4,9 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"testing"
 
+	"github.com/attend-go/attend/internal/shareddata"
 	"github.com/attend-go/attend/pipeline/trainloop"
 )
 
@@ -28,6 +30,14 @@ func tinyOptions(out string) TrainOptions {
 		MinCount: 1, Select: SelectCIDErD,
 		Config: tinyConfig(),
 	}
+}
+
+// defaultEncoder returns the shared data's file of the encoder the
+// embedded default model needs (DefaultEncoder), skipping the test when it
+// is absent.
+func defaultEncoder(t testing.TB) string {
+	t.Helper()
+	return shareddata.Path(t, shareddata.EncoderFor(DefaultEncoder().File))
 }
 
 func fileExists(dir, name string) bool {

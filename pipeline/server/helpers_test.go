@@ -40,10 +40,11 @@ func newASRServer(t testing.TB, o Options) *Server {
 	return s
 }
 
-// sharedEncoder returns the MobileNetV2 encoder beside the module root
-// (../shared/data/mobilenet), skipping the test when it is absent.
+// sharedEncoder returns the encoder the embedded default caption model
+// needs (captioning.DefaultEncoder: MobileNet-EdgeTPU) from the shared data
+// beside the module root, skipping the test when it is absent.
 func sharedEncoder(t testing.TB) string {
-	return shareddata.Path(t, shareddata.EncoderFile)
+	return shareddata.Path(t, shareddata.EncoderFor(captioning.DefaultEncoder().File))
 }
 
 // newCaptioner returns a captioner over the embedded decoder and the

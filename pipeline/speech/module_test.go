@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/internal/shareddata"
+	"github.com/attend-go/attend/pipeline/captioning"
 	"github.com/attend-go/attend/vision"
 )
 
@@ -77,8 +78,9 @@ func main() {
 // own that requires attend, replaced by this checkout, and runs it: the
 // public API suffices to embed attend, and the module resolves offline
 // (its go.sum is attend's; GOPROXY=off). The captioning half runs when
-// the image encoder is at hand ($ATTEND_ENCODER, or the project's shared
-// data directory beside the checkout).
+// the image encoder the default caption model needs is at hand
+// ($ATTEND_ENCODER, or the project's shared data directory beside the
+// checkout).
 func TestPublicAPIFromAnotherModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a program of another module (about 20 s): skipped with -short")
@@ -114,7 +116,7 @@ func TestPublicAPIFromAnotherModule(t *testing.T) {
 	args := []string{filepath.Join(root, "testdata", "hello.wav")}
 	encoder := os.Getenv(vision.EncoderEnv)
 	if encoder == "" {
-		encoder, _ = shareddata.Lookup(shareddata.EncoderFile)
+		encoder, _ = shareddata.Lookup(shareddata.EncoderFor(captioning.DefaultEncoder().File))
 	}
 	if encoder != "" {
 		args = append(args, filepath.Join(root, "testdata", "photos", "chelsea.jpg"))
