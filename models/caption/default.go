@@ -22,7 +22,7 @@ var defaultFile []byte
 // Its digest is written here, not computed at start-up: hashing the
 // embedded file would read all 15 MB of it into every process's memory
 // (TestEmbeddedIDs checks that it matches the file).
-var DefaultID = "attend-caption-default@sha256:94043bb3fc1f"
+var DefaultID = "attend-caption-default@sha256:585bf7a28193"
 
 // DefaultSize is the size in bytes of the embedded default model file.
 var DefaultSize = len(defaultFile)
