@@ -69,9 +69,8 @@ func confidence(tokenLogProbs []float32) float64 {
 }
 
 // LowConfidence is the confidence under which a caption is flagged
-// (LowConfidenceNote). It was chosen for the previous default model
-// (MobileNetV2), where it flagged 6 % of Flickr8k's dev photos and 36 %
-// of the outside pictures measured; with today's default model and the
-// default search it flags 14.8 % and 60 % (0.31 would flag 4.9 % and
-// 33 %; TestConfidenceSeparates).
+// (LowConfidenceNote). With the default model and search it flags 4.0 %
+// of Flickr8k's dev photos and 31 % of the outside pictures measured
+// (TestConfidenceSeparates); it was chosen for the previous default
+// (MobileNetV2), where it flagged 6 % and 36 %.
 const LowConfidence = 0.35
