@@ -43,7 +43,11 @@ var parsedDefault = sync.OnceValues(func() (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Load(f)
+	m, err := Load(f)
+	if err == nil {
+		m.PackForInference() // shared, read-only: captioning only
+	}
+	return m, err
 })
 
 // DefaultExtra returns the metadata of the embedded default model file
@@ -60,5 +64,6 @@ func DefaultExtra() map[string]string {
 }
 
 // Default returns the embedded default model, parsed once and shared:
-// models are read-only at inference.
+// models are read-only at inference. It comes packed for inference
+// (Model.PackForInference): train a copy (Load the file) instead.
 func Default() (*Model, error) { return parsedDefault() }

@@ -52,7 +52,18 @@ type Model struct {
 	// sampler feeds hard attention's training samples; a Trainer points
 	// it at its own generator.
 	sampler *switchSource
+	// pack, set by PackForInference, holds the LSTM's weights packed for
+	// the eager step's products.
+	pack *models.LSTMPack
 }
+
+// PackForInference packs the decoder LSTM's weights for the eager
+// searches (Step, Greedy, Beam), whose products for a beam's few rows
+// then run about 3× faster: a beam-3 caption takes about half the time.
+// It is for a model that only captions: the weights must not change
+// afterwards (training never calls it; call it again after they do).
+// Graph training and the forward of a graph do not read the pack.
+func (m *Model) PackForInference() { m.pack = m.LSTM.Pack() }
 
 // switchSource is a rand.Source whose underlying source can be replaced:
 // hard attention takes its generator when the model is built, and the

@@ -3,10 +3,12 @@ package caption_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/attend-go/attend/models"
 	"github.com/attend-go/attend/models/caption"
+	"github.com/attend-go/attend/models/safetensors"
 )
 
 // TestGraphEagerParity checks that the training graph's loss (one forward
@@ -81,5 +83,40 @@ func TestGraphEagerParity(t *testing.T) {
 				t.Errorf("penalty is 0; the test does not exercise it")
 			}
 		})
+	}
+}
+
+// TestPackForInference checks that the default model captions random
+// grids the same with its LSTM packed (PackForInference) as without: the
+// same words, log-probabilities within 1e-4.
+func TestPackForInference(t *testing.T) {
+	f, err := safetensors.ReadFile("default.safetensors")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := caption.Load(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	packed, err := caption.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(8, 9))
+	for i := range 2 {
+		feats := randomFeatures(rng, plain.Config.Regions, plain.Config.FeatureDim)
+		for _, k := range []int{1, 3} {
+			want, err := plain.Beam(nil, feats, k, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := packed.Beam(nil, feats, k, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got[0].Tokens, want[0].Tokens) || math.Abs(got[0].LogProb-want[0].LogProb) > 1e-4 {
+				t.Errorf("grid %d, beam %d: packed %v (%.6f), plain %v (%.6f)", i, k, got[0].Words, got[0].LogProb, want[0].Words, want[0].LogProb)
+			}
+		}
 	}
 }

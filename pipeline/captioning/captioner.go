@@ -80,6 +80,9 @@ func NewCaptioner(ctx context.Context, o CaptionerOptions) (*Captioner, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.Model != "" { // a model of its own (the shared default comes packed)
+		m.PackForInference()
+	}
 	c := &Captioner{Model: m, encoderSHA: sha, o: o, ctx: ctx}
 	// The grid is chosen by its regions: its depth depends on the encoder
 	// (14×14 is 576 deep in MobileNetV2, 768 in MobileNet-EdgeTPU) and is

@@ -1,0 +1,36 @@
+package models_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/attend-go/attend/models"
+	"gorgonia.org/tensor"
+)
+
+// TestLSTMStepPacked checks StepPacked against Step for 1 to 5 rows.
+func TestLSTMStepPacked(t *testing.T) {
+	const I, H = 37, 19
+	r := rand.New(rand.NewPCG(3, 4))
+	cell := models.NewLSTM(models.NewParams(tensor.Float32, r), "cell", I, H)
+	pack := cell.Pack()
+	for _, B := range []int{1, 2, 3, 5} {
+		x, prev := make([]float32, B*I), make([]float32, B*2*H)
+		for i := range x {
+			x[i] = float32(r.NormFloat64())
+		}
+		for i := range prev {
+			prev[i] = float32(r.NormFloat64())
+		}
+		want, got := make([]float32, B*2*H), make([]float32, B*2*H)
+		var ws models.LSTMWorkspace
+		cell.Step(&ws, want, x, prev, B)
+		cell.StepPacked(&ws, got, x, prev, B, pack)
+		for i := range want {
+			if d := math.Abs(float64(got[i] - want[i])); d > 1e-5 {
+				t.Fatalf("B=%d: value %d is %g packed, %g not", B, i, got[i], want[i])
+			}
+		}
+	}
+}
