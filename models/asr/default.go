@@ -30,9 +30,15 @@ var parsedDefault = sync.OnceValues(func() (*Model, error) {
 		return nil, err
 	}
 	f.Source = "embedded default ASR model"
-	return Load(f)
+	m, err := Load(f)
+	if err == nil {
+		m.Speller.PackForInference() // shared, read-only: decoding only
+	}
+	return m, err
 })
 
 // Default returns the embedded default model, parsed once and shared:
-// models are read-only at inference.
+// models are read-only at inference. Its speller comes packed for
+// decoding (Speller.PackForInference): train a copy (Load the file)
+// instead.
 func Default() (*Model, error) { return parsedDefault() }

@@ -108,3 +108,46 @@ func BenchmarkForceBatch(b *testing.B) {
 		})
 	}
 }
+
+// TestSpellerPackForInference forces transcripts through a speller with
+// its LSTM packed (Speller.PackForInference) and without: the same
+// log-probabilities within 1e-5.
+func TestSpellerPackForInference(t *testing.T) {
+	m, err := asr.New(tinyConfig(0.3), nil, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(6, 7))
+	feats := make([]float32, 40*m.Config.MelBins)
+	for i := range feats {
+		feats[i] = float32(rng.NormFloat64())
+	}
+	e, err := m.Encode(&asr.Workspace{}, feats, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hyps [][]int
+	for _, s := range []string{"go dog", "go dig", "a cat", "at"} {
+		toks, err := m.Vocab.Encode(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hyps = append(hyps, toks)
+	}
+	want, err := m.ForceBatch(&asr.Workspace{}, e, hyps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Speller.PackForInference()
+	got, err := m.ForceBatch(&asr.Workspace{}, e, hyps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range hyps {
+		for j, lp := range want[i].LogProbs {
+			if d := math.Abs(float64(got[i].LogProbs[j] - lp)); d > 1e-5 {
+				t.Errorf("transcript %d token %d: log-prob %g packed, %g not", i, j, got[i].LogProbs[j], lp)
+			}
+		}
+	}
+}

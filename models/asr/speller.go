@@ -44,7 +44,18 @@ type Speller struct {
 	Cell      *models.LSTM
 	Attention attention.Mechanism
 	Output    *models.Linear
+
+	// pack, set by PackForInference, holds Cell's weights packed for the
+	// eager step's products.
+	pack *models.LSTMPack
 }
+
+// PackForInference packs the LSTM's weights for the eager Step, whose
+// products for a beam's rows then read them in the kernel's order once
+// (models.LSTM.Pack). It is for a speller that only decodes: the weights
+// must not change afterwards (training never calls it; call it again
+// after they do). The graph's steps do not read the pack.
+func (d *Speller) PackForInference() { d.pack = d.Cell.Pack() }
 
 // NewSpeller creates a speller's parameters under prefix around att, whose
 // Query width must be cfg.Hidden. A bad size wraps attention.ErrConfig.
@@ -116,7 +127,11 @@ func (d *Speller) Step(ws *SpellerWorkspace, dst, prev *SpellerState, keys *atte
 	}
 	dst.B = B
 	dst.LSTM = grow(dst.LSTM, B*2*H)
-	d.Cell.Step(&ws.lstm, dst.LSTM, ws.x, prev.LSTM, B) // [s_i | cell_i] (B, 2H)
+	if d.pack != nil { // [s_i | cell_i] (B, 2H)
+		d.Cell.StepPacked(&ws.lstm, dst.LSTM, ws.x, prev.LSTM, B, d.pack)
+	} else {
+		d.Cell.Step(&ws.lstm, dst.LSTM, ws.x, prev.LSTM, B)
+	}
 	ws.h = grow(ws.h, B*H)                              // s_i (B, H)
 	for r := 0; r < B; r++ {
 		copy(ws.h[r*H:(r+1)*H], dst.LSTM[r*2*H:r*2*H+H])

@@ -65,6 +65,9 @@ func Open(path string, d *Decoding) (Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if path != "" { // a model of its own, for decoding only (the shared default comes packed)
+		m.Speller.PackForInference()
+	}
 	search := d.Search
 	if err := d.LM.Apply(m, &search); err != nil {
 		return nil, err
