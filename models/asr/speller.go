@@ -132,7 +132,7 @@ func (d *Speller) Step(ws *SpellerWorkspace, dst, prev *SpellerState, keys *atte
 	} else {
 		d.Cell.Step(&ws.lstm, dst.LSTM, ws.x, prev.LSTM, B)
 	}
-	ws.h = grow(ws.h, B*H)                              // s_i (B, H)
+	ws.h = grow(ws.h, B*H) // s_i (B, H)
 	for r := 0; r < B; r++ {
 		copy(ws.h[r*H:(r+1)*H], dst.LSTM[r*2*H:r*2*H+H])
 	}
