@@ -117,6 +117,13 @@ func TestPerClientShare(t *testing.T) {
 	for range 2 {
 		startSlowUpload(t, addr, 2, stop)
 	}
+	// The third must come after the server counted the first two: on a
+	// busy machine it could otherwise overtake one of them.
+	for deadline := time.Now().Add(5 * time.Second); s.clients.readingNow() < 2; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d of 2 slow uploads counted after 5 s", s.clients.readingNow())
+		}
+	}
 	third := startSlowUpload(t, addr, 2, stop)
 	select {
 	case status := <-third.done:
