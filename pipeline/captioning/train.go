@@ -367,9 +367,9 @@ func (t *trainTask) Train(_ context.Context, epoch, bi int) (trainloop.Batch, er
 
 // crossEntropy runs the graph of one sub-batch, adding its gradients
 // into the parameters', and returns its target tokens and its
-// cross-entropy, both normalized by the total tokens of the whole batch
-// (caption.Batch.Share), so that the sub-batches' gradients and losses
-// add up to the batch's.
+// cross-entropy; the loss is divided by total, the target tokens of the
+// whole batch (caption.Batch.Share), so that the sub-batches' gradients
+// and losses add up to the batch's.
 func (t *trainTask) crossEntropy(exs []example, total int) (tokens int, xent float64, err error) {
 	batch, err := t.reader.batch(exs)
 	if err != nil {
