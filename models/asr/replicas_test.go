@@ -170,15 +170,7 @@ func TestSplitExamples(t *testing.T) {
 func TestReplicasDeterministic(t *testing.T) {
 	run := func(r, procs int) ([]float64, [][]float32) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		cfg := tinyConfig(0.3)
-		cfg.PhoneCTCWeight, cfg.Dropout = 0.2, 0.2
-		m, err := asr.New(cfg, nil, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs := models.NewReplicas(m.Params, r, func(i int) models.BuildFunc[asr.BatchKey, asr.Inputs] {
-			return m.BuildFunc(rand.New(rand.NewPCG(9, uint64(i))))
-		})
+		m, rs := dropoutReplicas(t, r)
 		defer rs.Close()
 		opt := models.NewAdam(m.Params, &models.AdamOptions{LR: 0.01})
 		var losses []float64
@@ -275,4 +267,19 @@ func TestReplicasRepackEachRun(t *testing.T) {
 			}
 		}
 	}
+}
+
+// dropoutReplicas returns the tiny model with both loss heads and dropout
+// on, and r replicas over it whose dropout masks are seeded by replica.
+func dropoutReplicas(t *testing.T, r int) (*asr.Model, *models.Replicas[asr.BatchKey, asr.Inputs]) {
+	t.Helper()
+	cfg := tinyConfig(0.3)
+	cfg.PhoneCTCWeight, cfg.Dropout = 0.2, 0.2
+	m, err := asr.New(cfg, nil, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, models.NewReplicas(m.Params, r, func(i int) models.BuildFunc[asr.BatchKey, asr.Inputs] {
+		return m.BuildFunc(rand.New(rand.NewPCG(9, uint64(i))))
+	})
 }

@@ -2,12 +2,10 @@ package asr_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/attend-go/attend/models"
-	"github.com/attend-go/attend/models/asr"
 )
 
 // checkingReducer is a one-rank Reducer that checks a GradStream's use of
@@ -59,17 +57,12 @@ func TestGradStream(t *testing.T) {
 		stats   models.StreamStats
 	}
 	run := func(r, bucketBytes int) result {
-		cfg := tinyConfig(0.3)
-		cfg.PhoneCTCWeight, cfg.Dropout = 0.2, 0.2
-		m, err := asr.New(cfg, nil, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs := models.NewReplicas(m.Params, r, func(i int) models.BuildFunc[asr.BatchKey, asr.Inputs] {
-			return m.BuildFunc(rand.New(rand.NewPCG(9, uint64(i))))
-		})
+		m, rs := dropoutReplicas(t, r)
 		defer rs.Close()
-		var stream *models.GradStream
+		var (
+			stream *models.GradStream
+			err    error
+		)
 		if bucketBytes >= 0 {
 			if stream, err = models.NewGradStream(m.Params, &checkingReducer{t: t}, bucketBytes); err != nil {
 				t.Fatal(err)
