@@ -97,6 +97,9 @@ type SegmentOptions struct {
 	EndSilence time.Duration
 }
 
+// DefaultSpeechPad is SegmentOptions.SpeechPad's default.
+const DefaultSpeechPad = 200 * time.Millisecond
+
 // Segment is a piece of a longer recording.
 type Segment struct {
 	// Samples is the mono audio of the segment, at Rate. It belongs to
@@ -225,7 +228,7 @@ func NewSegmenter(s Stream, opts *SegmentOptions) (*Segmenter, error) {
 		return nil, fmt.Errorf("audio: segment: sentence length %v must not be negative", o.SentenceLength)
 	}
 	if o.SpeechPad == 0 {
-		o.SpeechPad = 200 * time.Millisecond
+		o.SpeechPad = DefaultSpeechPad
 	}
 	if o.NoisePad == 0 {
 		o.NoisePad = 150 * time.Millisecond

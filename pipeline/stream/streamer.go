@@ -160,7 +160,7 @@ func New(model speechmodel.Model, opts *Options) (*Streamer, error) {
 	if to.Segment.EndSilence > 0 {
 		pad := to.Segment.SpeechPad
 		if pad == 0 {
-			pad = 200 * time.Millisecond // audio.SegmentOptions' default
+			pad = audio.DefaultSpeechPad
 		}
 		s.wait = to.Segment.EndSilence - pad
 	}
