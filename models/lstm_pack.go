@@ -22,8 +22,12 @@ func (l *LSTM) Pack() *LSTMPack {
 
 // StepPacked is Step with its products reading pack, which must be
 // l.Pack() of l's current weights (a pack of another layer's shape
-// panics).
+// panics); a nil pack is Step.
 func (l *LSTM) StepPacked(ws *LSTMWorkspace, next, x, prev []float32, batch int, pack *LSTMPack) {
+	if pack == nil {
+		l.Step(ws, next, x, prev, batch)
+		return
+	}
 	H := l.Hidden
 	if pack.in != l.In || pack.out != H {
 		panic("models: LSTM.StepPacked: the pack is of another layer's shape")

@@ -127,12 +127,8 @@ func (d *Speller) Step(ws *SpellerWorkspace, dst, prev *SpellerState, keys *atte
 	}
 	dst.B = B
 	dst.LSTM = grow(dst.LSTM, B*2*H)
-	if d.pack != nil { // [s_i | cell_i] (B, 2H)
-		d.Cell.StepPacked(&ws.lstm, dst.LSTM, ws.x, prev.LSTM, B, d.pack)
-	} else {
-		d.Cell.Step(&ws.lstm, dst.LSTM, ws.x, prev.LSTM, B)
-	}
-	ws.h = grow(ws.h, B*H) // s_i (B, H)
+	d.Cell.StepPacked(&ws.lstm, dst.LSTM, ws.x, prev.LSTM, B, d.pack) // [s_i | cell_i] (B, 2H); Step without a pack
+	ws.h = grow(ws.h, B*H)                                            // s_i (B, H)
 	for r := 0; r < B; r++ {
 		copy(ws.h[r*H:(r+1)*H], dst.LSTM[r*2*H:r*2*H+H])
 	}

@@ -159,11 +159,7 @@ func (m *Model) Step(ws *Workspace, dst, prev *State, e *Encoded, tokens []int) 
 	}
 	dst.B = B
 	dst.LSTM = grow(dst.LSTM, B*2*H)
-	if m.pack != nil {
-		m.LSTM.StepPacked(&ws.lstm, dst.LSTM, ws.x, prev.LSTM, B, m.pack)
-	} else {
-		m.LSTM.Step(&ws.lstm, dst.LSTM, ws.x, prev.LSTM, B)
-	}
+	m.LSTM.StepPacked(&ws.lstm, dst.LSTM, ws.x, prev.LSTM, B, m.pack) // Step without a pack
 	for r := 0; r < B; r++ {
 		copy(ws.h[r*H:(r+1)*H], dst.LSTM[r*2*H:r*2*H+H]) // h_t
 	}
