@@ -23,6 +23,7 @@ func AlignText(net Network, tok TextTokenizer, window []float32, numFrames int, 
 	if err != nil {
 		return nil, err
 	}
+	defer audio.Release()
 	sot, err := tok.SOTSequence(language, "transcribe")
 	if err != nil {
 		return nil, err

@@ -22,6 +22,7 @@ func CrossAttention(net Network, window []float32, sot, tokens []int, numFrames 
 	if err != nil {
 		return nil, err
 	}
+	defer audio.Release()
 	dec := net.NewDecoder(audio, true)
 	if len(sot) == 0 {
 		return nil, fmt.Errorf("whisper: CrossAttention needs the start-of-transcript sequence")

@@ -2,7 +2,9 @@ package whisper
 
 import (
 	"math/rand/v2"
+	"os"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -119,7 +121,20 @@ func benchQuantModel(b *testing.B, d Dims, typ ggml.Type) (*Model, []float32) {
 // out) at positions 4…, the steady state of greedy decoding, including
 // the cross-attention over 1,500 frames and the 51,864-way output layer,
 // with the weights in typ (F16: random weights exact in half precision).
-func benchmarkDecodeToken(b *testing.B, d Dims, typ ggml.Type) {
+func benchmarkDecodeToken(b *testing.B, d Dims, typ ggml.Type) { benchmarkDecodeStep(b, d, typ, 1) }
+
+// BenchmarkBeam5StepTiny and …Q5_0 time one step of five sequences (beam
+// search's -beam 5, best-of sampling's five), stepped together as the
+// decoding loop steps them (forwardEach): whisper.cpp's "batchd" figure
+// with its default -bs 5. ns/op is per step of all five.
+func BenchmarkBeam5StepTiny(b *testing.B)     { benchmarkDecodeStep(b, tinyDims, ggml.F16, 5) }
+func BenchmarkBeam5StepTinyQ5_0(b *testing.B) { benchmarkDecodeStep(b, tinyDims, ggml.Q5_0, 5) }
+func BenchmarkBeam5StepTinyQ8_0(b *testing.B) { benchmarkDecodeStep(b, tinyDims, ggml.Q8_0, 5) }
+
+// benchmarkDecodeStep times steps of seqs sequences (clones of one
+// decoder after the start-of-transcript prompt) stepped together, each
+// fed its own token, restarting from the prompt every benchContext steps.
+func benchmarkDecodeStep(b *testing.B, d Dims, typ ggml.Type, seqs int) {
 	var m *Model
 	var mel []float32
 	if typ == ggml.F16 {
@@ -138,14 +153,20 @@ func benchmarkDecodeToken(b *testing.B, d Dims, typ ggml.Type) {
 	b.ReportAllocs()
 	defer reportCPU(b, processCPU())
 	b.ResetTimer()
-	var dec TextDecoder
+	decs := make([]TextDecoder, seqs)
+	tokens := make([]int, seqs)
 	for i := range b.N {
-		if i%200 == 0 {
+		if i%benchContext == 0 {
 			b.StopTimer()
-			dec = start.Clone()
+			for k := range decs {
+				decs[k] = start.Clone()
+			}
 			b.StartTimer()
 		}
-		if _, err := dec.Forward([]int{1000 + i%200}); err != nil {
+		for k := range tokens {
+			tokens[k] = 1000 + 37*k + i%benchContext
+		}
+		if _, err := forwardEach(decs, tokens); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -189,3 +210,14 @@ func benchmarkLogits(b *testing.B, half bool) {
 		}
 	}
 }
+
+// benchContext is how many tokens benchmarkDecodeToken decodes before it
+// starts again from the prompt (ATTEND_BENCH_CONTEXT, default 200):
+// whisper.cpp's per-token figure (batchd) covers the first ten tokens of a
+// window, with a short self-attention cache.
+var benchContext = func() int {
+	if n, err := strconv.Atoi(os.Getenv("ATTEND_BENCH_CONTEXT")); err == nil && n > 0 {
+		return n
+	}
+	return 200
+}()

@@ -2,50 +2,80 @@ package whisper
 
 import (
 	"math"
+	"runtime"
+	"sync"
 
 	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/internal/sgemm"
 )
 
-// Cross-attention without a key/value cache. openai/whisper computes the
-// keys K = X·W_kᵀ and values V = X·W_vᵀ + b_v of the audio X (frames, n)
-// once per decoder layer and attends to them at every step: for tiny,
-// 1,500×384 float32 keys and values in each of 4 layers, 18 MB to keep
-// and to read per token (whisper.cpp keeps them in half precision, which
-// moves the logits past the parity tests' 1e-3). Instead, for each head h
-// (d_h = n/heads columns c…c+d_h of the projections),
+// crossKV holds the cross-attention's keys and values of one window's
+// audio X (frames, n) for every decoder layer l, computed once and read at
+// every decoding step, as openai/whisper's kv_cache holds them after the
+// first step and whisper.cpp computes them with the encoder:
 //
-//	S_h = q_h·K_hᵀ·s = (s·q_h·W_k,h)·Xᵀ          q'_h = s·q_h·W_k,h  (t, n)
-//	O_h = softmax(S_h)·V_h = (P_h·X)·W_v,hᵀ + b_v,h   since every row of P_h sums to 1
+//	Kᵀ_l = W_k,l·Xᵀ            (n, frames)   the key projection has no bias
+//	V_l  = X·W_v,lᵀ + b_v,l    (frames, n)
 //
-// with s = 1/√d_h: the query is carried back through the key projection,
-// the attention weights forward through the audio before the value
-// projection. Every layer shares X, packed once per decoder for both
-// products (Xᵀ and X, sgemm.PackedB: 4.6 MB for tiny, small enough to
-// stay in a large last-level cache from step to step); the products have
-// heads·t rows (6 for tiny's step), which the GEMM kernel's six-row
-// panels fill. W_k is kept transposed (crossKT), so that both weight
-// products are dot products with rows, in half precision for float16
-// checkpoints. The scores are what openai/whisper's cross-attention
-// computes, up to the order of the sums (word timestamps read them). A
-// decoding step (one query row, no scores kept) takes crossStep instead
-// (cross_step.go): one pass over X with an online softmax, which reads
-// the audio once per layer instead of twice.
-type crossAudio struct {
-	xt, x  sgemm.PackedB // Xᵀ (n, frames) and X (frames, n)
-	data   []float32     // X (frames, n) row-major: the AudioFeatures' own Data (crossStep)
-	frames int
+// in float32: 18 MB for tiny's 4 layers, 37 MB for base, 0.5 GB for
+// large's 32 (whisper.cpp keeps them in half precision, half the memory,
+// which moves the logits past the parity tests' 1e-3). The keys are kept
+// transposed so that each head's scores are a product streaming over its
+// d_h rows of Kᵀ, and each head's output a product with its d_h columns of
+// V. A decoding step reads a layer's 2·frames·n values once for all its
+// sequences (beam search's five: forwardBatch) and does 2·frames·n
+// multiply-adds per sequence. (Keeping no values, the attention weights
+// can go forward through the audio before the value projection, P_h·X·W_v,hᵀ,
+// which reads X, shared by every layer, instead of V_l, but costs heads
+// times the multiply-adds: five sequences' step then took longer than
+// reading the values.)
+//
+// The memory lies outside the Go heap (allocTemp): it adds nothing to the
+// collector's heap goal and goes back to the system on
+// AudioFeatures.Release, or once neither the features nor a decoder
+// holds it.
+type crossKV struct {
+	kt, v   [][]float32 // per decoder layer: Kᵀ (n, frames), V (frames, n)
+	frames  int
+	model   *Model // the model whose weights made it
+	release func()
 }
 
-// newCrossAudio packs the encoder output for the decoders' cross-attention
-// and keeps audio.Data itself for crossStep: the decoders read it, so it
-// must not change while they are in use (AudioFeatures are read-only
-// once Encode returns them).
-func newCrossAudio(audio *AudioFeatures) *crossAudio {
-	c := &crossAudio{data: audio.Data[:audio.Frames*audio.Width], frames: audio.Frames}
-	c.xt.Pack(true, audio.Width, audio.Frames, audio.Data, audio.Width)
-	c.x.Pack(false, audio.Frames, audio.Width, audio.Data, audio.Width)
-	return c
+// newCrossKV computes the keys and values of audio for every decoder
+// layer of m.
+func newCrossKV(m *Model, audio *AudioFeatures) *crossKV {
+	frames, n, layers := audio.Frames, m.dims.NTextState, len(m.decBlocks)
+	buf, free := allocTemp(2 * layers * frames * n)
+	kv := &crossKV{kt: make([][]float32, layers), v: make([][]float32, layers), frames: frames, model: m}
+	var once sync.Once
+	kv.release = func() { once.Do(free) }
+	runtime.AddCleanup(kv, func(release func()) { release() }, kv.release)
+	x := audio.Data[:frames*n]
+	k := make([]float32, frames*n) // K_l (frames, n) before its transpose
+	var s scratch
+	for l := range m.decBlocks {
+		b := &m.decBlocks[l]
+		kt, v := buf[2*l*frames*n:][:frames*n], buf[(2*l+1)*frames*n:][:frames*n]
+		b.cross.key.forward(k, x, frames, &s)
+		for j := range frames {
+			for i, e := range k[j*n : (j+1)*n] {
+				kt[i*frames+j] = e
+			}
+		}
+		b.cross.value.forward(v, x, frames, &s)
+		kv.kt[l], kv.v[l] = kt, v
+	}
+	return kv
+}
+
+// crossKVFor returns the keys and values of audio for m: those Encode
+// made with it, or new ones (features made elsewhere, such as a test's
+// reference encoder output).
+func (m *Model) crossKVFor(audio *AudioFeatures) *crossKV {
+	if kv := audio.kv; kv != nil && kv.model == m && kv.frames == audio.Frames {
+		return kv
+	}
+	return newCrossKV(m, audio)
 }
 
 // crossRows is how many query rows the cross-attention takes at a time:
@@ -53,85 +83,59 @@ func newCrossAudio(audio *AudioFeatures) *crossAudio {
 // whose scores (heads·16 rows of 1,500) stay small.
 const crossRows = 16
 
-// crossScratch holds the cross-attention's intermediates for up to
-// crossRows query rows: q' and P·X (heads·rows, n), the scores
-// (heads·rows, frames), one scaled query head (d_h).
+// crossScratch holds the cross-attention's scores for up to crossRows
+// query rows of one head (rows, frames).
 type crossScratch struct {
-	qk, px, s, qh []float32
-	stats         []float32 // crossStep's running maxima, normalizers and corrections (3·heads)
+	s []float32
 }
 
 // crossAttend writes the cross-attention's output before its out
-// projection, o (t, n), for the queries q (t, n) of layer b, with the
-// keys and values of the audio in a. keep, when set, receives each head's
-// raw scores (t rows of frames, scaled, before the softmax) one row at a
-// time.
-func crossAttend(o, q []float32, t int, b *block, a *crossAudio, heads int, cs *crossScratch, keep func(h int, row []float32)) {
-	n := len(b.crossLn.gamma)
-	if t == 1 && keep == nil && crossStepFast(n, heads) {
-		crossStep(o, q, b, a, heads, cs)
-		return
-	}
+// projection, o (t, n), for the queries q (t, n) of decoder layer l, with
+// the keys and values in kv: for each head h (columns c…c+d_h),
+//
+//	S_h = s·Q_h·Kᵀ_h     P_h = softmax(S_h)     O_h = P_h·V_h     s = 1/√d_h
+//
+// which is openai/whisper's qkv_attention up to the order of the sums.
+// keep, when set, receives each head's scores S_h (scaled, before the
+// softmax; word timestamps read them) one row at a time, heads in order.
+func crossAttend(o, q []float32, t, l int, kv *crossKV, heads int, cs *crossScratch, keep func(h int, row []float32)) {
+	kt, v, frames := kv.kt[l], kv.v[l], kv.frames
+	n := len(v) / frames
 	dh := n / heads
 	scale := float32(1 / math.Sqrt(float64(dh)))
-	cs.qh = grow(cs.qh, dh)
+	if t <= fewRows {
+		// One row at a time (a step, or several sequences' steps): the
+		// products stream over Kᵀ_h and V_h in place (384 KB each for
+		// tiny), and each row's result is the same whether it comes
+		// alone or with others.
+		cs.s = grow(cs.s, frames)
+		for h := range heads {
+			c := h * dh
+			for r := range t {
+				sgemm.Gemm(false, false, 1, frames, dh, scale, q[r*n+c:], n, kt[c*frames:], frames, 0, cs.s, frames)
+				if keep != nil {
+					keep(h, cs.s)
+				}
+				attention.SoftmaxInPlace(cs.s)
+				sgemm.Gemm(false, false, 1, dh, frames, 1, cs.s, frames, v[c:], n, 0, o[r*n+c:], n)
+			}
+		}
+		return
+	}
 	for r0 := 0; r0 < t; r0 += crossRows {
 		rows := min(crossRows, t-r0)
-		m := heads * rows
-		cs.qk = grow(cs.qk, m*n)
-		cs.px = grow(cs.px, m*n)
-		cs.s = grow(cs.s, m*a.frames)
+		cs.s = grow(cs.s, rows*frames)
 		for h := range heads {
 			c := h * dh
+			sgemm.Gemm(false, false, rows, frames, dh, scale, q[r0*n+c:], n, kt[c*frames:], frames, 0, cs.s, frames)
 			for r := range rows {
-				// q'_h = s·q_h·W_k[c:c+d_h, :], the columns c…c+d_h of W_kᵀ's rows
-				qh := q[(r0+r)*n+c:][:dh]
-				for i, v := range qh {
-					cs.qh[i] = scale * v
+				row := cs.s[r*frames : (r+1)*frames]
+				if keep != nil {
+					keep(h, row)
 				}
-				b.crossKT.dotRows(cs.qk[(h*rows+r)*n:][:n], cs.qh, c)
+				attention.SoftmaxInPlace(row)
 			}
-		}
-		sgemm.GemmPacked(false, m, 1, cs.qk, n, &a.xt, 0, cs.s, a.frames) // S (heads·rows, frames)
-		for i := range m {
-			row := cs.s[i*a.frames : (i+1)*a.frames]
-			if keep != nil {
-				keep(i/rows, row)
-			}
-			attention.SoftmaxInPlace(row)
-		}
-		sgemm.GemmPacked(false, m, 1, cs.s, a.frames, &a.x, 0, cs.px, n) // P·X (heads·rows, n)
-		for h := range heads {
-			c := h * dh
-			for r := range rows {
-				// O_h = W_v[c:c+d_h, :]·(P_h·X) + b_v[c:c+d_h]
-				or := o[(r0+r)*n+c:][:dh]
-				b.cross.value.w.dotRowsRange(or, cs.px[(h*rows+r)*n:][:n], c, c+dh)
-				addTo(or, b.cross.value.b[c:c+dh])
-			}
+			sgemm.Gemm(false, false, rows, dh, frames, 1, cs.s, frames, v[c:], n, 0, o[r0*n+c:], n)
 		}
 	}
-}
-
-// newCrossKT returns W_kᵀ for W_k (n, n): in half precision when W_k is,
-// else in float32, off the heap.
-func newCrossKT(wk matrix) matrix {
-	n := wk.rows
-	if wk.half != nil {
-		h, owner := allocHalf(n * n)
-		for i := range n {
-			for j := range n {
-				h[j*n+i] = wk.half[i*n+j]
-			}
-		}
-		return matrix{half: h, rows: n, cols: n, owner: owner}
-	}
-	w := wk.toFloat32()
-	f, owner := allocFloat32(n * n)
-	for i := range n {
-		for j := range n {
-			f[j*n+i] = w.f32[i*n+j]
-		}
-	}
-	return matrix{f32: f, rows: n, cols: n, owner: owner}
 }

@@ -6,11 +6,11 @@ import (
 	"github.com/attend-go/attend/attention"
 )
 
-// NewDecoder implements Network. The audio is packed for the
-// cross-attention (cross.go) here once and shared by every Clone: no keys
-// or values are computed or kept.
+// NewDecoder implements Network. Every Clone shares the cross-attention's
+// keys and values of the audio (cross.go): those Encode computed, or new
+// ones for features from elsewhere.
 func (m *Model) NewDecoder(audio *AudioFeatures, recordCrossQK bool) TextDecoder {
-	d := &textDecoder{m: m, cross: newCrossAudio(audio), record: recordCrossQK}
+	d := &textDecoder{m: m, kv: m.crossKVFor(audio), record: recordCrossQK}
 	d.selfK = make([][]float32, len(m.decBlocks))
 	d.selfV = make([][]float32, len(m.decBlocks))
 	if recordCrossQK {
@@ -26,7 +26,7 @@ func (m *Model) NewDecoder(audio *AudioFeatures, recordCrossQK bool) TextDecoder
 //	logits = ln(x)·token_embeddingᵀ                                        (t, n_vocab)
 type textDecoder struct {
 	m            *Model
-	cross        *crossAudio // the audio packed for the cross-attention, shared by clones
+	kv           *crossKV    // the cross-attention's keys and values, shared by clones
 	selfK, selfV [][]float32 // per layer (len, n), grown by Forward
 	len          int
 	record       bool
@@ -36,7 +36,6 @@ type textDecoder struct {
 	s            *scratch      // activations for t tokens, reused by Forward; nil in a fresh clone
 	st           int           // the t that s holds
 	cs           crossScratch  // the cross-attention's, reused by Forward; empty in a fresh clone
-	embBuf       []float32     // blocks of the half token embedding in float32 (Model.logits)
 }
 
 // Len implements TextDecoder.
@@ -56,7 +55,7 @@ func (d *textDecoder) Clone() TextDecoder {
 			c.qk[i] = append([][]float32(nil), d.qk[i]...)
 		}
 	}
-	c.logits, c.x, c.s, c.st, c.cs, c.embBuf = nil, nil, nil, 0, crossScratch{}, nil
+	c.logits, c.x, c.s, c.st, c.cs = nil, nil, nil, 0, crossScratch{}
 	return &c
 }
 
@@ -97,7 +96,7 @@ func (d *textDecoder) Forward(tokens []int) ([][]float32, error) {
 	d.len += t
 	d.m.decLn.forward(x, x, t)
 	d.logits = grow(d.logits, t*dims.NVocab)
-	d.embBuf = d.m.logits(d.logits, x, t, d.embBuf)
+	d.m.logits(d.logits, x, t, s)
 	rows := make([][]float32, t)
 	for i := range rows {
 		rows[i] = d.logits[i*dims.NVocab : (i+1)*dims.NVocab]
@@ -111,17 +110,12 @@ func (d *textDecoder) block(l int, x []float32, s *scratch, t int) {
 	dims := d.m.dims
 	n, off, heads := dims.NTextState, d.len, dims.NTextHead
 	b.attnLn.forward(s.h, x, t)
-	b.attn.query.forward(s.q, s.h, t, &s.w)
-	b.attn.key.forward(s.k, s.h, t, &s.w)
-	b.attn.value.forward(s.v, s.h, t, &s.w)
+	b.attn.query.forward(s.q, s.h, t, s)
+	b.attn.key.forward(s.k, s.h, t, s)
+	b.attn.value.forward(s.v, s.h, t, s)
 	d.selfK[l] = append(d.selfK[l][:off*n], s.k[:t*n]...)
 	d.selfV[l] = append(d.selfV[l][:off*n], s.v[:t*n]...)
 	attention.SDPA{Heads: heads, Causal: true, Offset: off}.Attend(s.o, s.q, d.selfK[l], d.selfV[l], t, off+t, n)
-	b.attn.out.forward(s.h, s.o, t, &s.w)
-	addTo(x, s.h)
-
-	b.crossLn.forward(s.h, x, t)
-	b.cross.query.forward(s.q, s.h, t, &s.w)
 	var keep func(h int, row []float32)
 	if d.record {
 		keep = func(h int, row []float32) {
@@ -129,8 +123,24 @@ func (d *textDecoder) block(l int, x []float32, s *scratch, t int) {
 			d.qk[i] = append(d.qk[i], append([]float32(nil), row...))
 		}
 	}
-	crossAttend(s.o, s.q, t, b, d.cross, heads, &d.cs, keep)
-	b.cross.out.forward(s.h, s.o, t, &s.w)
+	d.blockRest(l, x, s, t, keep)
+}
+
+// blockRest finishes decoder block l over x (t, n) once the
+// self-attention's output (before its out projection) is in s.o: the out
+// projection, the cross-attention (keep as for crossAttend) and the MLP,
+// each with its residual. The t rows may be one sequence's tokens or
+// several sequences' (forwardBatch): nothing here mixes rows but the
+// cross-attention's products, which treat them as independent queries.
+func (d *textDecoder) blockRest(l int, x []float32, s *scratch, t int, keep func(h int, row []float32)) {
+	b := &d.m.decBlocks[l]
+	b.attn.out.forward(s.h, s.o, t, s)
+	addTo(x, s.h)
+
+	b.crossLn.forward(s.h, x, t)
+	b.cross.query.forward(s.q, s.h, t, s)
+	crossAttend(s.o, s.q, t, l, d.kv, d.m.dims.NTextHead, &d.cs, keep)
+	b.cross.out.forward(s.h, s.o, t, s)
 	addTo(x, s.h)
 	b.mlp(x, s, t)
 }

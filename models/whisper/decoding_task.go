@@ -174,8 +174,9 @@ func (t *decodingTask) run(net Network, audio *AudioFeatures) (*DecodingResult, 
 }
 
 // mainLoop is _main_loop: it feeds the initial tokens once, then one token
-// per sequence per step, with a key/value cache per sequence that follows
-// the decoder's sources (rearrange_kv_cache).
+// per sequence per step (all sequences' together, forwardEach), with a
+// key/value cache per sequence that follows the decoder's sources
+// (rearrange_kv_cache).
 func (t *decodingTask) mainLoop(net Network, audio *AudioFeatures, initial []int, forwarded *int) ([][]int, []float32, float64, error) {
 	n := t.nGroup
 	seqs := make([][]int, n)
@@ -203,16 +204,17 @@ func (t *decodingTask) mainLoop(net Network, audio *AudioFeatures, initial []int
 
 	for i := 0; i < t.sample; i++ {
 		if i > 0 {
-			for k, d := range decs {
-				rows, err := d.Forward(seqs[k][len(seqs[k])-1:])
-				*forwarded++
-				if err != nil {
-					return nil, nil, 0, fmt.Errorf("whisper: decoding: %w", err)
-				}
-				if len(rows) != 1 {
-					return nil, nil, 0, fmt.Errorf("whisper: decoder returned %d logit rows for 1 token", len(rows))
-				}
-				logits[k] = append(logits[k][:0], rows[0]...)
+			last := make([]int, len(seqs))
+			for k, seq := range seqs {
+				last[k] = seq[len(seq)-1]
+			}
+			rows, err := forwardEach(decs, last)
+			*forwarded += len(decs)
+			if err != nil {
+				return nil, nil, 0, fmt.Errorf("whisper: decoding: %w", err)
+			}
+			for k, row := range rows {
+				logits[k] = append(logits[k][:0], row...)
 			}
 		}
 		for k := range logits {

@@ -13,6 +13,9 @@ import (
 //	x = xᵀ + positional_embedding[:n]   (n, n_audio_state)
 //	x = blocks(x); x = ln_post(x)
 //
+// and then, for the decoder, every layer's cross-attention keys and
+// values of x (crossKV, cross.go), as whisper.cpp's encoder stage does.
+//
 // computed time-major throughout, so that each convolution is one matrix
 // product over its unfolded input (im2col). n is the audio context,
 // len(mel)/(2·n_mels): n_audio_ctx (1500) for openai/whisper's 30-second
@@ -54,7 +57,11 @@ func (m *Model) Encode(mel []float32) (*AudioFeatures, error) {
 		m.encBlocks[i].encode(x, s, ctx, d.NAudioHead)
 	}
 	m.lnPost.forward(x, x, ctx)
-	return &AudioFeatures{Data: x, Frames: ctx, Width: n}, nil
+	a := &AudioFeatures{Data: x, Frames: ctx, Width: n}
+	if len(m.decBlocks) > 0 {
+		a.kv = newCrossKV(m, a)
+	}
+	return a, nil
 }
 
 // scratch holds one sequence's intermediate activations.
@@ -63,6 +70,7 @@ type scratch struct {
 	u             []float32 // (T, 4n)
 	all           []float32 // h, q, k, v, o, u in this order, contiguous
 	w             []float32 // a weight matrix in float32 (matrix.mul), grown as needed
+	steps         bool      // the rows are separate sequences' decoding steps (matrix.forwardRows)
 }
 
 func newScratch(t, n int) *scratch { return scratchOver(make([]float32, 9*t*n), t, n) }
@@ -77,11 +85,11 @@ func scratchOver(all []float32, t, n int) *scratch {
 func (b *block) encode(x []float32, s *scratch, t, heads int) {
 	n := len(b.attnLn.gamma)
 	b.attnLn.forward(s.h, x, t)
-	b.attn.query.forward(s.q, s.h, t, &s.w)
-	b.attn.key.forward(s.k, s.h, t, &s.w)
-	b.attn.value.forward(s.v, s.h, t, &s.w)
+	b.attn.query.forward(s.q, s.h, t, s)
+	b.attn.key.forward(s.k, s.h, t, s)
+	b.attn.value.forward(s.v, s.h, t, s)
 	attention.SDPA{Heads: heads}.Attend(s.o, s.q, s.k, s.v, t, t, n)
-	b.attn.out.forward(s.h, s.o, t, &s.w)
+	b.attn.out.forward(s.h, s.o, t, s)
 	addTo(x, s.h)
 	b.mlp(x, s, t)
 }
@@ -89,9 +97,9 @@ func (b *block) encode(x []float32, s *scratch, t, heads int) {
 // mlp adds mlp(mlp_ln(x)) to x (T, n).
 func (b *block) mlp(x []float32, s *scratch, t int) {
 	b.mlpLn.forward(s.h, x, t)
-	b.mlp1.forward(s.u, s.h, t, &s.w)
+	b.mlp1.forward(s.u, s.h, t, s)
 	gelu(s.u[:t*b.mlp1.out])
-	b.mlp2.forward(s.o, s.u, t, &s.w)
+	b.mlp2.forward(s.o, s.u, t, s)
 	addTo(x, s.o[:len(x)])
 }
 

@@ -2,10 +2,6 @@ package whisper
 
 import (
 	"math"
-	"runtime"
-	"sync"
-
-	"github.com/attend-go/attend/internal/sgemm"
 )
 
 // Half-precision weights for decoding. A decoding step multiplies one row
@@ -96,29 +92,17 @@ func halfToFloat32s(dst []float32, src []uint16) {
 const halfParallelElems = 1 << 20
 
 // halfMatVec computes y (rows) = W·x for W (rows, cols) in binary16, x
-// (cols), split over up to GOMAXPROCS goroutines when W is large.
+// (cols), split over up to GOMAXPROCS goroutines when W is large
+// (parallelRows).
 func halfMatVec(y, x []float32, w []uint16, rows, cols int) {
 	if rows == 0 || cols == 0 {
 		clear(y[:rows])
 		return
 	}
 	_, _, _ = y[rows-1], x[cols-1], w[rows*cols-1]
-	procs := runtime.GOMAXPROCS(0)
-	if procs < 2 || rows*cols < halfParallelElems {
-		halfDotRows(y[:rows], x[:cols], w, cols)
-		return
-	}
-	var wg sync.WaitGroup
-	chunk := (rows + procs - 1) / procs
-	for lo := 0; lo < rows; lo += chunk {
-		hi := min(rows, lo+chunk)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			halfDotRows(y[lo:hi], x[:cols], w[lo*cols:hi*cols], cols)
-		}()
-	}
-	wg.Wait()
+	parallelRows(rows, cols, func(lo, hi int) {
+		halfDotRows(y[lo:hi], x[:cols], w[lo*cols:hi*cols], cols)
+	})
 }
 
 // halfDotRows computes y[j] = Σ_p x[p]·w[j·ldw+p] for j < len(y), p <
@@ -140,32 +124,11 @@ func (m *Model) tokenEmbedding(dst []float32, tok int) {
 	m.tokEmb.rowsTo(dst, tok, tok+1)
 }
 
-// halfLogitsBlock is the number of embedding rows logits converts to
-// float32 at a time for a product of several rows (1.5 MB at width 384).
-const halfLogitsBlock = 1024
-
 // logits writes y (t, n_vocab) = x (t, n)·Eᵀ, E the token embedding (kept
 // in half precision when exact: 40 MB instead of 80 for every model
-// size's 51,864 tokens): one row by matrix.mulVec, several rows by sgemm,
-// over blocks of E converted to float32 into buf (grown as needed and
-// returned) unless E is float32.
-func (m *Model) logits(y, x []float32, t int, buf []float32) []float32 {
-	n, vocab := m.dims.NTextState, m.dims.NVocab
-	e := &m.tokEmb
-	switch {
-	case t == 1:
-		return e.mulVec(y, x, buf)
-	case e.f32 != nil:
-		sgemm.Gemm(false, true, t, vocab, n, 1, x, n, e.f32, n, 0, y, vocab)
-		runtime.KeepAlive(e)
-	default:
-		buf = grow(buf, halfLogitsBlock*n)
-		for r := 0; r < vocab; r += halfLogitsBlock {
-			rows := min(halfLogitsBlock, vocab-r)
-			blk := buf[:rows*n]
-			e.rowsTo(blk, r, r+rows)
-			sgemm.Gemm(false, true, t, rows, n, 1, x, n, blk, n, 0, y[r:], vocab)
-		}
-	}
-	return buf
+// size's 51,864 tokens): one row by matrix.mulVec, several over blocks of
+// E converted to float32 (matrix.mulBlocks) unless E is float32; buf is
+// scratch (grown as needed and returned).
+func (m *Model) logits(y, x []float32, t int, s *scratch) {
+	m.tokEmb.forwardRows(y, x, t, s)
 }

@@ -123,6 +123,101 @@ done1:
 	VZEROUPPER
 	RET
 
+// func halfDotRowsX4AVX2(k int, x *float32, ldx int, w *uint16, ldw int, y *float32, ldy int, n int)
+//
+// y[i·ldy + j] = Σ_{p<k} x[i·ldx+p]·w[j·ldw+p] for the four rows i < 4 of
+// x and the rows j < n of w, w in binary16, k a positive multiple of 8:
+// four sequences' decoding steps against the same weights, each weight
+// converted once for the four. Every sum runs as halfDotRowsAVX2's rows4
+// path runs it for one row (two accumulators, elements 0–7 and 8–15 of
+// each 16, the tail into the first, then the same pairwise reduction,
+// the four rows of x taking the place of its four rows of w), so each
+// y is bit for bit what halfDotRowsAVX2 gives x_i alone for a row in a
+// group of four. It prefetches the row eight ahead as halfDotRowsAVX2
+// does.
+TEXT ·halfDotRowsX4AVX2(SB), NOSPLIT, $0-64
+	MOVQ k+0(FP), CX
+	MOVQ x+8(FP), SI
+	MOVQ ldx+16(FP), R8
+	SHLQ $2, R8             // x row stride in bytes
+	MOVQ w+24(FP), DI
+	MOVQ ldw+32(FP), R9
+	SHLQ $1, R9             // w row stride in bytes
+	MOVQ y+40(FP), DX
+	MOVQ ldy+48(FP), R11
+	SHLQ $2, R11            // y row stride in bytes
+	MOVQ n+56(FP), BX
+	LEAQ (SI)(R8*1), R12    // x rows 1, 2, 3
+	LEAQ (SI)(R8*2), R13
+	LEAQ (R12)(R8*2), R10
+	MOVQ CX, R8
+	ANDQ $-16, R8           // R8 = elements covered 16 at a time
+
+rowx4:
+	TESTQ BX, BX
+	JZ   donex4
+	LEAQ (DI)(R9*8), R14
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	XORQ AX, AX
+	CMPQ R8, $0
+	JE   tailx4
+
+loopx4:
+	PREFETCHT0  (R14)(AX*2)
+	VCVTPH2PS   (DI)(AX*2), Y8
+	VCVTPH2PS   16(DI)(AX*2), Y9
+	VFMADD231PS (SI)(AX*4), Y8, Y0
+	VFMADD231PS (R12)(AX*4), Y8, Y1
+	VFMADD231PS (R13)(AX*4), Y8, Y2
+	VFMADD231PS (R10)(AX*4), Y8, Y3
+	VFMADD231PS 32(SI)(AX*4), Y9, Y4
+	VFMADD231PS 32(R12)(AX*4), Y9, Y5
+	VFMADD231PS 32(R13)(AX*4), Y9, Y6
+	VFMADD231PS 32(R10)(AX*4), Y9, Y7
+	ADDQ $16, AX
+	CMPQ AX, R8
+	JL   loopx4
+
+tailx4:
+	CMPQ AX, CX
+	JGE  reducex4
+	VCVTPH2PS   (DI)(AX*2), Y8
+	VFMADD231PS (SI)(AX*4), Y8, Y0
+	VFMADD231PS (R12)(AX*4), Y8, Y1
+	VFMADD231PS (R13)(AX*4), Y8, Y2
+	VFMADD231PS (R10)(AX*4), Y8, Y3
+
+reducex4:
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VADDPS Y6, Y2, Y2
+	VADDPS Y7, Y3, Y3
+	VHADDPS Y1, Y0, Y0
+	VHADDPS Y3, Y2, Y2
+	VHADDPS Y2, Y0, Y0      // Y0 = [x0 x1 x2 x3 | x0 x1 x2 x3] partial sums
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VMOVSS X0, (DX)
+	VEXTRACTPS $1, X0, (DX)(R11*1)
+	VEXTRACTPS $2, X0, (DX)(R11*2)
+	LEAQ (DX)(R11*2), R14
+	VEXTRACTPS $3, X0, (R14)(R11*1)
+	ADDQ R9, DI
+	ADDQ $4, DX
+	DECQ BX
+	JMP  rowx4
+
+donex4:
+	VZEROUPPER
+	RET
+
 // func halfToFloat32AVX2(dst *float32, src *uint16, n int)
 //
 // dst[i] = src[i] converted from binary16, for i < n, n a positive

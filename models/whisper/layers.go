@@ -11,10 +11,9 @@ type linear struct {
 	in, out int
 }
 
-// forward writes y (rows, out) = x (rows, in)·Wᵀ + b; buf is scratch for
-// W's float32 values or blocks (matrix.mul), grown as needed.
-func (l *linear) forward(y, x []float32, rows int, buf *[]float32) {
-	*buf = l.w.mul(y, x, rows, *buf)
+// forward writes y (rows, out) = x (rows, in)·Wᵀ + b (matrix.forwardRows).
+func (l *linear) forward(y, x []float32, rows int, s *scratch) {
+	l.w.forwardRows(y, x, rows, s)
 	if l.b != nil {
 		for r := range rows {
 			addTo(y[r*l.out:(r+1)*l.out], l.b)

@@ -2,6 +2,7 @@ package whisper
 
 import (
 	"runtime"
+	"sync"
 
 	"github.com/attend-go/attend/internal/sgemm"
 	"github.com/attend-go/attend/models/ggml"
@@ -45,40 +46,6 @@ func newMatrix(w []float32, rows, cols int) matrix {
 	off, owner := allocFloat32(len(w))
 	copy(off, w)
 	return matrix{f32: off, rows: rows, cols: cols, owner: owner}
-}
-
-// dotRows writes y[j] = Σ_p x[p]·W[j, c+p] for j < len(y), p < len(x):
-// products with the columns c…c+len(x) of W's first len(y) rows. W is
-// half or f32.
-func (w *matrix) dotRows(y, x []float32, c int) {
-	if w.half != nil {
-		halfDotRows(y, x, w.half[c:], w.cols)
-	} else {
-		sgemm.Gemm(false, true, 1, len(y), len(x), 1, x, len(x), w.f32[c:], w.cols, 0, y, len(y))
-	}
-	runtime.KeepAlive(w)
-}
-
-// dotRowsRange writes y (hi−lo) = W[lo:hi, :]·x: rows lo…hi of W times x
-// (cols). W is half or f32.
-func (w *matrix) dotRowsRange(y, x []float32, lo, hi int) {
-	c := w.cols
-	if w.half != nil {
-		halfDotRows(y[:hi-lo], x[:c], w.half[lo*c:hi*c], c)
-	} else {
-		sgemm.Gemm(false, true, 1, hi-lo, c, 1, x, c, w.f32[lo*c:hi*c], c, 0, y, hi-lo)
-	}
-	runtime.KeepAlive(w)
-}
-
-// toFloat32 returns W in float32 off the heap (W itself when it is).
-func (w matrix) toFloat32() matrix {
-	if w.f32 != nil || w.rows*w.cols == 0 {
-		return w
-	}
-	v, owner := allocFloat32(w.rows * w.cols)
-	w.rowsTo(v, 0, w.rows)
-	return matrix{f32: v, rows: w.rows, cols: w.cols, owner: owner}
 }
 
 // bytes returns the memory the weights hold.
@@ -137,14 +104,151 @@ func (w *matrix) mulVec(y, x, buf []float32) []float32 {
 	return buf
 }
 
+// forwardRows writes y (t, rows) = x (t, cols)·Wᵀ with s.w as scratch for
+// W's float32 values or blocks. With s.steps the rows are separate
+// sequences' decoding steps (forwardBatch): each row gets what a step
+// alone gets (mulFew); else the rows of one sequence (a prompt, the
+// encoder's frames) get float32's exact product (mul).
+func (w *matrix) forwardRows(y, x []float32, t int, s *scratch) {
+	if s.steps && t > 1 && t <= fewRows && w.readsInPlace() {
+		w.mulFew(y, x, t)
+		return
+	}
+	s.w = w.mul(y, x, t, s.w)
+}
+
 // mul writes y (t, rows) = x (t, cols)·Wᵀ; buf is scratch for W's
 // float32 values (grown as needed and returned).
 func (w *matrix) mul(y, x []float32, t int, buf []float32) []float32 {
 	if t == 1 {
 		return w.mulVec(y, x, buf)
 	}
+	if w.f32 == nil && w.rows*w.cols > wholeElems {
+		return w.mulBlocks(y, x, t, buf)
+	}
 	v, buf := w.float32s(buf)
 	sgemm.Gemm(false, true, t, w.rows, w.cols, 1, x, w.cols, v, w.cols, 0, y, w.rows)
+	runtime.KeepAlive(w)
+	return buf
+}
+
+// wholeElems is the largest W a product of many rows converts to float32
+// whole (16 MB: every weight of large-v3's layers, not the embedding).
+const wholeElems = 4 << 20
+
+// blockBytes is the size of the float32 blocks of W mulBlocks converts:
+// 1.5 MiB (the token embedding's 51,864 rows for a prompt of several
+// tokens, where a whole float32 copy would take 80 MB).
+const blockBytes = 3 << 19
+
+// fewRows is the most rows of separate sequences' decoding steps that
+// mulFew multiplies with the one-row kernels (beam search's and best-of
+// sampling's five sequences: forwardBatch).
+const fewRows = 8
+
+// fewBlockBytes is how much of W mulFew multiplies by every row before it
+// moves on: the block stays in the second-level cache for the other rows.
+const fewBlockBytes = 64 << 10
+
+// readsInPlace reports whether one-row products read W's compact form in
+// assembly (half precision, or quantized blocks with ggml's kernel).
+func (w *matrix) readsInPlace() bool {
+	return w.half != nil || (w.q != nil && ggml.FastMatVec(w.qtype))
+}
+
+// mulFew writes y (t, rows) = x (t, cols)·Wᵀ for the rows of x of
+// separate sequences' decoding steps, each row with the one-row kernel of
+// mulVec, over blocks of W's rows that are read from memory once for all t
+// rows and again from cache: sequences decoded together read the weights
+// once per step, as whisper.cpp's batched decoding does, and each row's
+// result is bit for bit what mulVec computes for it alone (blocks and
+// goroutine shares start at multiples of four rows, the half kernel's
+// group, as halfMatVec's do). W is readsInPlace.
+func (w *matrix) mulFew(y, x []float32, t int) {
+	rows, cols := w.rows, w.cols
+	rowBytes := 2 * cols
+	if w.q != nil {
+		rowBytes = len(w.q) / rows
+	}
+	blk := max(4, fewBlockBytes/rowBytes&^3)
+	part := func(lo, hi int) {
+		for r0 := lo; r0 < hi; r0 += blk {
+			r1 := min(hi, r0+blk)
+			i := 0
+			if w.half != nil {
+				// Four rows of x at a time convert each weight once; the
+				// matrix's last rows%4 rows are halfDotRows' single rows.
+				groups := r1 - r0
+				if r1 == rows {
+					groups -= rows % 4
+				}
+				for ; i+4 <= t && groups > 0; i += 4 {
+					if !halfDotRowsX4Fast(y[i*rows+r0:], rows, x[i*cols:], cols, cols, w.half[r0*cols:], cols, groups) {
+						break
+					}
+					for j := range 4 {
+						halfDotRows(y[(i+j)*rows+r0+groups:(i+j)*rows+r1], x[(i+j)*cols:(i+j+1)*cols], w.half[(r0+groups)*cols:], cols)
+					}
+				}
+			}
+			for ; i < t; i++ {
+				yi, xi := y[i*rows+r0:i*rows+r1], x[i*cols:(i+1)*cols]
+				if w.half != nil {
+					halfDotRows(yi, xi, w.half[r0*cols:], cols)
+				} else {
+					ggml.MatVec(yi, w.q[r0*rowBytes:r1*rowBytes], w.qtype, xi)
+				}
+			}
+		}
+	}
+	parallelRows(rows, cols, part)
+	runtime.KeepAlive(w)
+}
+
+// parallelRows runs part over [0, rows) of a matrix of rows×cols: in
+// shares of a multiple of four rows over up to GOMAXPROCS goroutines when
+// it is large (halfParallelElems), else at once.
+func parallelRows(rows, cols int, part func(lo, hi int)) {
+	procs := runtime.GOMAXPROCS(0)
+	if procs < 2 || rows*cols < halfParallelElems {
+		part(0, rows)
+		return
+	}
+	var wg sync.WaitGroup
+	chunk := ((rows+procs-1)/procs + 3) &^ 3
+	for lo := 0; lo < rows; lo += chunk {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			part(lo, min(rows, lo+chunk))
+		}()
+	}
+	wg.Wait()
+}
+
+// mulBlocks writes y (t, rows) = x (t, cols)·Wᵀ for a large compact W
+// (the token embedding), converting blocks of its rows to float32
+// (rowsTo, in assembly) and multiplying each by sgemm: every element is
+// the float32 product's, as from a whole float32 copy (sgemm's sums run
+// over the columns the same way whatever the block), without the copy.
+func (w *matrix) mulBlocks(y, x []float32, t int, buf []float32) []float32 {
+	rows, cols := w.rows, w.cols
+	blk := max(16, blockBytes/(4*cols)&^15) // whole 16-column panels of sgemm
+	parallelRows(rows, cols, func(lo, hi int) {
+		var b []float32 // the share from row 0 (the only one without goroutines) reuses buf
+		if lo == 0 {
+			b = buf
+		}
+		b = grow(b, min(blk, hi-lo)*cols)
+		if lo == 0 {
+			buf = b
+		}
+		for r0 := lo; r0 < hi; r0 += blk {
+			r1 := min(hi, r0+blk)
+			w.rowsTo(b, r0, r1)
+			sgemm.GemmSerial(false, true, t, r1-r0, cols, 1, x, cols, b, cols, 0, y[r0:], rows)
+		}
+	})
 	runtime.KeepAlive(w)
 	return buf
 }

@@ -1,6 +1,7 @@
 package whisper
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -11,9 +12,19 @@ import (
 
 // TestMatrixForms checks that every form of a weight matrix (float32,
 // half, quantized) computes, for several rows, exactly the float32 product
-// of its values, and for one row the same up to the order of the sums.
+// of its values (over blocks of rows for a few rows and wide rows:
+// mulBlocks), and for one row the same up to the order of the sums.
 func TestMatrixForms(t *testing.T) {
-	const rows, cols, t3 = 70, 64, 3 // 70 rows: more than one quantBlockRows block
+	// 70 rows: more than one quantBlockRows block; width 1536 with three
+	// rows: five blocks of mulBlocks.
+	for _, shape := range []struct{ rows, cols, t int }{{70, 64, 3}, {70, 1536, 3}, {70, 64, 20}} {
+		t.Run(fmt.Sprintf("%dx%d·%d rows", shape.rows, shape.cols, shape.t), func(t *testing.T) {
+			testMatrixForms(t, shape.rows, shape.cols, shape.t)
+		})
+	}
+}
+
+func testMatrixForms(t *testing.T, rows, cols, t3 int) {
 	r := rand.New(rand.NewPCG(4, 5))
 	vals := make([]float32, rows*cols)
 	for i := range vals {
@@ -70,8 +81,8 @@ func TestMatrixForms(t *testing.T) {
 // weights: an f16 file's matrices in half precision only (with the half
 // kernels), a q5_0 file's encoder weights quantized, its decoder weights
 // too where ggml has the one-row kernel, else in float32, and its
-// cross-attention's transposed key and its value weights in float32
-// (cross.go).
+// cross-attention's key and value weights quantized (they multiply the
+// audio's 1,500 rows once a window, cross.go).
 func TestLoadedForms(t *testing.T) {
 	f16, err := LoadGGML(bundle(t, "small-en.ggml-f16.bin"))
 	if err != nil {
@@ -80,7 +91,7 @@ func TestLoadedForms(t *testing.T) {
 	if useHalfAVX2 {
 		for name, w := range map[string]*matrix{"token embedding": &f16.tokEmb, "encoder mlp.0": &f16.encBlocks[0].mlp1.w,
 			"decoder query": &f16.decBlocks[0].attn.query.w, "decoder cross query": &f16.decBlocks[0].cross.query.w,
-			"decoder cross keyᵀ": &f16.decBlocks[0].crossKT} {
+			"decoder cross key": &f16.decBlocks[0].cross.key.w} {
 			if w.half == nil || w.f32 != nil {
 				t.Errorf("f16 file: %s is not in half precision only", name)
 			}
@@ -98,14 +109,59 @@ func TestLoadedForms(t *testing.T) {
 	}{
 		{"encoder query", &q5.encBlocks[0].attn.query.w, true},
 		{"encoder mlp.2", &q5.encBlocks[0].mlp2.w, true},
-		{"decoder cross keyᵀ", &q5.decBlocks[0].crossKT, false},
-		{"decoder cross value", &q5.decBlocks[0].cross.value.w, false},
+		{"decoder cross key", &q5.decBlocks[0].cross.key.w, true},
+		{"decoder cross value", &q5.decBlocks[0].cross.value.w, true},
 		{"decoder cross query", &q5.decBlocks[0].cross.query.w, fast},
 		{"decoder mlp.0", &q5.decBlocks[0].mlp1.w, fast},
 		{"token embedding", &q5.tokEmb, fast},
 	} {
 		if got := tc.w.q != nil; got != tc.quant || (tc.w.f32 != nil) == tc.quant {
 			t.Errorf("q5_0 file: %s quantized %v (float32 %v), want quantized %v", tc.name, got, tc.w.f32 != nil, tc.quant)
+		}
+	}
+}
+
+// TestMulFew checks that several sequences' steps multiplied together
+// (mulFew: four rows at a time through halfDotRowsX4AVX2, the rest one by
+// one, over blocks of W) give every row bit for bit its one-row product
+// (mulVec), for half and quantized weights, for one to eight rows, with
+// the matrix's last rows%4 rows and several blocks.
+func TestMulFew(t *testing.T) {
+	for _, shape := range []struct{ rows, cols int }{{70, 64}, {203, 1536}} {
+		r := rand.New(rand.NewPCG(uint64(shape.rows), 6))
+		vals := make([]float32, shape.rows*shape.cols)
+		for i := range vals {
+			vals[i] = float16.Frombits(float16.Bits(float32(r.NormFloat64())))
+		}
+		q, err := ggml.Quantize(ggml.Q8_0, vals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		forms := map[string]matrix{
+			"half": newMatrix(vals, shape.rows, shape.cols),
+			"q8_0": {q: q, qtype: ggml.Q8_0, rows: shape.rows, cols: shape.cols},
+		}
+		for name, w := range forms {
+			if !w.readsInPlace() {
+				continue // no assembly kernels (purego)
+			}
+			for rows := 1; rows <= fewRows; rows++ {
+				x := make([]float32, rows*shape.cols)
+				for i := range x {
+					x[i] = float32(r.NormFloat64())
+				}
+				got := make([]float32, rows*shape.rows)
+				w.mulFew(got, x, rows)
+				for i := range rows {
+					alone := make([]float32, shape.rows)
+					w.mulVec(alone, x[i*shape.cols:(i+1)*shape.cols], nil)
+					for j, v := range alone {
+						if got[i*shape.rows+j] != v {
+							t.Fatalf("%s %dx%d, %d rows: row %d element %d = %v, alone %v", name, shape.rows, shape.cols, rows, i, j, got[i*shape.rows+j], v)
+						}
+					}
+				}
+			}
 		}
 	}
 }

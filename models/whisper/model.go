@@ -43,8 +43,7 @@ type Model struct {
 //	x = x + mlp(mlp_ln(x)),  mlp = Linear(4n) → GELU → Linear(n)
 type block struct {
 	attnLn, crossLn, mlpLn layerNorm
-	attn, cross            attnWeights // cross.key empty: crossKT holds it
-	crossKT                matrix      // the cross-attention's W_kᵀ (n, n), half or f32 (cross.go)
+	attn, cross            attnWeights
 	mlp1, mlp2             linear
 	hasCross               bool
 }
@@ -200,15 +199,15 @@ func (l *loader) block(prefix string, n int, cross bool) block {
 	}
 	if cross {
 		b.crossLn = l.norm(prefix+".cross_attn_ln", n)
-		b.cross = l.attn(prefix+".cross_attn", n, false)
-		// The cross-attention multiplies its key weights transposed and
-		// its value weights by row ranges (cross.go): half precision
-		// stays, anything else becomes float32 (W_kᵀ cannot stay in
-		// blocks; several-row products must equal float32's exactly).
-		b.crossKT = newCrossKT(b.cross.key.w)
-		b.cross.key = linear{}
-		if v := &b.cross.value.w; v.half == nil {
-			*v = v.toFloat32()
+		// The cross-attention's key and value weights multiply the
+		// window's 1,500 audio rows once (cross.go), as the encoder's do:
+		// they stay in the file's form.
+		p := prefix + ".cross_attn"
+		b.cross = attnWeights{
+			query: l.linear(p+".query", n, n, true, keepQuant),
+			key:   l.linear(p+".key", n, n, false, true),
+			value: l.linear(p+".value", n, n, true, true),
+			out:   l.linear(p+".out", n, n, true, keepQuant),
 		}
 	}
 	return b

@@ -23,10 +23,24 @@ type Network interface {
 
 // AudioFeatures is the encoder's output for one window: Frames × Width,
 // row-major (Frames = NAudioCtx = 1500 for a 30-second window; the
-// audio context for a reduced one).
+// audio context for a reduced one). Model.Encode also computes the
+// decoder's cross-attention keys and values of the window (cross.go),
+// outside the Go heap: Release returns them when the window is done.
 type AudioFeatures struct {
 	Data          []float32
 	Frames, Width int
+	kv            *crossKV // Model.Encode's cross-attention keys and values, or nil
+}
+
+// Release returns the memory of the cross-attention's keys and values
+// (18 MB for tiny, 0.5 GB for large) at once instead of when the
+// collector finds a unreachable; decoders made from a must not be used
+// after it. Calling it again, or on features without them, does nothing.
+func (a *AudioFeatures) Release() {
+	if a.kv != nil {
+		a.kv.release()
+		a.kv = nil
+	}
 }
 
 // TextDecoder is the text decoder over a growing token sequence, with a

@@ -11,6 +11,7 @@ func sysAlloc(n int) []byte {
 	if err != nil {
 		return nil
 	}
+	adviseHugePages(mem)
 	return mem
 }
 

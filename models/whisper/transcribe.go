@@ -233,6 +233,7 @@ func newTranscription(net Network, tok TextTokenizer, mel []float32, frames int,
 				return nil, fmt.Errorf("whisper: transcribe: %w", err)
 			}
 			probs, err := DetectLanguage(net, tok, audio)
+			audio.Release()
 			if err != nil {
 				return nil, err
 			}
@@ -318,6 +319,7 @@ func (t *transcription) window(clipEnd int) error {
 	if err != nil {
 		return fmt.Errorf("whisper: transcribe: %w", err)
 	}
+	defer audio.Release()
 	dec := t.dec
 	dec.Prompt = t.prompt()
 	result, err := decodeWithFallback(t.net, t.tok, audio, dec, t.opts, t.r, &t.res.Stats.DecodedTokens)

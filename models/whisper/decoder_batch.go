@@ -1,0 +1,110 @@
+package whisper
+
+import (
+	"fmt"
+
+	"github.com/attend-go/attend/attention"
+)
+
+// forwardEach appends tokens[k] to decs[k] for every k and returns each
+// decoder's logits for it (NVocab), as decs[k].Forward(tokens[k:k+1])
+// would. Beam search's and best-of sampling's sequences are clones of one
+// decoder: their step runs as one batch (forwardBatch), which reads every
+// weight once for all of them instead of once per sequence. Other
+// decoders step one by one. The rows are valid until the next call.
+func forwardEach(decs []TextDecoder, tokens []int) ([][]float32, error) {
+	if batch := batchOf(decs); batch != nil {
+		return batch[0].forwardBatch(batch, tokens)
+	}
+	out := make([][]float32, len(decs))
+	for k, d := range decs {
+		rows, err := d.Forward(tokens[k : k+1])
+		if err != nil {
+			return nil, err
+		}
+		if len(rows) != 1 {
+			return nil, fmt.Errorf("whisper: decoder returned %d logit rows for 1 token", len(rows))
+		}
+		out[k] = rows[0]
+	}
+	return out, nil
+}
+
+// batchOf returns decs as textDecoders that can step together: two or
+// more distinct decoders of one Model over the same audio, none recording
+// its cross-attention; otherwise nil.
+func batchOf(decs []TextDecoder) []*textDecoder {
+	if len(decs) < 2 {
+		return nil
+	}
+	batch := make([]*textDecoder, len(decs))
+	seen := make(map[*textDecoder]bool, len(decs))
+	for k, d := range decs {
+		td, ok := d.(*textDecoder)
+		if !ok || td.record || seen[td] || (k > 0 && (td.m != batch[0].m || td.kv != batch[0].kv)) {
+			return nil
+		}
+		seen[td], batch[k] = true, td
+	}
+	return batch
+}
+
+// forwardBatch appends tokens[k] to decs[k] (d is decs[0]) and returns
+// their logits, one row each, in d's buffer. The t = len(decs) rows go
+// through every product together (matrix.mulFew reads each weight from
+// memory once for all of them, crossAttend each layer's keys and values);
+// each row's self-attention reads its own decoder's cache at its own
+// position. Every row's logits are bit for bit what its decoder's own
+// Forward would give.
+func (d *textDecoder) forwardBatch(decs []*textDecoder, tokens []int) ([][]float32, error) {
+	dims := d.m.dims
+	t, n, heads := len(decs), dims.NTextState, dims.NTextHead
+	if len(tokens) != t {
+		return nil, fmt.Errorf("whisper: %d tokens for %d decoders", len(tokens), t)
+	}
+	for k, e := range decs {
+		if tok := tokens[k]; tok < 0 || tok >= dims.NVocab {
+			return nil, fmt.Errorf("whisper: token %d is outside the vocabulary [0, %d)", tok, dims.NVocab)
+		}
+		if e.len+1 > dims.NTextCtx {
+			return nil, fmt.Errorf("whisper: decoding past the text context: %d tokens, the model holds %d", e.len+1, dims.NTextCtx)
+		}
+	}
+	d.x = grow(d.x, t*n)
+	x := d.x
+	for k, e := range decs {
+		d.m.tokenEmbedding(x[k*n:(k+1)*n], tokens[k])
+		addTo(x[k*n:(k+1)*n], d.m.decPos[e.len*n:(e.len+1)*n])
+	}
+	if d.s == nil || d.st < t {
+		d.s, d.st = newScratch(t, n), t
+	}
+	s := d.s
+	s.steps = true
+	defer func() { s.steps = false }()
+	for l := range d.m.decBlocks {
+		b := &d.m.decBlocks[l]
+		b.attnLn.forward(s.h, x, t)
+		b.attn.query.forward(s.q, s.h, t, s)
+		b.attn.key.forward(s.k, s.h, t, s)
+		b.attn.value.forward(s.v, s.h, t, s)
+		for k, e := range decs {
+			off, row := e.len, s.k[k*n:(k+1)*n]
+			e.selfK[l] = append(e.selfK[l][:off*n], row...)
+			e.selfV[l] = append(e.selfV[l][:off*n], s.v[k*n:(k+1)*n]...)
+			attention.SDPA{Heads: heads, Causal: true, Offset: off}.Attend(s.o[k*n:(k+1)*n], s.q[k*n:(k+1)*n], e.selfK[l], e.selfV[l], 1, off+1, n)
+		}
+		d.blockRest(l, x, s, t, nil)
+	}
+	for _, e := range decs {
+		e.len++
+	}
+	d.m.decLn.forward(x, x, t)
+	d.logits = grow(d.logits, t*dims.NVocab)
+	d.m.logits(d.logits, x, t, s)
+	rows := make([][]float32, t)
+	for k := range rows {
+		rows[k] = d.logits[k*dims.NVocab : (k+1)*dims.NVocab]
+	}
+	return rows, nil
+}

@@ -1,0 +1,110 @@
+package whisper
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+)
+
+// TestForwardBatch steps five clones of one decoder together
+// (forwardEach, as beam search does) and one by one, for the bundle's f16
+// and quantized files: every row's logits must be bit for bit its
+// decoder's own Forward's (every product is the one-row kernel's), with
+// one goroutine and with several (shares of the token embedding), step
+// after step (the caches stay equal).
+func TestForwardBatch(t *testing.T) {
+	for _, tc := range []struct {
+		file  string
+		procs int
+	}{{"small-en.ggml-f16.bin", 1}, {"small-en.ggml-f16.bin", 3}, {"small-en.ggml-q5_0.bin", 1}, {"small-en.ggml-q8_0.bin", 2}} {
+		t.Run(fmt.Sprintf("%s/GOMAXPROCS=%d", tc.file, tc.procs), func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(tc.procs))
+			file := tc.file
+			m, err := LoadGGML(bundle(t, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			audio, err := m.Encode(randomMel(m.Dims(), 11))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer audio.Release()
+			start := m.NewDecoder(audio, false)
+			if _, err := start.Forward([]int{50257, 50362}); err != nil {
+				t.Fatal(err)
+			}
+			const beams = 5
+			together, alone := make([]TextDecoder, beams), make([]TextDecoder, beams)
+			for k := range beams {
+				together[k], alone[k] = start.Clone(), start.Clone()
+			}
+			if batchOf(together) == nil {
+				t.Fatal("five clones of one decoder do not step as a batch")
+			}
+			for step := range 4 {
+				tokens := make([]int, beams)
+				for k := range tokens {
+					tokens[k] = 300 + 97*k + 13*step
+				}
+				got, err := forwardEach(together, tokens)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for k, d := range alone {
+					want, err := d.Forward(tokens[k : k+1])
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i, v := range want[0] {
+						if got[k][i] != v {
+							t.Fatalf("step %d, sequence %d: logit %d is %v batched, %v alone", step, k, i, got[k][i], v)
+						}
+					}
+					if together[k].Len() != d.Len() {
+						t.Errorf("step %d, sequence %d: length %d batched, %d alone", step, k, together[k].Len(), d.Len())
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestBatchOf checks which decoders step as one batch: distinct decoders
+// of one model over the same audio, none recording; anything else steps
+// one by one (and so still works: forwardEach falls back).
+func TestBatchOf(t *testing.T) {
+	m, err := LoadGGML(bundle(t, "small-en.ggml-q8_0.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a1, err := m.Encode(randomMel(m.Dims(), 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2, err := m.Encode(randomMel(m.Dims(), 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d1 := m.NewDecoder(a1, false)
+	for _, tc := range []struct {
+		name  string
+		decs  []TextDecoder
+		batch bool
+	}{
+		{"clones", []TextDecoder{d1, d1.Clone(), d1.Clone()}, true},
+		{"one", []TextDecoder{d1}, false},
+		{"the same decoder twice", []TextDecoder{d1, d1}, false},
+		{"other audio", []TextDecoder{d1, m.NewDecoder(a2, false)}, false},
+		{"recording", []TextDecoder{m.NewDecoder(a1, true), d1}, false},
+		{"another network's decoder", []TextDecoder{d1, &fakeDecoder{}}, false},
+	} {
+		if got := batchOf(tc.decs) != nil; got != tc.batch {
+			t.Errorf("%s: batch %v, want %v", tc.name, got, tc.batch)
+		}
+	}
+	if _, err := forwardEach([]TextDecoder{d1, d1.Clone()}, []int{1, m.Dims().NVocab}); err == nil {
+		t.Error("a token outside the vocabulary: no error")
+	} else {
+		t.Logf("a token outside the vocabulary: %v", err)
+	}
+}
