@@ -59,6 +59,29 @@ func (d *textDecoder) Clone() TextDecoder {
 	return &c
 }
 
+// copyFrom implements cacheCopier: d takes src's caches and position,
+// copied into d's own arrays, and keeps its scratch.
+func (d *textDecoder) copyFrom(src TextDecoder) bool {
+	o, ok := src.(*textDecoder)
+	if !ok || o.m != d.m || o == d {
+		return false
+	}
+	for i := range d.selfK {
+		d.selfK[i] = append(d.selfK[i][:0], o.selfK[i]...)
+		d.selfV[i] = append(d.selfV[i][:0], o.selfV[i]...)
+	}
+	if o.qk != nil {
+		d.qk = make([][][]float32, len(o.qk))
+		for i := range o.qk {
+			d.qk[i] = append([][]float32(nil), o.qk[i]...)
+		}
+	} else {
+		d.qk = nil
+	}
+	d.kv, d.len, d.record = o.kv, o.len, o.record
+	return true
+}
+
 // CrossQK implements TextDecoder.
 func (d *textDecoder) CrossQK(l, h int) [][]float32 {
 	if d.qk == nil {

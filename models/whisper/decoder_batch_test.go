@@ -108,3 +108,50 @@ func TestBatchOf(t *testing.T) {
 		t.Logf("a token outside the vocabulary: %v", err)
 	}
 }
+
+// TestRearrangeReusesCaches checks that beam search's rearrangement
+// copies a continued source into the cache of a source nobody continues
+// (no new decoder per step) and that the copy then decodes bit for bit as
+// a Clone of its source would.
+func TestRearrangeReusesCaches(t *testing.T) {
+	m, err := LoadGGML(bundle(t, "small-en.ggml-f16.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	audio, err := m.Encode(randomMel(m.Dims(), 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer audio.Release()
+	start := m.NewDecoder(audio, false)
+	if _, err := start.Forward([]int{50257, 50362}); err != nil {
+		t.Fatal(err)
+	}
+	decs := []TextDecoder{start.Clone(), start.Clone(), start.Clone()}
+	for k, d := range decs {
+		if _, err := d.Forward([]int{400 + k, 500 + k}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := decs[0].Clone()
+	out := rearrange(decs, []int{0, 0, 2})
+	if out[0] != decs[0] || out[1] != decs[1] || out[2] != decs[2] {
+		t.Fatalf("rearrange did not reuse the unused source's decoder: %p %p %p from %p %p %p", out[0], out[1], out[2], decs[0], decs[1], decs[2])
+	}
+	if out[1].Len() != want.Len() {
+		t.Fatalf("the copy holds %d tokens, its source %d", out[1].Len(), want.Len())
+	}
+	got, err := out[1].Forward([]int{777})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp, err := want.Forward([]int{777})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range exp[0] {
+		if got[0][i] != v {
+			t.Fatalf("logit %d: %v from the reused cache, %v from a clone", i, got[0][i], v)
+		}
+	}
+}

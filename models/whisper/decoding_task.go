@@ -233,18 +233,43 @@ func (t *decodingTask) mainLoop(net Network, audio *AudioFeatures, initial []int
 }
 
 // rearrange returns the caches for the new sequences: each source's cache
-// goes to the first sequence that continues it, clones to the others.
+// goes to the first sequence that continues it, copies to the others,
+// made where it can in the cache of a source no sequence continues
+// (cacheCopier: no new memory per step), else by Clone.
 func rearrange(decs []TextDecoder, sources []int) []TextDecoder {
 	out := make([]TextDecoder, len(sources))
 	used := make([]bool, len(decs))
 	for k, s := range sources {
 		if !used[s] {
 			out[k], used[s] = decs[s], true
-		} else {
-			out[k] = decs[s].Clone()
 		}
 	}
+	var spare []TextDecoder
+	for i, d := range decs {
+		if !used[i] {
+			spare = append(spare, d)
+		}
+	}
+	for k, s := range sources {
+		if out[k] != nil {
+			continue
+		}
+		if n := len(spare); n > 0 {
+			if c, ok := spare[n-1].(cacheCopier); ok && c.copyFrom(decs[s]) {
+				out[k], spare = spare[n-1], spare[:n-1]
+				continue
+			}
+		}
+		out[k] = decs[s].Clone()
+	}
 	return out
+}
+
+// cacheCopier is a TextDecoder that can become a copy of another in its
+// own memory: copyFrom makes it equal to src, as src.Clone() would be, and
+// reports whether it could (src of the same kind and network).
+type cacheCopier interface {
+	copyFrom(src TextDecoder) bool
 }
 
 // softmaxAt returns softmax(x)[i] (float32 logits, float64 arithmetic).
