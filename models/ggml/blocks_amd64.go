@@ -2,7 +2,11 @@
 
 package ggml
 
-import "github.com/attend-go/attend/internal/cpu"
+import (
+	"sync"
+
+	"github.com/attend-go/attend/internal/cpu"
+)
 
 // Implemented in blocks_amd64.s. matVec kernels: y[r] for r < rows, each
 // row blocks blocks; dequantize kernels: blocks blocks into y. rows and
@@ -38,6 +42,12 @@ func dequantizeQ5_1AVX2(y *float32, w *byte, blocks int)
 //go:noescape
 func dequantizeQ8_0AVX2(y *float32, w *byte, blocks int)
 
+//go:noescape
+func dotRowsF32AVX2(y *float32, rows int, w *float32, blocks int, x *float32)
+
+//go:noescape
+func dotRowsF32X2AVX2(y0, y1 *float32, rows int, w *float32, blocks int, x0, x1 *float32)
+
 // blockKernel is one block type's pair of assembly kernels.
 type blockKernel struct {
 	matVec     func(y *float32, rows int, w *byte, blocks int, x *float32)
@@ -68,6 +78,41 @@ func matVecFast(y []float32, data []byte, typ Type, x []float32) bool {
 	k.matVec(&y[0], len(y), &data[0], len(x)/BlockLen, &x[0])
 	return true
 }
+
+// matVecRowsFast runs MatVecRows' checked arguments (rows of n values)
+// in assembly when it can: rows dequantized a block of them at a time
+// into a buffer of about 32 KiB, then every vector against them, two at
+// a time.
+func matVecRowsFast(y []float32, ldy int, data []byte, typ Type, x []float32, rows, n, t int) bool {
+	k, ok := blockKernels[typ]
+	if !ok {
+		return false
+	}
+	blocks := n / BlockLen
+	rb := blocks * typ.BlockBytes()
+	per := max(1, (32<<10)/(4*n))
+	bp := rowsBufs.Get().(*[]float32)
+	defer rowsBufs.Put(bp)
+	if cap(*bp) < per*n {
+		*bp = make([]float32, per*n)
+	}
+	buf := (*bp)[:per*n]
+	for r0 := 0; r0 < rows; r0 += per {
+		m := min(per, rows-r0)
+		k.dequantize(&buf[0], &data[r0*rb], m*blocks)
+		i := 0
+		for ; i+2 <= t; i += 2 {
+			dotRowsF32X2AVX2(&y[i*ldy+r0], &y[(i+1)*ldy+r0], m, &buf[0], blocks, &x[i*n], &x[(i+1)*n])
+		}
+		if i < t {
+			dotRowsF32AVX2(&y[i*ldy+r0], m, &buf[0], blocks, &x[i*n])
+		}
+	}
+	return true
+}
+
+// rowsBufs holds matVecRowsFast's buffers between calls.
+var rowsBufs = sync.Pool{New: func() any { return new([]float32) }}
 
 // dequantizeFast runs DequantizeRow's checked arguments of a block type
 // in assembly when it can.

@@ -393,3 +393,80 @@ dqq51block:
 	JNZ dqq51block
 	VZEROUPPER
 	RET
+
+// func dotRowsF32AVX2(y *float32, rows int, w *float32, blocks int, x *float32)
+//
+// y[r] = Σ_p w[r·32·blocks + p]·x[p] for float32 rows w (as the dequantize
+// kernels store them), summed exactly as the matVec kernels sum their
+// dequantized blocks (ACCUMULATE's four accumulators, STORE's order): for
+// the rows of a quantized matrix dequantized once, y[r] is bit for bit
+// what the matVec kernel gives (MatVecRows).
+TEXT ·dotRowsF32AVX2(SB), NOSPLIT, $0-40
+	MOVQ y+0(FP), DX
+	MOVQ rows+8(FP), BX
+	MOVQ w+16(FP), DI
+	MOVQ blocks+24(FP), CX
+	MOVQ x+32(FP), SI
+
+f32x1row:
+	ROW
+
+f32x1block:
+	VMOVUPS (DI), Y6
+	VMOVUPS 32(DI), Y7
+	VMOVUPS 64(DI), Y8
+	VMOVUPS 96(DI), Y9
+	ACCUMULATE(128)
+	JNZ f32x1block
+	STORE
+	JNZ f32x1row
+	VZEROUPPER
+	RET
+
+// func dotRowsF32X2AVX2(y0, y1 *float32, rows int, w *float32, blocks int, x0, x1 *float32)
+//
+// dotRowsF32AVX2 for two vectors at once, each row of w loaded once: y0
+// from x0 (accumulators Y0–Y3), y1 from x1 (Y10–Y13), each bit for bit
+// what dotRowsF32AVX2 gives its vector alone.
+TEXT ·dotRowsF32X2AVX2(SB), NOSPLIT, $0-56
+	MOVQ y0+0(FP), DX
+	MOVQ y1+8(FP), R10
+	MOVQ rows+16(FP), BX
+	MOVQ w+24(FP), DI
+	MOVQ blocks+32(FP), CX
+	MOVQ x0+40(FP), SI
+	MOVQ x1+48(FP), R11
+
+f32x2row:
+	ROW
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VXORPS Y12, Y12, Y12
+	VXORPS Y13, Y13, Y13
+	MOVQ R11, R12
+
+f32x2block:
+	VMOVUPS (DI), Y6
+	VMOVUPS 32(DI), Y7
+	VMOVUPS 64(DI), Y8
+	VMOVUPS 96(DI), Y9
+	VFMADD231PS (R12), Y6, Y10
+	VFMADD231PS 32(R12), Y7, Y11
+	VFMADD231PS 64(R12), Y8, Y12
+	VFMADD231PS 96(R12), Y9, Y13
+	ADDQ $128, R12
+	ACCUMULATE(128)
+	JNZ f32x2block
+	VADDPS Y11, Y10, Y10
+	VADDPS Y13, Y12, Y12
+	VADDPS Y12, Y10, Y10
+	VEXTRACTF128 $1, Y10, X11
+	VADDPS X11, X10, X10
+	VHADDPS X10, X10, X10
+	VHADDPS X10, X10, X10
+	VMOVSS X10, (R10)
+	ADDQ $4, R10
+	STORE
+	JNZ f32x2row
+	VZEROUPPER
+	RET

@@ -157,51 +157,48 @@ func (w *matrix) readsInPlace() bool {
 }
 
 // mulFew writes y (t, rows) = x (t, cols)·Wᵀ for the rows of x of
-// separate sequences' decoding steps, each row with the one-row kernel of
-// mulVec, over blocks of W's rows that are read from memory once for all t
-// rows and again from cache: sequences decoded together read the weights
-// once per step, as whisper.cpp's batched decoding does, and each row's
-// result is bit for bit what mulVec computes for it alone (blocks and
-// goroutine shares start at multiples of four rows, the half kernel's
-// group, as halfMatVec's do). W is readsInPlace.
+// separate sequences' decoding steps, reading W from memory once for all
+// of them, as whisper.cpp's batched decoding does, with each row's result
+// bit for bit what mulVec computes for it alone. Half W: over blocks of
+// its rows that stay in the second-level cache, four rows of x at a time
+// through halfDotRowsX4AVX2 (each weight converted once for the four),
+// the rest through halfDotRows; the matrix's last rows%4 rows, which
+// halfDotRows takes one by one, stay with it. Quantized W:
+// ggml.MatVecRows (each block dequantized once). Blocks and goroutine
+// shares start at multiples of four rows, as halfMatVec's do. W is
+// readsInPlace.
 func (w *matrix) mulFew(y, x []float32, t int) {
 	rows, cols := w.rows, w.cols
-	rowBytes := 2 * cols
 	if w.q != nil {
-		rowBytes = len(w.q) / rows
+		rb := len(w.q) / rows
+		parallelRows(rows, cols, func(lo, hi int) {
+			ggml.MatVecRows(y[lo:], rows, w.q[lo*rb:hi*rb], w.qtype, x[:t*cols], t)
+		})
+		runtime.KeepAlive(w)
+		return
 	}
-	blk := max(4, fewBlockBytes/rowBytes&^3)
-	part := func(lo, hi int) {
+	blk := max(4, fewBlockBytes/(2*cols)&^3)
+	parallelRows(rows, cols, func(lo, hi int) {
 		for r0 := lo; r0 < hi; r0 += blk {
 			r1 := min(hi, r0+blk)
+			groups := r1 - r0 // rows in groups of four
+			if r1 == rows {
+				groups -= rows % 4
+			}
 			i := 0
-			if w.half != nil {
-				// Four rows of x at a time convert each weight once; the
-				// matrix's last rows%4 rows are halfDotRows' single rows.
-				groups := r1 - r0
-				if r1 == rows {
-					groups -= rows % 4
+			for ; i+4 <= t && groups > 0; i += 4 {
+				if !halfDotRowsX4Fast(y[i*rows+r0:], rows, x[i*cols:], cols, cols, w.half[r0*cols:], cols, groups) {
+					break
 				}
-				for ; i+4 <= t && groups > 0; i += 4 {
-					if !halfDotRowsX4Fast(y[i*rows+r0:], rows, x[i*cols:], cols, cols, w.half[r0*cols:], cols, groups) {
-						break
-					}
-					for j := range 4 {
-						halfDotRows(y[(i+j)*rows+r0+groups:(i+j)*rows+r1], x[(i+j)*cols:(i+j+1)*cols], w.half[(r0+groups)*cols:], cols)
-					}
+				for j := i; j < i+4; j++ {
+					halfDotRows(y[j*rows+r0+groups:j*rows+r1], x[j*cols:(j+1)*cols], w.half[(r0+groups)*cols:], cols)
 				}
 			}
 			for ; i < t; i++ {
-				yi, xi := y[i*rows+r0:i*rows+r1], x[i*cols:(i+1)*cols]
-				if w.half != nil {
-					halfDotRows(yi, xi, w.half[r0*cols:], cols)
-				} else {
-					ggml.MatVec(yi, w.q[r0*rowBytes:r1*rowBytes], w.qtype, xi)
-				}
+				halfDotRows(y[i*rows+r0:i*rows+r1], x[i*cols:(i+1)*cols], w.half[r0*cols:], cols)
 			}
 		}
-	}
-	parallelRows(rows, cols, part)
+	})
 	runtime.KeepAlive(w)
 }
 

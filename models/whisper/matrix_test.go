@@ -133,13 +133,13 @@ func TestMulFew(t *testing.T) {
 		for i := range vals {
 			vals[i] = float16.Frombits(float16.Bits(float32(r.NormFloat64())))
 		}
-		q, err := ggml.Quantize(ggml.Q8_0, vals)
-		if err != nil {
-			t.Fatal(err)
-		}
-		forms := map[string]matrix{
-			"half": newMatrix(vals, shape.rows, shape.cols),
-			"q8_0": {q: q, qtype: ggml.Q8_0, rows: shape.rows, cols: shape.cols},
+		forms := map[string]matrix{"half": newMatrix(vals, shape.rows, shape.cols)}
+		for _, typ := range []ggml.Type{ggml.Q8_0, ggml.Q5_0} {
+			q, err := ggml.Quantize(typ, vals)
+			if err != nil {
+				t.Fatal(err)
+			}
+			forms[typ.String()] = matrix{q: q, qtype: typ, rows: shape.rows, cols: shape.cols}
 		}
 		for name, w := range forms {
 			if !w.readsInPlace() {
