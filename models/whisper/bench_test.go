@@ -34,9 +34,9 @@ import (
 //	45%  the output layer, x·Eᵀ over the 51,864×384 token embedding (40 MB
 //	     read in binary16 where exact, 13.7 MB in q5_0 blocks; 80 MB in
 //	     float32 otherwise)
-//	37%  the cross-attention (cross.go): the packed audio, Xᵀ and X, 4.6 MB
-//	     read per layer, and its key and value weights
-//	17%  the decoder layers' other one-row products (14 MB of binary16)
+//	25%  the cross-attention (cross.go): its keys and values, 4.6 MB of
+//	     float32 read per layer
+//	25%  the decoder layers' other one-row products (18 MB of binary16)
 func BenchmarkEncodeTiny(b *testing.B) { benchmarkEncode(b, tinyDims, 0) }
 func BenchmarkEncodeBase(b *testing.B) { benchmarkEncode(b, baseDims, 0) }
 
@@ -125,8 +125,8 @@ func benchmarkDecodeToken(b *testing.B, d Dims, typ ggml.Type) { benchmarkDecode
 
 // BenchmarkBeam5StepTiny and …Q5_0 time one step of five sequences (beam
 // search's -beam 5, best-of sampling's five), stepped together as the
-// decoding loop steps them (forwardEach): whisper.cpp's "batchd" figure
-// with its default -bs 5. ns/op is per step of all five.
+// decoding loop steps them (forwardEach). ns/op is per step of all five:
+// whisper.cpp's "batchd" figure is per token, a fifth of its step.
 func BenchmarkBeam5StepTiny(b *testing.B)     { benchmarkDecodeStep(b, tinyDims, ggml.F16, 5) }
 func BenchmarkBeam5StepTinyQ5_0(b *testing.B) { benchmarkDecodeStep(b, tinyDims, ggml.Q5_0, 5) }
 func BenchmarkBeam5StepTinyQ8_0(b *testing.B) { benchmarkDecodeStep(b, tinyDims, ggml.Q8_0, 5) }
@@ -211,10 +211,10 @@ func benchmarkLogits(b *testing.B, half bool) {
 	}
 }
 
-// benchContext is how many tokens benchmarkDecodeToken decodes before it
-// starts again from the prompt (ATTEND_BENCH_CONTEXT, default 200):
-// whisper.cpp's per-token figure (batchd) covers the first ten tokens of a
-// window, with a short self-attention cache.
+// benchContext is how many steps benchmarkDecodeStep decodes before it
+// starts again from the prompt (ATTEND_BENCH_CONTEXT, default 200; the
+// self-attention cache grows with them, as in whisper-bench's 256
+// one-token calls).
 var benchContext = func() int {
 	if n, err := strconv.Atoi(os.Getenv("ATTEND_BENCH_CONTEXT")); err == nil && n > 0 {
 		return n

@@ -51,7 +51,8 @@ func newCrossKV(m *Model, audio *AudioFeatures) *crossKV {
 	kv.release = func() { once.Do(free) }
 	runtime.AddCleanup(kv, func(release func()) { release() }, kv.release)
 	x := audio.Data[:frames*n]
-	k := make([]float32, frames*n) // K_l (frames, n) before its transpose
+	k, freeK := allocTemp(frames * n) // K_l (frames, n) before its transpose
+	defer freeK()
 	var s scratch
 	for l := range m.decBlocks {
 		b := &m.decBlocks[l]

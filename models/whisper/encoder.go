@@ -34,6 +34,20 @@ func (m *Model) Encode(mel []float32) (*AudioFeatures, error) {
 		return nil, fmt.Errorf("whisper: Encode: mel has %d values, want %d mel bins × 2n frames, 0 < n ≤ %d (%d frames: a 30-second window)",
 			len(mel), d.NMels, d.NAudioCtx, 2*d.NAudioCtx)
 	}
+	x := m.encodeWindow(mel, frames)
+	a := &AudioFeatures{Data: x, Frames: frames / 2, Width: d.NAudioState}
+	if len(m.decBlocks) > 0 {
+		// After the encoder's scratch has gone back: the two are never
+		// held at once (20 and 18 MB for tiny).
+		a.kv = newCrossKV(m, a)
+	}
+	return a, nil
+}
+
+// encodeWindow runs the encoder on mel (n_mels × frames) and returns its
+// output (frames/2, n_audio_state).
+func (m *Model) encodeWindow(mel []float32, frames int) []float32 {
+	d := m.dims
 	ctx, n := frames/2, d.NAudioState
 	// The convolutions' buffers lie in the blocks' scratch, unused until
 	// then (ctx = frames/2): h1 (frames, n) in v and o, conv1's unfolded
@@ -57,11 +71,7 @@ func (m *Model) Encode(mel []float32) (*AudioFeatures, error) {
 		m.encBlocks[i].encode(x, s, ctx, d.NAudioHead)
 	}
 	m.lnPost.forward(x, x, ctx)
-	a := &AudioFeatures{Data: x, Frames: ctx, Width: n}
-	if len(m.decBlocks) > 0 {
-		a.kv = newCrossKV(m, a)
-	}
-	return a, nil
+	return x
 }
 
 // scratch holds one sequence's intermediate activations.

@@ -33,9 +33,10 @@ type AudioFeatures struct {
 }
 
 // Release returns the memory of the cross-attention's keys and values
-// (18 MB for tiny, 0.5 GB for large) at once instead of when the
-// collector finds a unreachable; decoders made from a must not be used
-// after it. Calling it again, or on features without them, does nothing.
+// (18 MB for tiny, 0.5 GB for large) at once, instead of after the
+// collector finds them unreachable; decoders made from a must not be
+// used after it. Calling it again, or on features without them, does
+// nothing.
 func (a *AudioFeatures) Release() {
 	if a.kv != nil {
 		a.kv.release()
