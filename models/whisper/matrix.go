@@ -106,15 +106,23 @@ func (w *matrix) mulVec(y, x, buf []float32) []float32 {
 
 // forwardRows writes y (t, rows) = x (t, cols)·Wᵀ with s.w as scratch for
 // W's float32 values or blocks. With s.steps the rows are separate
-// sequences' decoding steps (forwardBatch): each row gets what a step
-// alone gets (mulFew); else the rows of one sequence (a prompt, the
+// sequences' decoding steps (forwardBatch): each row gets bit for bit what
+// a step alone gets (mulFew, which reads W once for all of them, or
+// mulVec row by row); else the rows of one sequence (a prompt, the
 // encoder's frames) get float32's exact product (mul).
 func (w *matrix) forwardRows(y, x []float32, t int, s *scratch) {
-	if s.steps && t > 1 && t <= fewRows && w.readsInPlace() {
+	switch {
+	case !s.steps || t == 1:
+		s.w = w.mul(y, x, t, s.w)
+	case t <= fewRows && w.readsInPlace():
 		w.mulFew(y, x, t)
-		return
+	default:
+		// float32 weights, or no assembly kernels (purego), or many
+		// sequences: one row at a time, as each would step alone.
+		for i := range t {
+			s.w = w.mulVec(y[i*w.rows:(i+1)*w.rows], x[i*w.cols:(i+1)*w.cols], s.w)
+		}
 	}
-	s.w = w.mul(y, x, t, s.w)
 }
 
 // mul writes y (t, rows) = x (t, cols)·Wᵀ; buf is scratch for W's
