@@ -92,31 +92,79 @@ func (d *textDecoder) CrossQK(l, h int) [][]float32 {
 
 // Forward implements TextDecoder.
 func (d *textDecoder) Forward(tokens []int) ([][]float32, error) {
-	dims := d.m.dims
-	t, n, off := len(tokens), dims.NTextState, d.len
-	if t == 0 {
+	if len(tokens) == 0 {
 		return nil, nil
 	}
-	if off+t > dims.NTextCtx {
-		return nil, fmt.Errorf("whisper: decoding past the text context: %d tokens, the model holds %d", off+t, dims.NTextCtx)
+	n, heads, off := d.m.dims.NTextState, d.m.dims.NTextHead, d.len
+	t := len(tokens)
+	rows, err := d.run(tokens, func(i int) int { return off + i }, false, func(l int, s *scratch) {
+		d.selfK[l] = append(d.selfK[l][:off*n], s.k[:t*n]...)
+		d.selfV[l] = append(d.selfV[l][:off*n], s.v[:t*n]...)
+		attention.SDPA{Heads: heads, Causal: true, Offset: off}.Attend(s.o, s.q, d.selfK[l], d.selfV[l], t, off+t, n)
+	})
+	if err == nil {
+		d.len += t
 	}
-	d.x = grow(d.x, t*n)
-	x := d.x
+	return rows, err
+}
+
+// run passes t = len(tokens) rows through the decoder, row i token
+// tokens[i] at position pos(i), and returns their logits (t rows of
+// NVocab in d's buffer): the embeddings, then per block the
+// self-attention, whose keys and values selfAttend appends to the right
+// caches and attends to (from s.q, s.k, s.v into s.o), the out
+// projection, the cross-attention, the MLP, each with its residual, and
+// the output layer. The rows may be one sequence's tokens (Forward) or
+// several sequences' steps (steps, forwardBatch): nothing but selfAttend
+// mixes rows. When d records, it keeps every row's cross-attention scores.
+func (d *textDecoder) run(tokens []int, pos func(i int) int, steps bool, selfAttend func(l int, s *scratch)) ([][]float32, error) {
+	dims := d.m.dims
+	t, n, heads := len(tokens), dims.NTextState, dims.NTextHead
 	for i, tok := range tokens {
 		if tok < 0 || tok >= dims.NVocab {
 			return nil, fmt.Errorf("whisper: token %d is outside the vocabulary [0, %d)", tok, dims.NVocab)
 		}
+		if p := pos(i); p >= dims.NTextCtx {
+			return nil, fmt.Errorf("whisper: decoding past the text context: %d tokens, the model holds %d", p+1, dims.NTextCtx)
+		}
+	}
+	d.x = grow(d.x, t*n)
+	x := d.x
+	for i, tok := range tokens {
 		d.m.tokenEmbedding(x[i*n:(i+1)*n], tok)
-		addTo(x[i*n:(i+1)*n], d.m.decPos[(off+i)*n:(off+i+1)*n])
+		p := pos(i)
+		addTo(x[i*n:(i+1)*n], d.m.decPos[p*n:(p+1)*n])
 	}
 	if d.s == nil || d.st < t {
 		d.s, d.st = newScratch(t, n), t
 	}
 	s := d.s
+	s.steps = steps
+	defer func() { s.steps = false }()
 	for l := range d.m.decBlocks {
-		d.block(l, x, s, t)
+		b := &d.m.decBlocks[l]
+		b.attnLn.forward(s.h, x, t)
+		b.attn.query.forward(s.q, s.h, t, s)
+		b.attn.key.forward(s.k, s.h, t, s)
+		b.attn.value.forward(s.v, s.h, t, s)
+		selfAttend(l, s)
+		b.attn.out.forward(s.h, s.o, t, s)
+		addTo(x, s.h)
+
+		b.crossLn.forward(s.h, x, t)
+		b.cross.query.forward(s.q, s.h, t, s)
+		var keep func(h int, row []float32)
+		if d.record {
+			keep = func(h int, row []float32) {
+				i := l*heads + h
+				d.qk[i] = append(d.qk[i], append([]float32(nil), row...))
+			}
+		}
+		crossAttend(s.o, s.q, t, l, d.kv, heads, &d.cs, keep)
+		b.cross.out.forward(s.h, s.o, t, s)
+		addTo(x, s.h)
+		b.mlp(x, s, t)
 	}
-	d.len += t
 	d.m.decLn.forward(x, x, t)
 	d.logits = grow(d.logits, t*dims.NVocab)
 	d.m.logits(d.logits, x, t, s)
@@ -125,47 +173,6 @@ func (d *textDecoder) Forward(tokens []int) ([][]float32, error) {
 		rows[i] = d.logits[i*dims.NVocab : (i+1)*dims.NVocab]
 	}
 	return rows, nil
-}
-
-// block runs decoder block l over x (t, n) at positions len…len+t−1.
-func (d *textDecoder) block(l int, x []float32, s *scratch, t int) {
-	b := &d.m.decBlocks[l]
-	dims := d.m.dims
-	n, off, heads := dims.NTextState, d.len, dims.NTextHead
-	b.attnLn.forward(s.h, x, t)
-	b.attn.query.forward(s.q, s.h, t, s)
-	b.attn.key.forward(s.k, s.h, t, s)
-	b.attn.value.forward(s.v, s.h, t, s)
-	d.selfK[l] = append(d.selfK[l][:off*n], s.k[:t*n]...)
-	d.selfV[l] = append(d.selfV[l][:off*n], s.v[:t*n]...)
-	attention.SDPA{Heads: heads, Causal: true, Offset: off}.Attend(s.o, s.q, d.selfK[l], d.selfV[l], t, off+t, n)
-	var keep func(h int, row []float32)
-	if d.record {
-		keep = func(h int, row []float32) {
-			i := l*heads + h
-			d.qk[i] = append(d.qk[i], append([]float32(nil), row...))
-		}
-	}
-	d.blockRest(l, x, s, t, keep)
-}
-
-// blockRest finishes decoder block l over x (t, n) once the
-// self-attention's output (before its out projection) is in s.o: the out
-// projection, the cross-attention (keep as for crossAttend) and the MLP,
-// each with its residual. The t rows may be one sequence's tokens or
-// several sequences' (forwardBatch): nothing here mixes rows but the
-// cross-attention's products, which treat them as independent queries.
-func (d *textDecoder) blockRest(l int, x []float32, s *scratch, t int, keep func(h int, row []float32)) {
-	b := &d.m.decBlocks[l]
-	b.attn.out.forward(s.h, s.o, t, s)
-	addTo(x, s.h)
-
-	b.crossLn.forward(s.h, x, t)
-	b.cross.query.forward(s.q, s.h, t, s)
-	crossAttend(s.o, s.q, t, l, d.kv, d.m.dims.NTextHead, &d.cs, keep)
-	b.cross.out.forward(s.h, s.o, t, s)
-	addTo(x, s.h)
-	b.mlp(x, s, t)
 }
 
 // grow returns s resized to n, reusing its array when it is large enough.

@@ -57,54 +57,22 @@ func batchOf(decs []TextDecoder) []*textDecoder {
 // position. Every row's logits are bit for bit what its decoder's own
 // Forward would give.
 func (d *textDecoder) forwardBatch(decs []*textDecoder, tokens []int) ([][]float32, error) {
-	dims := d.m.dims
-	t, n, heads := len(decs), dims.NTextState, dims.NTextHead
-	if len(tokens) != t {
-		return nil, fmt.Errorf("whisper: %d tokens for %d decoders", len(tokens), t)
+	if len(tokens) != len(decs) {
+		return nil, fmt.Errorf("whisper: %d tokens for %d decoders", len(tokens), len(decs))
 	}
-	for k, e := range decs {
-		if tok := tokens[k]; tok < 0 || tok >= dims.NVocab {
-			return nil, fmt.Errorf("whisper: token %d is outside the vocabulary [0, %d)", tok, dims.NVocab)
-		}
-		if e.len+1 > dims.NTextCtx {
-			return nil, fmt.Errorf("whisper: decoding past the text context: %d tokens, the model holds %d", e.len+1, dims.NTextCtx)
-		}
-	}
-	d.x = grow(d.x, t*n)
-	x := d.x
-	for k, e := range decs {
-		d.m.tokenEmbedding(x[k*n:(k+1)*n], tokens[k])
-		addTo(x[k*n:(k+1)*n], d.m.decPos[e.len*n:(e.len+1)*n])
-	}
-	if d.s == nil || d.st < t {
-		d.s, d.st = newScratch(t, n), t
-	}
-	s := d.s
-	s.steps = true
-	defer func() { s.steps = false }()
-	for l := range d.m.decBlocks {
-		b := &d.m.decBlocks[l]
-		b.attnLn.forward(s.h, x, t)
-		b.attn.query.forward(s.q, s.h, t, s)
-		b.attn.key.forward(s.k, s.h, t, s)
-		b.attn.value.forward(s.v, s.h, t, s)
+	n, heads := d.m.dims.NTextState, d.m.dims.NTextHead
+	rows, err := d.run(tokens, func(k int) int { return decs[k].len }, true, func(l int, s *scratch) {
 		for k, e := range decs {
-			off, row := e.len, s.k[k*n:(k+1)*n]
-			e.selfK[l] = append(e.selfK[l][:off*n], row...)
+			off := e.len
+			e.selfK[l] = append(e.selfK[l][:off*n], s.k[k*n:(k+1)*n]...)
 			e.selfV[l] = append(e.selfV[l][:off*n], s.v[k*n:(k+1)*n]...)
 			attention.SDPA{Heads: heads, Causal: true, Offset: off}.Attend(s.o[k*n:(k+1)*n], s.q[k*n:(k+1)*n], e.selfK[l], e.selfV[l], 1, off+1, n)
 		}
-		d.blockRest(l, x, s, t, nil)
+	})
+	if err == nil {
+		for _, e := range decs {
+			e.len++
+		}
 	}
-	for _, e := range decs {
-		e.len++
-	}
-	d.m.decLn.forward(x, x, t)
-	d.logits = grow(d.logits, t*dims.NVocab)
-	d.m.logits(d.logits, x, t, s)
-	rows := make([][]float32, t)
-	for k := range rows {
-		rows[k] = d.logits[k*dims.NVocab : (k+1)*dims.NVocab]
-	}
-	return rows, nil
+	return rows, err
 }
