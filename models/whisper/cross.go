@@ -51,18 +51,14 @@ func newCrossKV(m *Model, audio *AudioFeatures) *crossKV {
 	kv.release = func() { once.Do(free) }
 	runtime.AddCleanup(kv, func(release func()) { release() }, kv.release)
 	x := audio.Data[:frames*n]
-	k, freeK := allocTemp(frames * n) // K_l (frames, n) before its transpose
-	defer freeK()
 	var s scratch
 	for l := range m.decBlocks {
 		b := &m.decBlocks[l]
 		kt, v := buf[2*l*frames*n:][:frames*n], buf[(2*l+1)*frames*n:][:frames*n]
-		b.cross.key.forward(k, x, frames, &s)
-		for j := range frames {
-			for i, e := range k[j*n : (j+1)*n] {
-				kt[i*frames+j] = e
-			}
-		}
+		var wk []float32 // W_k (n, n) in float32: Kᵀ = W_k·Xᵀ in one product, exact as linear.forward's
+		wk, s.w = b.cross.key.w.float32s(s.w)
+		sgemm.Gemm(false, true, n, frames, n, 1, wk, n, x, n, 0, kt, frames)
+		runtime.KeepAlive(b)
 		b.cross.value.forward(v, x, frames, &s)
 		kv.kt[l], kv.v[l] = kt, v
 	}

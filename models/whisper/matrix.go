@@ -232,28 +232,19 @@ func parallelRows(rows, cols int, part func(lo, hi int)) {
 }
 
 // mulBlocks writes y (t, rows) = x (t, cols)·Wᵀ for a large compact W
-// (the token embedding), converting blocks of its rows to float32
-// (rowsTo, in assembly) and multiplying each by sgemm: every element is
-// the float32 product's, as from a whole float32 copy (sgemm's sums run
-// over the columns the same way whatever the block), without the copy.
+// (the token embedding), converting blocks of its rows to float32 into buf
+// (grown as needed and returned) and multiplying each by sgemm: every
+// element is the float32 product's, as from a whole float32 copy, without
+// the copy.
 func (w *matrix) mulBlocks(y, x []float32, t int, buf []float32) []float32 {
 	rows, cols := w.rows, w.cols
-	blk := max(16, blockBytes/(4*cols)&^15) // whole 16-column panels of sgemm
-	parallelRows(rows, cols, func(lo, hi int) {
-		var b []float32 // the share from row 0 (the only one without goroutines) reuses buf
-		if lo == 0 {
-			b = buf
-		}
-		b = grow(b, min(blk, hi-lo)*cols)
-		if lo == 0 {
-			buf = b
-		}
-		for r0 := lo; r0 < hi; r0 += blk {
-			r1 := min(hi, r0+blk)
-			w.rowsTo(b, r0, r1)
-			sgemm.GemmSerial(false, true, t, r1-r0, cols, 1, x, cols, b, cols, 0, y[r0:], rows)
-		}
-	})
+	blk := max(1, blockBytes/(4*cols))
+	buf = grow(buf, min(blk, rows)*cols)
+	for r0 := 0; r0 < rows; r0 += blk {
+		r1 := min(rows, r0+blk)
+		w.rowsTo(buf, r0, r1)
+		sgemm.Gemm(false, true, t, r1-r0, cols, 1, x, cols, buf, cols, 0, y[r0:], rows)
+	}
 	runtime.KeepAlive(w)
 	return buf
 }
