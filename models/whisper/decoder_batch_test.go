@@ -4,35 +4,29 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+
+	"github.com/attend-go/attend/models/ggml"
 )
 
 // TestForwardBatch steps five clones of one decoder together
-// (forwardEach, as beam search does) and one by one, for the bundle's f16
-// and quantized files: every row's logits must be bit for bit its
-// decoder's own Forward's (every product is the one-row kernel's), with
-// one goroutine and with several (shares of the token embedding), step
-// after step (the caches stay equal).
+// (forwardEach, as beam search does) and one by one: every row's logits
+// must be bit for bit its decoder's own Forward's (every product is the
+// one-row kernel's), with one goroutine and with several (shares of the
+// token embedding), step after step (the caches stay equal). The model
+// is generated (bundle shape, a seed of its own) in f16 and quantized as
+// whisper.cpp's quantizer does, and a tiny-shaped one in f16.
 func TestForwardBatch(t *testing.T) {
 	for _, tc := range []struct {
-		file  string
+		dims  Dims
+		typ   ggml.Type
 		procs int
-	}{{"small-en.ggml-f16.bin", 1}, {"small-en.ggml-f16.bin", 3}, {"small-en.ggml-q5_0.bin", 1}, {"small-en.ggml-q8_0.bin", 2}} {
-		t.Run(fmt.Sprintf("%s/GOMAXPROCS=%d", tc.file, tc.procs), func(t *testing.T) {
+	}{
+		{bundleShape, ggml.F16, 1}, {bundleShape, ggml.F16, 3}, {bundleShape, ggml.Q5_0, 1},
+		{bundleShape, ggml.Q8_0, 2}, {bundleShape, ggml.Q4_1, 1}, {tinyDims, ggml.F16, 2},
+	} {
+		t.Run(fmt.Sprintf("width %d %v GOMAXPROCS=%d", tc.dims.NTextState, tc.typ, tc.procs), func(t *testing.T) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(tc.procs))
-			file := tc.file
-			m, err := LoadGGML(bundle(t, file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			audio, err := m.Encode(randomMel(m.Dims(), 11))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer audio.Release()
-			start := m.NewDecoder(audio, false)
-			if _, err := start.Forward([]int{50257, 50362}); err != nil {
-				t.Fatal(err)
-			}
+			start := promptedDecoder(t, generatedFile(t, tc.dims, 9091, tc.typ))
 			const beams = 5
 			together, alone := make([]TextDecoder, beams), make([]TextDecoder, beams)
 			for k := range beams {
@@ -69,14 +63,46 @@ func TestForwardBatch(t *testing.T) {
 	}
 }
 
+// generatedFile returns a random model of d and seed in typ (F16, or
+// quantized by ggml.QuantizeFile), loaded from its ggml form.
+func generatedFile(t *testing.T, d Dims, seed uint64, typ ggml.Type) *Model {
+	t.Helper()
+	f := generateModel(d, seed).ggml(t, false)
+	if typ != ggml.F16 {
+		var err error
+		if f, err = ggml.QuantizeFile(f, typ); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := fromGGML(f, nil, fmt.Sprintf("generated %v", typ))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// promptedDecoder returns a decoder of m over a random window that has
+// taken the start of transcript and <|notimestamps|>; the window's
+// memory goes back when the test ends.
+func promptedDecoder(t *testing.T, m *Model) TextDecoder {
+	t.Helper()
+	audio, err := m.Encode(randomMel(m.Dims(), 11))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(audio.Release)
+	d := m.NewDecoder(audio, false)
+	if _, err := d.Forward([]int{50257, 50362}); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // TestBatchOf checks which decoders step as one batch: distinct decoders
 // of one model over the same audio, none recording; anything else steps
 // one by one (and so still works: forwardEach falls back).
 func TestBatchOf(t *testing.T) {
-	m, err := LoadGGML(bundle(t, "small-en.ggml-q8_0.bin"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := generatedFile(t, bundleShape, 9093, ggml.Q8_0)
 	a1, err := m.Encode(randomMel(m.Dims(), 1))
 	if err != nil {
 		t.Fatal(err)
@@ -114,19 +140,7 @@ func TestBatchOf(t *testing.T) {
 // (no new decoder per step) and that the copy then decodes bit for bit as
 // a Clone of its source would.
 func TestRearrangeReusesCaches(t *testing.T) {
-	m, err := LoadGGML(bundle(t, "small-en.ggml-f16.bin"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	audio, err := m.Encode(randomMel(m.Dims(), 5))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer audio.Release()
-	start := m.NewDecoder(audio, false)
-	if _, err := start.Forward([]int{50257, 50362}); err != nil {
-		t.Fatal(err)
-	}
+	start := promptedDecoder(t, generatedFile(t, bundleShape, 9092, ggml.F16))
 	decs := []TextDecoder{start.Clone(), start.Clone(), start.Clone()}
 	for k, d := range decs {
 		if _, err := d.Forward([]int{400 + k, 500 + k}); err != nil {
