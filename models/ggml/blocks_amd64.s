@@ -134,15 +134,28 @@ GLOBL eight<>(SB), RODATA|NOPTR, $32
 	ADDQ $128, R8; \
 	DECQ R9
 
+// SUM4 sums the four accumulators a, b, c, d into the low lane of xa
+// (a's low half; xb, b's, is scratch), in one fixed order.
+#define SUM4(a, b, c, d, xa, xb) \
+	VADDPS b, a, a; \
+	VADDPS d, c, c; \
+	VADDPS c, a, a; \
+	VEXTRACTF128 $1, a, xb; \
+	VADDPS xb, xa, xa; \
+	VHADDPS xa, xa, xa; \
+	VHADDPS xa, xa, xa
+
+// LOADF32 loads a block of 32 float32 weights at DI into Y6–Y9, where the
+// DECODE_ macros put them.
+#define LOADF32 \
+	VMOVUPS (DI), Y6; \
+	VMOVUPS 32(DI), Y7; \
+	VMOVUPS 64(DI), Y8; \
+	VMOVUPS 96(DI), Y9
+
 // STORE sums the accumulators into y[r] and steps to the next row.
 #define STORE \
-	VADDPS Y1, Y0, Y0; \
-	VADDPS Y3, Y2, Y2; \
-	VADDPS Y2, Y0, Y0; \
-	VEXTRACTF128 $1, Y0, X1; \
-	VADDPS X1, X0, X0; \
-	VHADDPS X0, X0, X0; \
-	VHADDPS X0, X0, X0; \
+	SUM4(Y0, Y1, Y2, Y3, X0, X1); \
 	VMOVSS X0, (DX); \
 	ADDQ $4, DX; \
 	DECQ BX
@@ -412,10 +425,7 @@ f32x1row:
 	ROW
 
 f32x1block:
-	VMOVUPS (DI), Y6
-	VMOVUPS 32(DI), Y7
-	VMOVUPS 64(DI), Y8
-	VMOVUPS 96(DI), Y9
+	LOADF32
 	ACCUMULATE(128)
 	JNZ f32x1block
 	STORE
@@ -446,10 +456,7 @@ f32x2row:
 	MOVQ R11, R12
 
 f32x2block:
-	VMOVUPS (DI), Y6
-	VMOVUPS 32(DI), Y7
-	VMOVUPS 64(DI), Y8
-	VMOVUPS 96(DI), Y9
+	LOADF32
 	VFMADD231PS (R12), Y6, Y10
 	VFMADD231PS 32(R12), Y7, Y11
 	VFMADD231PS 64(R12), Y8, Y12
@@ -457,13 +464,7 @@ f32x2block:
 	ADDQ $128, R12
 	ACCUMULATE(128)
 	JNZ f32x2block
-	VADDPS Y11, Y10, Y10
-	VADDPS Y13, Y12, Y12
-	VADDPS Y12, Y10, Y10
-	VEXTRACTF128 $1, Y10, X11
-	VADDPS X11, X10, X10
-	VHADDPS X10, X10, X10
-	VHADDPS X10, X10, X10
+	SUM4(Y10, Y11, Y12, Y13, X10, X11)
 	VMOVSS X10, (R10)
 	ADDQ $4, R10
 	STORE
