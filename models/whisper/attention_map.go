@@ -24,6 +24,7 @@ func CrossAttention(net Network, window []float32, sot, tokens []int, numFrames 
 	}
 	defer audio.Release()
 	dec := net.NewDecoder(audio, true)
+	defer releaseDecoders([]TextDecoder{dec})
 	if len(sot) == 0 {
 		return nil, fmt.Errorf("whisper: CrossAttention needs the start-of-transcript sequence")
 	}

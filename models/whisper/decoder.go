@@ -11,8 +11,7 @@ import (
 // ones for features from elsewhere.
 func (m *Model) NewDecoder(audio *AudioFeatures, recordCrossQK bool) TextDecoder {
 	d := &textDecoder{m: m, kv: m.crossKVFor(audio), record: recordCrossQK}
-	d.selfK = make([][]float32, len(m.decBlocks))
-	d.selfV = make([][]float32, len(m.decBlocks))
+	d.self = m.newSelfCache()
 	if recordCrossQK {
 		d.qk = make([][][]float32, len(m.decBlocks)*m.dims.NTextHead)
 	}
@@ -25,17 +24,17 @@ func (m *Model) NewDecoder(audio *AudioFeatures, recordCrossQK bool) TextDecoder
 //	x = blocks(x, audio)      causal self-attention over the cache, cross-attention to audio
 //	logits = ln(x)·token_embeddingᵀ                                        (t, n_vocab)
 type textDecoder struct {
-	m            *Model
-	kv           *crossKV    // the cross-attention's keys and values, shared by clones
-	selfK, selfV [][]float32 // per layer (len, n), grown by Forward
-	len          int
-	record       bool
-	qk           [][][]float32 // [layer·heads + head][position] → (Frames) raw scores
-	logits       []float32     // (t, n_vocab) of the last Forward
-	x            []float32     // (t, n) the residual stream, reused by Forward
-	s            *scratch      // activations for t tokens, reused by Forward; nil in a fresh clone
-	st           int           // the t that s holds
-	cs           crossScratch  // the cross-attention's, reused by Forward; empty in a fresh clone
+	m      *Model
+	kv     *crossKV   // the cross-attention's keys and values, shared by clones
+	self   *selfCache // the self-attention's keys and values, grown by Forward
+	len    int
+	record bool
+	qk     [][][]float32 // [layer·heads + head][position] → (Frames) raw scores
+	logits []float32     // (t, n_vocab) of the last Forward
+	x      []float32     // (t, n) the residual stream, reused by Forward
+	s      *scratch      // activations for t tokens, reused by Forward; nil in a fresh clone
+	st     int           // the t that s holds
+	cs     crossScratch  // the cross-attention's, reused by Forward; empty in a fresh clone
 }
 
 // Len implements TextDecoder.
@@ -44,11 +43,8 @@ func (d *textDecoder) Len() int { return d.len }
 // Clone implements TextDecoder.
 func (d *textDecoder) Clone() TextDecoder {
 	c := *d
-	c.selfK, c.selfV = make([][]float32, len(d.selfK)), make([][]float32, len(d.selfV))
-	for i := range d.selfK {
-		c.selfK[i] = append([]float32(nil), d.selfK[i]...)
-		c.selfV[i] = append([]float32(nil), d.selfV[i]...)
-	}
+	c.self = d.m.newSelfCache()
+	c.self.copyFrom(d.self)
 	if d.qk != nil {
 		c.qk = make([][][]float32, len(d.qk))
 		for i := range d.qk {
@@ -66,10 +62,7 @@ func (d *textDecoder) copyFrom(src TextDecoder) bool {
 	if !ok || o.m != d.m || o == d {
 		return false
 	}
-	for i := range d.selfK {
-		d.selfK[i] = append(d.selfK[i][:0], o.selfK[i]...)
-		d.selfV[i] = append(d.selfV[i][:0], o.selfV[i]...)
-	}
+	d.self.copyFrom(o.self)
 	if o.qk != nil {
 		d.qk = make([][][]float32, len(o.qk))
 		for i := range o.qk {
@@ -80,6 +73,16 @@ func (d *textDecoder) copyFrom(src TextDecoder) bool {
 	}
 	d.kv, d.len, d.record = o.kv, o.len, o.record
 	return true
+}
+
+// release returns d's self-attention cache (releaseDecoders); d must not
+// be used after it.
+func (d *textDecoder) release() { d.self.release() }
+
+// newSelfCache reserves a decoder's self-attention cache for the whole
+// text context.
+func (m *Model) newSelfCache() *selfCache {
+	return newSelfCache(len(m.decBlocks), m.dims.NTextCtx, m.dims.NTextState)
 }
 
 // CrossQK implements TextDecoder.
@@ -98,9 +101,10 @@ func (d *textDecoder) Forward(tokens []int) ([][]float32, error) {
 	n, heads, off := d.m.dims.NTextState, d.m.dims.NTextHead, d.len
 	t := len(tokens)
 	rows, err := d.run(tokens, func(i int) int { return off + i }, false, func(l int, s *scratch) {
-		d.selfK[l] = append(d.selfK[l][:off*n], s.k[:t*n]...)
-		d.selfV[l] = append(d.selfV[l][:off*n], s.v[:t*n]...)
-		attention.SDPA{Heads: heads, Causal: true, Offset: off}.Attend(s.o, s.q, d.selfK[l], d.selfV[l], t, off+t, n)
+		k := append(d.self.k[l][:off*n], s.k[:t*n]...)
+		v := append(d.self.v[l][:off*n], s.v[:t*n]...)
+		d.self.k[l], d.self.v[l] = k, v
+		attention.SDPA{Heads: heads, Causal: true, Offset: off}.Attend(s.o, s.q, k, v, t, off+t, n)
 	})
 	if err == nil {
 		d.len += t

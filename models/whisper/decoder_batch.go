@@ -64,9 +64,10 @@ func (d *textDecoder) forwardBatch(decs []*textDecoder, tokens []int) ([][]float
 	rows, err := d.run(tokens, func(k int) int { return decs[k].len }, true, func(l int, s *scratch) {
 		for k, e := range decs {
 			off := e.len
-			e.selfK[l] = append(e.selfK[l][:off*n], s.k[k*n:(k+1)*n]...)
-			e.selfV[l] = append(e.selfV[l][:off*n], s.v[k*n:(k+1)*n]...)
-			attention.SDPA{Heads: heads, Causal: true, Offset: off}.Attend(s.o[k*n:(k+1)*n], s.q[k*n:(k+1)*n], e.selfK[l], e.selfV[l], 1, off+1, n)
+			ck := append(e.self.k[l][:off*n], s.k[k*n:(k+1)*n]...)
+			cv := append(e.self.v[l][:off*n], s.v[k*n:(k+1)*n]...)
+			e.self.k[l], e.self.v[l] = ck, cv
+			attention.SDPA{Heads: heads, Causal: true, Offset: off}.Attend(s.o[k*n:(k+1)*n], s.q[k*n:(k+1)*n], ck, cv, 1, off+1, n)
 		}
 	})
 	if err == nil {

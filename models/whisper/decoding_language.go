@@ -42,7 +42,9 @@ func DetectLanguage(net Network, tok TextTokenizer, audio *AudioFeatures) (Langu
 	if len(codes) == 0 || len(codes) != len(ids) {
 		return LanguageProbs{}, errors.New("whisper: this model doesn't have language tokens so it can't perform language identification")
 	}
-	rows, err := net.NewDecoder(audio, false).Forward([]int{tok.Specials().SOT})
+	dec := net.NewDecoder(audio, false)
+	defer releaseDecoders([]TextDecoder{dec})
+	rows, err := dec.Forward([]int{tok.Specials().SOT})
 	if err != nil {
 		return LanguageProbs{}, fmt.Errorf("whisper: language detection: %w", err)
 	}

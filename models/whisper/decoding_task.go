@@ -186,6 +186,7 @@ func (t *decodingTask) mainLoop(net Network, audio *AudioFeatures, initial []int
 	sum := make([]float32, n)
 	decs := make([]TextDecoder, n)
 	decs[0] = net.NewDecoder(audio, false)
+	defer func() { releaseDecoders(decs) }()
 	rows, err := decs[0].Forward(initial)
 	*forwarded += len(initial)
 	if err != nil {
