@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/attend-go/attend/attention"
 	"github.com/attend-go/attend/internal/sgemm"
@@ -104,19 +105,30 @@ func crossAttend(o, q []float32, t, l int, kv *crossKV, heads int, cs *crossScra
 		// One row at a time (a step, or several sequences' steps): the
 		// products stream over Kᵀ_h and V_h in place (384 KB each for
 		// tiny), and each row's result is the same whether it comes
-		// alone or with others.
-		cs.s = grow(cs.s, frames)
-		for h := range heads {
+		// alone or with others. The heads are independent: without a
+		// recording, which wants them in order, they are shared among
+		// goroutines (parallelHeads), each head's rows computed as on
+		// one.
+		cs.s = grow(cs.s, heads*t*frames)
+		head := func(h int) {
 			c := h * dh
 			for r := range t {
-				sgemm.Gemm(false, false, 1, frames, dh, scale, q[r*n+c:], n, kt[c*frames:], frames, 0, cs.s, frames)
+				s := cs.s[(h*t+r)*frames:][:frames]
+				sgemm.GemmSerial(false, false, 1, frames, dh, scale, q[r*n+c:], n, kt[c*frames:], frames, 0, s, frames)
 				if keep != nil {
-					keep(h, cs.s)
+					keep(h, s)
 				}
-				attention.SoftmaxInPlace(cs.s)
-				sgemm.Gemm(false, false, 1, dh, frames, 1, cs.s, frames, v[c:], n, 0, o[r*n+c:], n)
+				attention.SoftmaxInPlace(s)
+				sgemm.GemmSerial(false, false, 1, dh, frames, 1, s, frames, v[c:], n, 0, o[r*n+c:], n)
 			}
 		}
+		if keep != nil {
+			for h := range heads {
+				head(h)
+			}
+			return
+		}
+		parallelHeads(heads, head)
 		return
 	}
 	for r0 := 0; r0 < t; r0 += crossRows {
@@ -135,4 +147,32 @@ func crossAttend(o, q []float32, t, l int, kv *crossKV, heads int, cs *crossScra
 			sgemm.Gemm(false, false, rows, dh, frames, 1, cs.s, frames, v[c:], n, 0, o[r0*n+c:], n)
 		}
 	}
+}
+
+// parallelHeads runs head(h) for every h < heads, shared among up to
+// GOMAXPROCS goroutines (on the caller alone with one).
+func parallelHeads(heads int, head func(h int)) {
+	procs := min(heads, runtime.GOMAXPROCS(0))
+	if procs < 2 {
+		for h := range heads {
+			head(h)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	work := func() {
+		for h := int(next.Add(1)) - 1; h < heads; h = int(next.Add(1)) - 1 {
+			head(h)
+		}
+	}
+	for range procs - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	work()
+	wg.Wait()
 }

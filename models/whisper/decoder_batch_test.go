@@ -3,6 +3,7 @@ package whisper
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/attend-go/attend/models/ggml"
@@ -167,5 +168,46 @@ func TestRearrangeReusesCaches(t *testing.T) {
 		if got[0][i] != v {
 			t.Fatalf("logit %d: %v from the reused cache, %v from a clone", i, got[0][i], v)
 		}
+	}
+}
+
+// TestStepsAnyThreadCount checks that a decoder's logits do not depend on
+// GOMAXPROCS: the one-row products split the token embedding's rows, and
+// the cross-attention its heads, among goroutines, each row and head
+// computed as on one.
+func TestStepsAnyThreadCount(t *testing.T) {
+	for _, typ := range []ggml.Type{ggml.F16, ggml.Q8_0, ggml.Q5_0} {
+		t.Run(typ.String(), func(t *testing.T) {
+			m := generatedFile(t, bundleShape, 9094, typ)
+			audio, err := m.Encode(randomMel(m.Dims(), 12))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer audio.Release()
+			decode := func(procs int) [][]float32 {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+				d := m.NewDecoder(audio, false)
+				var out [][]float32
+				for _, tokens := range [][]int{{50257, 50362}, {400}, {1200}, {77}} {
+					rows, err := d.Forward(tokens)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, r := range rows {
+						out = append(out, append([]float32(nil), r...))
+					}
+				}
+				return out
+			}
+			want := decode(1)
+			for _, procs := range []int{2, 3} {
+				got := decode(procs)
+				for i := range want {
+					if !slices.Equal(got[i], want[i]) {
+						t.Fatalf("GOMAXPROCS=%d: row %d of the logits differs from one thread's", procs, i)
+					}
+				}
+			}
+		})
 	}
 }

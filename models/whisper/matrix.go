@@ -89,7 +89,10 @@ func (w *matrix) mulVec(y, x, buf []float32) []float32 {
 	case w.half != nil:
 		halfMatVec(y, x, w.half, w.rows, w.cols)
 	case w.q != nil && ggml.FastMatVec(w.qtype):
-		ggml.MatVec(y[:w.rows], w.q, w.qtype, x[:w.cols])
+		rb := len(w.q) / w.rows
+		parallelRows(w.rows, w.cols, func(lo, hi int) {
+			ggml.MatVec(y[lo:hi], w.q[lo*rb:hi*rb], w.qtype, x[:w.cols])
+		})
 	case w.q != nil:
 		buf = grow(buf, quantBlockRows*w.cols)
 		for r := 0; r < w.rows; r += quantBlockRows {
