@@ -471,3 +471,44 @@ f32x2block:
 	JNZ f32x2row
 	VZEROUPPER
 	RET
+
+// func matVecQ8_0X2AVX2(y0, y1 *float32, rows int, w *byte, blocks int, x0, x1 *float32)
+//
+// matVecQ8_0AVX2 for two vectors at once, each block decoded once: y0
+// from x0 (accumulators Y0–Y3), y1 from x1 (Y10–Y13), each bit for bit
+// what matVecQ8_0AVX2 gives its vector alone (the same d·q, the same
+// sums in the same order).
+TEXT ·matVecQ8_0X2AVX2(SB), NOSPLIT, $0-56
+	MOVQ y0+0(FP), DX
+	MOVQ y1+8(FP), R10
+	MOVQ rows+16(FP), BX
+	MOVQ w+24(FP), DI
+	MOVQ blocks+32(FP), CX
+	MOVQ x0+40(FP), SI
+	MOVQ x1+48(FP), R11
+
+q80x2row:
+	ROW
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VXORPS Y12, Y12, Y12
+	VXORPS Y13, Y13, Y13
+	MOVQ R11, R12
+
+q80x2block:
+	PREFETCHT0 512(DI)
+	DECODE_Q8_0
+	VFMADD231PS (R12), Y6, Y10
+	VFMADD231PS 32(R12), Y7, Y11
+	VFMADD231PS 64(R12), Y8, Y12
+	VFMADD231PS 96(R12), Y9, Y13
+	ADDQ $128, R12
+	ACCUMULATE(34)
+	JNZ q80x2block
+	SUM4(Y10, Y11, Y12, Y13, X10, X11)
+	VMOVSS X10, (R10)
+	ADDQ $4, R10
+	STORE
+	JNZ q80x2row
+	VZEROUPPER
+	RET

@@ -117,31 +117,35 @@ func TestDequantizeAssembly(t *testing.T) {
 // to five vectors (pairs and a single one in assembly), and a y whose
 // vectors lie further apart than the rows.
 func TestMatVecRows(t *testing.T) {
-	const rows, n = 37, 96
+	const n = 96
 	r := rand.New(rand.NewPCG(8, 9))
-	w := make([]float32, rows*n)
-	for i := range w {
-		w[i] = float32(r.NormFloat64())
-	}
-	for _, typ := range []Type{Q8_0, Q5_0, Q5_1, Q4_0, Q4_1, F16, F32} {
-		data, err := Quantize(typ, w)
-		if err != nil {
-			t.Fatal(err)
+	// 37 rows fit one block of rows of every kernel; 300 rows of q8_0
+	// (102 bytes each) take two of its two-vector kernel's 24 KiB.
+	for _, rows := range []int{37, 300} {
+		w := make([]float32, rows*n)
+		for i := range w {
+			w[i] = float32(r.NormFloat64())
 		}
-		for vecs := 1; vecs <= 5; vecs++ {
-			x := make([]float32, vecs*n)
-			for i := range x {
-				x[i] = float32(r.NormFloat64())
+		for _, typ := range []Type{Q8_0, Q5_0, Q5_1, Q4_0, Q4_1, F16, F32} {
+			data, err := Quantize(typ, w)
+			if err != nil {
+				t.Fatal(err)
 			}
-			const ldy = rows + 3
-			y := make([]float32, (vecs-1)*ldy+rows)
-			MatVecRows(y, ldy, data, typ, x, vecs)
-			for i := range vecs {
-				alone := make([]float32, rows)
-				MatVec(alone, data, typ, x[i*n:(i+1)*n])
-				for j, v := range alone {
-					if y[i*ldy+j] != v {
-						t.Fatalf("%v, %d vectors: vector %d row %d = %v, alone %v", typ, vecs, i, j, y[i*ldy+j], v)
+			for vecs := 1; vecs <= 5; vecs++ {
+				x := make([]float32, vecs*n)
+				for i := range x {
+					x[i] = float32(r.NormFloat64())
+				}
+				ldy := rows + 3
+				y := make([]float32, (vecs-1)*ldy+rows)
+				MatVecRows(y, ldy, data, typ, x, vecs)
+				for i := range vecs {
+					alone := make([]float32, rows)
+					MatVec(alone, data, typ, x[i*n:(i+1)*n])
+					for j, v := range alone {
+						if y[i*ldy+j] != v {
+							t.Fatalf("%v, %d rows, %d vectors: vector %d row %d = %v, alone %v", typ, rows, vecs, i, j, y[i*ldy+j], v)
+						}
 					}
 				}
 			}
