@@ -23,7 +23,7 @@ func CrossAttention(net Network, window []float32, sot, tokens []int, numFrames 
 		return nil, err
 	}
 	defer audio.Release()
-	dec := net.NewDecoder(audio, true)
+	dec := net.NewDecoder(audio, heads)
 	defer releaseDecoders([]TextDecoder{dec})
 	if len(sot) == 0 {
 		return nil, fmt.Errorf("whisper: CrossAttention needs the start-of-transcript sequence")

@@ -146,7 +146,7 @@ func benchmarkDecodeStep(b *testing.B, d Dims, typ ggml.Type, seqs int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	start := m.NewDecoder(enc, false)
+	start := m.NewDecoder(enc, nil)
 	if _, err := start.Forward([]int{50257, 50362}); err != nil {
 		b.Fatal(err)
 	}

@@ -9,11 +9,19 @@ import (
 // NewDecoder implements Network. Every Clone shares the cross-attention's
 // keys and values of the audio (cross.go): those Encode computed, or new
 // ones for features from elsewhere.
-func (m *Model) NewDecoder(audio *AudioFeatures, recordCrossQK bool) TextDecoder {
-	d := &textDecoder{m: m, kv: m.crossKVFor(audio), record: recordCrossQK}
+func (m *Model) NewDecoder(audio *AudioFeatures, record [][2]int) TextDecoder {
+	d := &textDecoder{m: m, kv: m.crossKVFor(audio)}
 	d.self = m.newSelfCache()
-	if recordCrossQK {
-		d.qk = make([][][]float32, len(m.decBlocks)*m.dims.NTextHead)
+	if len(record) > 0 {
+		heads := m.dims.NTextHead
+		d.record = true
+		d.qk = make([][][]float32, len(m.decBlocks)*heads)
+		d.recorded = make([]bool, len(d.qk))
+		for _, lh := range record {
+			if lh[0] >= 0 && lh[0] < len(m.decBlocks) && lh[1] >= 0 && lh[1] < heads {
+				d.recorded[lh[0]*heads+lh[1]] = true
+			}
+		}
 	}
 	return d
 }
@@ -24,17 +32,18 @@ func (m *Model) NewDecoder(audio *AudioFeatures, recordCrossQK bool) TextDecoder
 //	x = blocks(x, audio)      causal self-attention over the cache, cross-attention to audio
 //	logits = ln(x)·token_embeddingᵀ                                        (t, n_vocab)
 type textDecoder struct {
-	m      *Model
-	kv     *crossKV   // the cross-attention's keys and values, shared by clones
-	self   *selfCache // the self-attention's keys and values, grown by Forward
-	len    int
-	record bool
-	qk     [][][]float32 // [layer·heads + head][position] → (Frames) raw scores
-	logits []float32     // (t, n_vocab) of the last Forward
-	x      []float32     // (t, n) the residual stream, reused by Forward
-	s      *scratch      // activations for t tokens, reused by Forward; nil in a fresh clone
-	st     int           // the t that s holds
-	cs     crossScratch  // the cross-attention's, reused by Forward; empty in a fresh clone
+	m        *Model
+	kv       *crossKV   // the cross-attention's keys and values, shared by clones
+	self     *selfCache // the self-attention's keys and values, grown by Forward
+	len      int
+	record   bool          // some head's scores are kept
+	recorded []bool        // [layer·heads + head]: its scores are kept (shared by clones)
+	qk       [][][]float32 // [layer·heads + head][position] → (Frames) raw scores of the recorded heads
+	logits   []float32     // (t, n_vocab) of the last Forward
+	x        []float32     // (t, n) the residual stream, reused by Forward
+	s        *scratch      // activations for t tokens, reused by Forward; nil in a fresh clone
+	st       int           // the t that s holds
+	cs       crossScratch  // the cross-attention's, reused by Forward; empty in a fresh clone
 }
 
 // Len implements TextDecoder.
@@ -71,7 +80,7 @@ func (d *textDecoder) copyFrom(src TextDecoder) bool {
 	} else {
 		d.qk = nil
 	}
-	d.kv, d.len, d.record = o.kv, o.len, o.record
+	d.kv, d.len, d.record, d.recorded = o.kv, o.len, o.record, o.recorded
 	return true
 }
 
@@ -87,10 +96,11 @@ func (m *Model) newSelfCache() *selfCache {
 
 // CrossQK implements TextDecoder.
 func (d *textDecoder) CrossQK(l, h int) [][]float32 {
-	if d.qk == nil {
+	heads := d.m.dims.NTextHead
+	if d.qk == nil || l < 0 || h < 0 || h >= heads || l*heads+h >= len(d.qk) || !d.recorded[l*heads+h] {
 		return nil
 	}
-	return d.qk[l*d.m.dims.NTextHead+h]
+	return d.qk[l*heads+h]
 }
 
 // Forward implements TextDecoder.
@@ -160,8 +170,9 @@ func (d *textDecoder) run(tokens []int, pos func(i int) int, steps bool, selfAtt
 		var keep func(h int, row []float32)
 		if d.record {
 			keep = func(h int, row []float32) {
-				i := l*heads + h
-				d.qk[i] = append(d.qk[i], append([]float32(nil), row...))
+				if i := l*heads + h; d.recorded[i] {
+					d.qk[i] = append(d.qk[i], append([]float32(nil), row...))
+				}
 			}
 		}
 		crossAttend(s.o, s.q, t, l, d.kv, heads, &d.cs, keep)

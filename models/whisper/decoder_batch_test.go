@@ -92,7 +92,7 @@ func promptedDecoder(t *testing.T, m *Model) TextDecoder {
 		t.Fatal(err)
 	}
 	t.Cleanup(audio.Release)
-	d := m.NewDecoder(audio, false)
+	d := m.NewDecoder(audio, nil)
 	if _, err := d.Forward([]int{50257, 50362}); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestBatchOf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d1 := m.NewDecoder(a1, false)
+	d1 := m.NewDecoder(a1, nil)
 	for _, tc := range []struct {
 		name  string
 		decs  []TextDecoder
@@ -121,8 +121,8 @@ func TestBatchOf(t *testing.T) {
 		{"clones", []TextDecoder{d1, d1.Clone(), d1.Clone()}, true},
 		{"one", []TextDecoder{d1}, false},
 		{"the same decoder twice", []TextDecoder{d1, d1}, false},
-		{"other audio", []TextDecoder{d1, m.NewDecoder(a2, false)}, false},
-		{"recording", []TextDecoder{m.NewDecoder(a1, true), d1}, false},
+		{"other audio", []TextDecoder{d1, m.NewDecoder(a2, nil)}, false},
+		{"recording", []TextDecoder{m.NewDecoder(a1, [][2]int{{0, 0}}), d1}, false},
 		{"another network's decoder", []TextDecoder{d1, &fakeDecoder{}}, false},
 	} {
 		if got := batchOf(tc.decs) != nil; got != tc.batch {
@@ -186,7 +186,7 @@ func TestStepsAnyThreadCount(t *testing.T) {
 			defer audio.Release()
 			decode := func(procs int) [][]float32 {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-				d := m.NewDecoder(audio, false)
+				d := m.NewDecoder(audio, nil)
 				var out [][]float32
 				for _, tokens := range [][]int{{50257, 50362}, {400}, {1200}, {77}} {
 					rows, err := d.Forward(tokens)

@@ -42,7 +42,7 @@ func DetectLanguage(net Network, tok TextTokenizer, audio *AudioFeatures) (Langu
 	if len(codes) == 0 || len(codes) != len(ids) {
 		return LanguageProbs{}, errors.New("whisper: this model doesn't have language tokens so it can't perform language identification")
 	}
-	dec := net.NewDecoder(audio, false)
+	dec := net.NewDecoder(audio, nil)
 	defer releaseDecoders([]TextDecoder{dec})
 	rows, err := dec.Forward([]int{tok.Specials().SOT})
 	if err != nil {

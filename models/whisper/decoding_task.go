@@ -185,7 +185,7 @@ func (t *decodingTask) mainLoop(net Network, audio *AudioFeatures, initial []int
 	}
 	sum := make([]float32, n)
 	decs := make([]TextDecoder, n)
-	decs[0] = net.NewDecoder(audio, false)
+	decs[0] = net.NewDecoder(audio, nil)
 	defer func() { releaseDecoders(decs) }()
 	rows, err := decs[0].Forward(initial)
 	*forwarded += len(initial)

@@ -142,8 +142,8 @@ func (n *fakeNet) Encode(mel []float32) (*AudioFeatures, error) {
 	return &AudioFeatures{Data: []float32{mel[0]}, Frames: 1, Width: 1}, nil
 }
 
-func (n *fakeNet) NewDecoder(audio *AudioFeatures, record bool) TextDecoder {
-	return &fakeDecoder{net: n, window: audio.Data[0], record: record}
+func (n *fakeNet) NewDecoder(audio *AudioFeatures, record [][2]int) TextDecoder {
+	return &fakeDecoder{net: n, window: audio.Data[0], record: len(record) > 0}
 }
 
 type fakeDecoder struct {

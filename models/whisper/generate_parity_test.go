@@ -55,7 +55,7 @@ func runModel(t *testing.T, m *Model, mel []float32, tokens []int) formatRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := m.NewDecoder(enc, false).Forward(tokens)
+	rows, err := m.NewDecoder(enc, nil).Forward(tokens)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func greedyTokens(t *testing.T, m *Model, mel []float32, n int) []int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec := m.NewDecoder(enc, false)
+	dec := m.NewDecoder(enc, nil)
 	next := seq
 	for range n {
 		rows, err := dec.Forward(next)

@@ -116,7 +116,7 @@ func TestGeneratedMultilingualTokens(t *testing.T) {
 // tokens <|en|>, <|zh|>, … (LanguageToken of each code).
 func checkLanguageSoftmax(t *testing.T, m *Model, tok *Tokenizer, audio *AudioFeatures, probs LanguageProbs) {
 	t.Helper()
-	rows, err := m.NewDecoder(audio, false).Forward([]int{50258})
+	rows, err := m.NewDecoder(audio, nil).Forward([]int{50258})
 	if err != nil {
 		t.Fatal(err)
 	}

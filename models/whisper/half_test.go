@@ -136,7 +136,7 @@ func TestHalfDecoder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dh, df := half.NewDecoder(enc, false), full.NewDecoder(enc, false)
+	dh, df := half.NewDecoder(enc, nil), full.NewDecoder(enc, nil)
 	for _, tokens := range [][]int{{50257, 50362, 1000}, {220}, {51000}} {
 		gh, err := dh.Forward(tokens)
 		if err != nil {

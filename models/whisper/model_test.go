@@ -107,7 +107,7 @@ func TestEncoderAndPromptLogits(t *testing.T) {
 				if err := json.Unmarshal(js.Clips[clip]["f16"], &kind); err != nil {
 					t.Fatal(err)
 				}
-				logits, err := m.NewDecoder(enc, false).Forward(kind.Prompt)
+				logits, err := m.NewDecoder(enc, nil).Forward(kind.Prompt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -177,8 +177,8 @@ func TestSafetensorsEqualsGGML(t *testing.T) {
 			t.Fatalf("encoder output %d: %g (safetensors) != %g (ggml)", i, a.Data[i], b.Data[i])
 		}
 	}
-	la, _ := hf.NewDecoder(a, false).Forward([]int{50257, 50362, 440})
-	lb, _ := gg.NewDecoder(b, false).Forward([]int{50257, 50362, 440})
+	la, _ := hf.NewDecoder(a, nil).Forward([]int{50257, 50362, 440})
+	lb, _ := gg.NewDecoder(b, nil).Forward([]int{50257, 50362, 440})
 	for r := range la {
 		for i := range la[r] {
 			if la[r][i] != lb[r][i] {

@@ -15,10 +15,11 @@ type Network interface {
 	Encode(mel []float32) (*AudioFeatures, error)
 	// NewDecoder starts a text decoder attending to audio, with an empty
 	// key/value cache. The decoder may keep audio: it must not change
-	// while the decoder (or a clone) is in use. With recordCrossQK it keeps, for every position
-	// it processes, the raw cross-attention scores of every layer and
-	// head (for word timestamps, timing.py's QKs).
-	NewDecoder(audio *AudioFeatures, recordCrossQK bool) TextDecoder
+	// while the decoder (or a clone) is in use. For each (layer, head)
+	// in record it keeps, for every position it processes, that head's
+	// raw cross-attention scores (for word timestamps, timing.py's QKs,
+	// which read the alignment heads only); nil records nothing.
+	NewDecoder(audio *AudioFeatures, record [][2]int) TextDecoder
 }
 
 // AudioFeatures is the encoder's output for one window: Frames × Width,
@@ -57,9 +58,9 @@ type TextDecoder interface {
 	// Clone returns an independent copy (cache included), as beam search's
 	// rearrange_kv_cache needs.
 	Clone() TextDecoder
-	// CrossQK returns, when recording, the raw (pre-softmax, scaled)
-	// cross-attention scores of decoder layer l, head h for every
-	// position processed so far: Len() rows of Frames. Nil when not
-	// recording.
+	// CrossQK returns the raw (pre-softmax, scaled) cross-attention
+	// scores of decoder layer l, head h for every position processed so
+	// far, Len() rows of Frames, when NewDecoder was told to record that
+	// head; else nil.
 	CrossQK(l, h int) [][]float32
 }

@@ -83,7 +83,7 @@ func findAlignment(net Network, tok TextTokenizer, audio *AudioFeatures, sot, te
 	}
 	sp := tok.Specials()
 	tokens := append(append(append(append([]int(nil), sot...), sp.NoTimestamps), textTokens...), sp.EOT)
-	dec := net.NewDecoder(audio, true)
+	dec := net.NewDecoder(audio, heads)
 	defer releaseDecoders([]TextDecoder{dec})
 	logits, err := dec.Forward(tokens)
 	if err != nil {

@@ -282,7 +282,7 @@ func readRefEncoder(t *testing.T, path string) []float32 {
 // steps: the rows after the prompt and each reference token.
 func teacherForcedRows(m *Model, audio *AudioFeatures, prompt []int, ref refDecoding) ([][]float32, error) {
 	seq := append(append([]int(nil), prompt...), ref.Tokens...)
-	rows, err := m.NewDecoder(audio, false).Forward(seq)
+	rows, err := m.NewDecoder(audio, nil).Forward(seq)
 	if err != nil {
 		return nil, err
 	}

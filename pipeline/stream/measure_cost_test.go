@@ -142,7 +142,7 @@ func (c *whisperCost) Encode(mel []float32) (*whisper.AudioFeatures, error) {
 	return a, nil
 }
 
-func (c *whisperCost) NewDecoder(a *whisper.AudioFeatures, record bool) whisper.TextDecoder {
+func (c *whisperCost) NewDecoder(a *whisper.AudioFeatures, record [][2]int) whisper.TextDecoder {
 	d := c.WhisperNetwork.NewDecoder(a, record)
 	if a != c.last {
 		return d // not a window the script knows
