@@ -32,8 +32,9 @@ type Model struct {
 	decPos       []float32 // (n_text_ctx, n_text_state)
 	decBlocks    []block
 	decLn        layerNorm
-	filters      []float32 // the file's mel filters (n_mels, 201), or nil
-	vocab        [][]byte  // the file's tokens, or nil
+	filters      []float32  // the file's mel filters (n_mels, 201), or nil
+	vocab        [][]byte   // the file's tokens, or nil
+	posMem       []*offHeap // the owners of encPos's and decPos's memory
 }
 
 // block is a ResidualAttentionBlock (model.py):
@@ -92,13 +93,13 @@ func newModel(d Dims, src tensorSource) (*Model, error) {
 	na, nt := d.NAudioState, d.NTextState
 	m.conv1 = conv1d{w: newMatrix(l.get("encoder.conv1.weight", na, d.NMels, 3), na, 3*d.NMels), b: l.get("encoder.conv1.bias", na), in: d.NMels, out: na, stride: 1}
 	m.conv2 = conv1d{w: newMatrix(l.get("encoder.conv2.weight", na, na, 3), na, 3*na), b: l.get("encoder.conv2.bias", na), in: na, out: na, stride: 2}
-	m.encPos = exactSinusoids(l.get("encoder.positional_embedding", d.NAudioCtx, na), d.NAudioCtx, na)
+	m.encPos = m.offHeapCopy(exactSinusoids(l.get("encoder.positional_embedding", d.NAudioCtx, na), d.NAudioCtx, na))
 	for i := range d.NAudioLayer {
 		m.encBlocks = append(m.encBlocks, l.block(fmt.Sprintf("encoder.blocks.%d", i), na, false))
 	}
 	m.lnPost = l.norm("encoder.ln_post", na)
 	m.tokEmb = l.matrix("decoder.token_embedding.weight", d.NVocab, nt, false)
-	m.decPos = l.get("decoder.positional_embedding", d.NTextCtx, nt)
+	m.decPos = m.offHeapCopy(l.get("decoder.positional_embedding", d.NTextCtx, nt))
 	for i := range d.NTextLayer {
 		m.decBlocks = append(m.decBlocks, l.block(fmt.Sprintf("decoder.blocks.%d", i), nt, true))
 	}

@@ -68,3 +68,13 @@ func allocTemp(n int) (buf []float32, free func()) {
 	}
 	return unsafe.Slice((*float32)(unsafe.Pointer(&mem[0])), n), func() { sysFree(mem) }
 }
+
+// offHeapCopy returns a copy of v outside the Go heap (allocFloat32),
+// whose owner m keeps: the positional embeddings (3 MB for base's
+// encoder) would otherwise count twice towards the heap's goal.
+func (m *Model) offHeapCopy(v []float32) []float32 {
+	c, owner := allocFloat32(len(v))
+	copy(c, v)
+	m.posMem = append(m.posMem, owner)
+	return c
+}

@@ -74,6 +74,10 @@ type wordTiming struct {
 	probability float64
 }
 
+// alignChunk is how many tokens findAlignment passes through the decoder
+// at a time: 13 MB of logits.
+const alignChunk = 64
+
 // findAlignment is timing.py's find_alignment with medfilt_width 7 and
 // qk_scale 1: sot is the start-of-transcript sequence (without
 // <|notimestamps|>), numFrames the window's mel frames holding audio.
@@ -85,17 +89,27 @@ func findAlignment(net Network, tok TextTokenizer, audio *AudioFeatures, sot, te
 	tokens := append(append(append(append([]int(nil), sot...), sp.NoTimestamps), textTokens...), sp.EOT)
 	dec := net.NewDecoder(audio, heads)
 	defer releaseDecoders([]TextDecoder{dec})
-	logits, err := dec.Forward(tokens)
-	if err != nil {
-		return nil, fmt.Errorf("whisper: word timestamps: %w", err)
-	}
-	if len(logits) != len(tokens) {
-		return nil, fmt.Errorf("whisper: word timestamps: decoder returned %d rows for %d tokens", len(logits), len(tokens))
-	}
+	// The tokens go through the decoder alignChunk at a time: each row's
+	// logits are only needed for its token's probability, and a whole
+	// window's at once (224 rows of 51,864) took 46 MB.
 	probs := make([]float64, len(textTokens))
-	for k, t := range textTokens {
-		row := logits[len(sot)+k][:sp.EOT]
-		probs[k] = math.Exp(float64(row[t]) - logSumExp(row))
+	for a := 0; a < len(tokens); a += alignChunk {
+		b := min(len(tokens), a+alignChunk)
+		logits, err := dec.Forward(tokens[a:b])
+		if err != nil {
+			return nil, fmt.Errorf("whisper: word timestamps: %w", err)
+		}
+		if len(logits) != b-a {
+			return nil, fmt.Errorf("whisper: word timestamps: decoder returned %d rows for %d tokens", len(logits), b-a)
+		}
+		for i, row := range logits {
+			// Row p predicts the token after it: text token k follows
+			// position len(sot)+k (<|notimestamps|> is at len(sot)).
+			if k := a + i - len(sot); k >= 0 && k < len(textTokens) {
+				row = row[:sp.EOT]
+				probs[k] = math.Exp(float64(row[textTokens[k]]) - logSumExp(row))
+			}
+		}
 	}
 
 	// weights: heads × tokens × frames, softmax over frames, standardized
