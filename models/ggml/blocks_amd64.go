@@ -51,12 +51,17 @@ func dotRowsF32X2AVX2(y0, y1 *float32, rows int, w *float32, blocks int, x0, x1 
 //go:noescape
 func matVecQ8_0X2AVX2(y0, y1 *float32, rows int, w *byte, blocks int, x0, x1 *float32)
 
-// blockKernel is one block type's assembly kernels: matVecX2, where
-// there is one, multiplies two vectors at once, decoding each block once.
+//go:noescape
+func matVecQ8_0X3AVX2(y0, y1, y2 *float32, rows int, w *byte, blocks int, x0, x1, x2 *float32)
+
+// blockKernel is one block type's assembly kernels: matVecX2 and
+// matVecX3, where there are, multiply two and three vectors at once,
+// decoding each block once.
 type blockKernel struct {
 	matVec     func(y *float32, rows int, w *byte, blocks int, x *float32)
 	dequantize func(y *float32, w *byte, blocks int)
 	matVecX2   func(y0, y1 *float32, rows int, w *byte, blocks int, x0, x1 *float32)
+	matVecX3   func(y0, y1, y2 *float32, rows int, w *byte, blocks int, x0, x1, x2 *float32)
 }
 
 // blockKernels holds them when the CPU has AVX2, FMA and F16C (the
@@ -66,11 +71,11 @@ var blockKernels = func() map[Type]blockKernel {
 		return nil
 	}
 	return map[Type]blockKernel{
-		Q4_0: {matVecQ4_0AVX2, dequantizeQ4_0AVX2, nil},
-		Q4_1: {matVecQ4_1AVX2, dequantizeQ4_1AVX2, nil},
-		Q5_0: {matVecQ5_0AVX2, dequantizeQ5_0AVX2, nil},
-		Q5_1: {matVecQ5_1AVX2, dequantizeQ5_1AVX2, nil},
-		Q8_0: {matVecQ8_0AVX2, dequantizeQ8_0AVX2, matVecQ8_0X2AVX2},
+		Q4_0: {matVecQ4_0AVX2, dequantizeQ4_0AVX2, nil, nil},
+		Q4_1: {matVecQ4_1AVX2, dequantizeQ4_1AVX2, nil, nil},
+		Q5_0: {matVecQ5_0AVX2, dequantizeQ5_0AVX2, nil, nil},
+		Q5_1: {matVecQ5_1AVX2, dequantizeQ5_1AVX2, nil, nil},
+		Q8_0: {matVecQ8_0AVX2, dequantizeQ8_0AVX2, matVecQ8_0X2AVX2, matVecQ8_0X3AVX2},
 	}
 }()
 
@@ -87,8 +92,8 @@ func matVecFast(y []float32, data []byte, typ Type, x []float32) bool {
 // matVecRowsFast runs MatVecRows' checked arguments (rows of n values)
 // in assembly when it can. A type with a two-vector kernel (q8_0, whose
 // blocks decode in a few instructions) multiplies a block of rows of
-// about 24 KiB, which stays in the first-level cache, by the vectors two
-// at a time, decoding it once per pair. Other types dequantize a block
+// about 24 KiB, which stays in the first-level cache, by the vectors
+// three at a time (then two, then one), decoding it once per group. Other types dequantize a block
 // of rows at a time into a buffer of about 32 KiB, then multiply every
 // vector against it, two at a time.
 func matVecRowsFast(y []float32, ldy int, data []byte, typ Type, x []float32, rows, n, t int) bool {
@@ -98,13 +103,17 @@ func matVecRowsFast(y []float32, ldy int, data []byte, typ Type, x []float32, ro
 	}
 	blocks := n / BlockLen
 	rb := blocks * typ.BlockBytes()
-	if k.matVecX2 != nil {
+	if k.matVecX2 != nil && k.matVecX3 != nil {
 		per := max(1, (24<<10)/rb)
 		for r0 := 0; r0 < rows; r0 += per {
 			m := min(per, rows-r0)
 			i := 0
-			for ; i+2 <= t; i += 2 {
+			for ; i+3 <= t; i += 3 {
+				k.matVecX3(&y[i*ldy+r0], &y[(i+1)*ldy+r0], &y[(i+2)*ldy+r0], m, &data[r0*rb], blocks, &x[i*n], &x[(i+1)*n], &x[(i+2)*n])
+			}
+			if i+2 <= t {
 				k.matVecX2(&y[i*ldy+r0], &y[(i+1)*ldy+r0], m, &data[r0*rb], blocks, &x[i*n], &x[(i+1)*n])
+				i += 2
 			}
 			if i < t {
 				k.matVec(&y[i*ldy+r0], m, &data[r0*rb], blocks, &x[i*n])

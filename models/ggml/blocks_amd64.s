@@ -512,3 +512,66 @@ q80x2block:
 	JNZ q80x2row
 	VZEROUPPER
 	RET
+
+// Q8_0X3 decodes octet j (eight weights, d·q, as DECODE_Q8_0 rounds them)
+// of the block at DI into Y6 and adds it times the three vectors' octet j
+// into their accumulators a, b, c.
+#define Q8_0X3(j, a, b, c) \
+	VPMOVSXBD (2+8*j)(DI), Y6; \
+	VCVTDQ2PS Y6, Y6; \
+	VMULPS Y4, Y6, Y6; \
+	VFMADD231PS (32*j)(R8), Y6, a; \
+	VFMADD231PS (32*j)(R12), Y6, b; \
+	VFMADD231PS (32*j)(R13), Y6, c
+
+// func matVecQ8_0X3AVX2(y0, y1, y2 *float32, rows int, w *byte, blocks int, x0, x1, x2 *float32)
+//
+// matVecQ8_0AVX2 for three vectors at once, each block decoded once, an
+// octet at a time: y0 from x0 (accumulators Y0–Y3), y1 from x1
+// (Y10–Y13), y2 from x2 (Y5, Y7–Y9), each bit for bit what
+// matVecQ8_0AVX2 gives its vector alone.
+TEXT ·matVecQ8_0X3AVX2(SB), NOSPLIT, $0-72
+	MOVQ y0+0(FP), DX
+	MOVQ y1+8(FP), R10
+	MOVQ y2+16(FP), R11
+	MOVQ rows+24(FP), BX
+	MOVQ w+32(FP), DI
+	MOVQ blocks+40(FP), CX
+	MOVQ x0+48(FP), SI
+
+q80x3row:
+	ROW
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VXORPS Y12, Y12, Y12
+	VXORPS Y13, Y13, Y13
+	VXORPS Y5, Y5, Y5
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	MOVQ x1+56(FP), R12
+	MOVQ x2+64(FP), R13
+
+q80x3block:
+	PREFETCHT0 512(DI)
+	SCALE(0)
+	Q8_0X3(0, Y0, Y10, Y5)
+	Q8_0X3(1, Y1, Y11, Y7)
+	Q8_0X3(2, Y2, Y12, Y8)
+	Q8_0X3(3, Y3, Y13, Y9)
+	ADDQ $34, DI
+	ADDQ $128, R8
+	ADDQ $128, R12
+	ADDQ $128, R13
+	DECQ R9
+	JNZ q80x3block
+	SUM4(Y5, Y7, Y8, Y9, X5, X7)
+	VMOVSS X5, (R11)
+	ADDQ $4, R11
+	SUM4(Y10, Y11, Y12, Y13, X10, X11)
+	VMOVSS X10, (R10)
+	ADDQ $4, R10
+	STORE
+	JNZ q80x3row
+	VZEROUPPER
+	RET
