@@ -160,6 +160,44 @@ GLOBL eight<>(SB), RODATA|NOPTR, $32
 	ADDQ $4, DX; \
 	DECQ BX
 
+// The two-vector kernels (dotRowsF32X2AVX2, matVecQ8_0X2AVX2; the
+// three-vector one's second vector too): arguments y0, y1 *float32, rows
+// int, w, blocks int, x0, x1 *float32; the second vector's accumulators
+// are Y10–Y13, its x in R12 (from R11 each row), its y in R10.
+#define ARGS2 \
+	MOVQ y0+0(FP), DX; \
+	MOVQ y1+8(FP), R10; \
+	MOVQ rows+16(FP), BX; \
+	MOVQ w+24(FP), DI; \
+	MOVQ blocks+32(FP), CX; \
+	MOVQ x0+40(FP), SI; \
+	MOVQ x1+48(FP), R11
+
+// ROW2 starts a row for both vectors.
+#define ROW2 \
+	ROW; \
+	VXORPS Y10, Y10, Y10; \
+	VXORPS Y11, Y11, Y11; \
+	VXORPS Y12, Y12, Y12; \
+	VXORPS Y13, Y13, Y13; \
+	MOVQ R11, R12
+
+// ACCUMULATE2 adds Y6–Y9 times the second vector's block into Y10–Y13 and
+// steps its x (ACCUMULATE then does the first vector's and steps the rest).
+#define ACCUMULATE2 \
+	VFMADD231PS (R12), Y6, Y10; \
+	VFMADD231PS 32(R12), Y7, Y11; \
+	VFMADD231PS 64(R12), Y8, Y12; \
+	VFMADD231PS 96(R12), Y9, Y13; \
+	ADDQ $128, R12
+
+// STORE2 sums the second vector's accumulators into its y[r] (before
+// STORE, which counts the row).
+#define STORE2 \
+	SUM4(Y10, Y11, Y12, Y13, X10, X11); \
+	VMOVSS X10, (R10); \
+	ADDQ $4, R10
+
 // DECODE_Q8_0: block d, 32 int8 q; w = d·q.
 #define DECODE_Q8_0 \
 	SCALE(0); \
@@ -439,34 +477,17 @@ f32x1block:
 // from x0 (accumulators Y0–Y3), y1 from x1 (Y10–Y13), each bit for bit
 // what dotRowsF32AVX2 gives its vector alone.
 TEXT ·dotRowsF32X2AVX2(SB), NOSPLIT, $0-56
-	MOVQ y0+0(FP), DX
-	MOVQ y1+8(FP), R10
-	MOVQ rows+16(FP), BX
-	MOVQ w+24(FP), DI
-	MOVQ blocks+32(FP), CX
-	MOVQ x0+40(FP), SI
-	MOVQ x1+48(FP), R11
+	ARGS2
 
 f32x2row:
-	ROW
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
-	VXORPS Y12, Y12, Y12
-	VXORPS Y13, Y13, Y13
-	MOVQ R11, R12
+	ROW2
 
 f32x2block:
 	LOADF32
-	VFMADD231PS (R12), Y6, Y10
-	VFMADD231PS 32(R12), Y7, Y11
-	VFMADD231PS 64(R12), Y8, Y12
-	VFMADD231PS 96(R12), Y9, Y13
-	ADDQ $128, R12
+	ACCUMULATE2
 	ACCUMULATE(128)
 	JNZ f32x2block
-	SUM4(Y10, Y11, Y12, Y13, X10, X11)
-	VMOVSS X10, (R10)
-	ADDQ $4, R10
+	STORE2
 	STORE
 	JNZ f32x2row
 	VZEROUPPER
@@ -479,35 +500,18 @@ f32x2block:
 // what matVecQ8_0AVX2 gives its vector alone (the same d·q, the same
 // sums in the same order).
 TEXT ·matVecQ8_0X2AVX2(SB), NOSPLIT, $0-56
-	MOVQ y0+0(FP), DX
-	MOVQ y1+8(FP), R10
-	MOVQ rows+16(FP), BX
-	MOVQ w+24(FP), DI
-	MOVQ blocks+32(FP), CX
-	MOVQ x0+40(FP), SI
-	MOVQ x1+48(FP), R11
+	ARGS2
 
 q80x2row:
-	ROW
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
-	VXORPS Y12, Y12, Y12
-	VXORPS Y13, Y13, Y13
-	MOVQ R11, R12
+	ROW2
 
 q80x2block:
 	PREFETCHT0 512(DI)
 	DECODE_Q8_0
-	VFMADD231PS (R12), Y6, Y10
-	VFMADD231PS 32(R12), Y7, Y11
-	VFMADD231PS 64(R12), Y8, Y12
-	VFMADD231PS 96(R12), Y9, Y13
-	ADDQ $128, R12
+	ACCUMULATE2
 	ACCUMULATE(34)
 	JNZ q80x2block
-	SUM4(Y10, Y11, Y12, Y13, X10, X11)
-	VMOVSS X10, (R10)
-	ADDQ $4, R10
+	STORE2
 	STORE
 	JNZ q80x2row
 	VZEROUPPER
@@ -568,9 +572,7 @@ q80x3block:
 	SUM4(Y5, Y7, Y8, Y9, X5, X7)
 	VMOVSS X5, (R11)
 	ADDQ $4, R11
-	SUM4(Y10, Y11, Y12, Y13, X10, X11)
-	VMOVSS X10, (R10)
-	ADDQ $4, R10
+	STORE2
 	STORE
 	JNZ q80x3row
 	VZEROUPPER
