@@ -36,7 +36,7 @@ type candidate struct {
 	score float64
 	word  wordState // the word LM's state after tok
 	wlm   float64
-	ctc   *ctcState // the CTC prefix state after tok (joint scoring)
+	ctc   float64 // ψ(h·tok), the CTC prefix score (joint scoring)
 }
 
 // beam is the attention beam search of one utterance: k decoder rows, the
@@ -172,8 +172,8 @@ func (b *beam) scoreCTC() {
 	}
 	for i := range b.cands {
 		c := &b.cands[i]
-		c.ctc = b.prefix.extend(c.h.ctc, c.tok)
-		c.score += b.o.CTCWeight * c.ctc.score
+		c.ctc = b.prefix.score(c.h.ctc, c.tok)
+		c.score += b.o.CTCWeight * c.ctc
 	}
 }
 
@@ -214,7 +214,7 @@ func (b *beam) advance() error {
 // sentence, which marks it finished), and the fused models' states.
 func (b *beam) follow(c candidate) *hypothesis {
 	o := b.o
-	h := &hypothesis{att: c.att, lm: c.h.lm, score: c.score, row: c.h.row, word: c.word, wlm: c.wlm, ctc: c.ctc}
+	h := &hypothesis{att: c.att, lm: c.h.lm, score: c.score, row: c.h.row, word: c.word, wlm: c.wlm}
 	if o.LM != nil {
 		h.lm += float64(c.h.lmLogp[c.tok])
 	}
@@ -231,6 +231,10 @@ func (b *beam) follow(c candidate) *hypothesis {
 	}
 	if o.LM != nil {
 		h.lmState, h.lmLogp = o.LM.Next(c.h.lmState, c.tok)
+	}
+	if b.prefix != nil {
+		// Only a survivor needs its r^n and r^b, for its own candidates.
+		h.ctc = b.prefix.extend(c.h.ctc, c.tok)
 	}
 	return h
 }

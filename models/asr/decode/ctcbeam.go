@@ -17,6 +17,7 @@ const ctcBeamPrune = 12
 // (pnb), and its place in the word language model.
 type ctcHyp struct {
 	tokens  []int
+	node    int // the prefix's node in ctcSearch.children: equal tokens, equal node
 	pb, pnb float64
 	word    wordState
 	wlm     float64 // cumulative word LM score (look-ahead included)
@@ -49,7 +50,7 @@ func ctcBeam(m *asr.Model, e *asr.Encoded, o Options, width int) [][]int {
 // probabilities.
 func ctcBeamHyps(m *asr.Model, e *asr.Encoded, o Options, width int) []*ctcHyp {
 	T, V := e.T, m.Vocab.Size()
-	s := &ctcSearch{o: o, space: -1, next: map[string]*ctcHyp{}}
+	s := &ctcSearch{o: o, space: -1, next: map[int]*ctcHyp{}, children: map[[2]int]int{}}
 	if id, ok := m.Vocab.ID(' '); ok {
 		s.space = id
 	}
@@ -88,11 +89,25 @@ func likelyChars(chars []int, y []float32) []int {
 }
 
 // ctcSearch is one frame of the CTC prefix beam search: the prefixes of
-// the next frame by their tokens.
+// the next frame by their node in the trie of every prefix the search
+// has made (the root, the empty prefix, is node 0), which names a token
+// sequence by its parent's node and last token instead of spelling it.
 type ctcSearch struct {
-	o     Options
-	space int // the space's token, −1 without
-	next  map[string]*ctcHyp
+	o        Options
+	space    int // the space's token, −1 without
+	next     map[int]*ctcHyp
+	children map[[2]int]int // (node, token) → the node of the prefix extended by token
+}
+
+// child returns the trie node of the prefix of node extended by c.
+func (s *ctcSearch) child(node, c int) int {
+	k := [2]int{node, c}
+	n, ok := s.children[k]
+	if !ok {
+		n = len(s.children) + 1
+		s.children[k] = n
+	}
+	return n
 }
 
 // rank is a prefix's score in the beam.
@@ -100,19 +115,25 @@ func (s *ctcSearch) rank(h *ctcHyp) float64 {
 	return h.total() + s.o.WordLMWeight*h.wlm + s.o.WordBonus*float64(h.word.words)
 }
 
-// get returns the next frame's prefix of tokens, made from prefix from
-// (extended by c, or −1 for the same tokens) if it is new.
-func (s *ctcSearch) get(tokens []int, from *ctcHyp, c int) *ctcHyp {
-	k := tokenKey(tokens)
-	if h, ok := s.next[k]; ok {
+// get returns the next frame's prefix from makes: from itself (c = −1)
+// or from extended by c, new unless the frame has it already.
+func (s *ctcSearch) get(from *ctcHyp, c int) *ctcHyp {
+	node := from.node
+	if c >= 0 {
+		node = s.child(node, c)
+	}
+	if h, ok := s.next[node]; ok {
 		return h
 	}
-	h := &ctcHyp{tokens: tokens, pb: negInf, pnb: negInf, word: from.word, wlm: from.wlm}
-	if c >= 0 && s.o.WordLM != nil {
-		ws, d, _ := s.o.WordLM.extend(from.word, c)
-		h.word, h.wlm = ws, from.wlm+float64(d)
+	h := &ctcHyp{tokens: from.tokens, node: node, pb: negInf, pnb: negInf, word: from.word, wlm: from.wlm}
+	if c >= 0 {
+		h.tokens = append(slices.Clip(from.tokens), c)
+		if s.o.WordLM != nil {
+			ws, d, _ := s.o.WordLM.extend(from.word, c)
+			h.word, h.wlm = ws, from.wlm+float64(d)
+		}
 	}
-	s.next[k] = h
+	s.next[node] = h
 	return h
 }
 
@@ -121,7 +142,7 @@ func (s *ctcSearch) get(tokens []int, from *ctcHyp, c int) *ctcHyp {
 // followed by each of chars.
 func (s *ctcSearch) extend(h *ctcHyp, y []float32, chars []int) {
 	tot := h.total()
-	same := s.get(h.tokens, h, -1)
+	same := s.get(h, -1)
 	same.pb = logAdd(same.pb, tot+float64(y[asr.EOS]))
 	last := -1
 	if n := len(h.tokens); n > 0 {
@@ -132,7 +153,7 @@ func (s *ctcSearch) extend(h *ctcHyp, y []float32, chars []int) {
 		if c == s.space && (last == -1 || last == s.space) {
 			continue // no space first or twice: it would spell no word
 		}
-		ext := s.get(append(slices.Clip(h.tokens), c), h, c)
+		ext := s.get(h, c)
 		if c == last {
 			ext.pnb = logAdd(ext.pnb, h.pb+float64(y[c]))
 		} else {

@@ -23,10 +23,18 @@ type ctcPrefix struct {
 }
 
 // ctcState is one prefix's r^n and r^b over all frames and its score ψ.
+// A prefix of n tokens cannot be emitted before frame n−1, so r^n_t =
+// −∞ for t < n−1 and r^b_t = −∞ for t < n; extend starts there.
 type ctcState struct {
 	rn, rb []float64
 	score  float64
 	last   int // last token of the prefix, −1 for the empty prefix
+	n      int // tokens in the prefix
+
+	// either[t] = log(r_t^n + r_t^b), the φ_t of every extension by a
+	// token other than last, shared by the candidates that extend this
+	// prefix (made by the first of them; nil until then).
+	either []float64
 }
 
 var negInf = math.Inf(-1)
@@ -77,31 +85,80 @@ func (c *ctcPrefix) initial() *ctcState {
 	return s
 }
 
+// score returns ψ(g·tok) (for tok = EOS, the complete sequence g's
+// probability) without the state extend makes: the beam ranks every
+// hypothesis's candidates by it and keeps a few, so most candidates need
+// only this sum, one logAdd per frame where the state costs three and
+// two arrays. It is extend(g, tok).score bit for bit.
+func (c *ctcPrefix) score(g *ctcState, tok int) float64 {
+	T, V := c.T, c.V
+	if tok == asr.EOS {
+		return logAdd(g.rn[T-1], g.rb[T-1])
+	}
+	start := max(1, g.n)
+	psi := negInf
+	if g.last == -1 {
+		psi = float64(c.logp[tok])
+	}
+	phis := g.rb
+	if tok != g.last {
+		phis = g.eitherEnd(start)
+	}
+	for t := start; t < T; t++ {
+		psi = logAdd(psi, phis[t-1]+float64(c.logp[t*V+tok]))
+	}
+	return psi
+}
+
 // extend returns the state of g·tok (its score is ψ(g·tok)); tok = EOS
-// returns the score of the complete sequence g and no arrays.
+// returns the score of the complete sequence g and no arrays. The frames
+// before the first that can end g·tok (n−1 for n tokens) are −∞ and are
+// not visited: every value is the one the full recursion gives, bit for
+// bit (logAdd returns its other argument exactly for −∞), at a cost of
+// T−n+1 frames instead of T (TestCTCPrefixSkipsNothing).
 func (c *ctcPrefix) extend(g *ctcState, tok int) *ctcState {
 	T, V := c.T, c.V
 	if tok == asr.EOS {
-		return &ctcState{score: logAdd(g.rn[T-1], g.rb[T-1]), last: asr.EOS}
+		return &ctcState{score: logAdd(g.rn[T-1], g.rb[T-1]), last: asr.EOS, n: g.n}
 	}
-	h := &ctcState{rn: make([]float64, T), rb: make([]float64, T), last: tok}
+	arrays := make([]float64, 2*T)
+	h := &ctcState{rn: arrays[:T:T], rb: arrays[T:], last: tok, n: g.n + 1}
+	start := max(1, h.n-1) // the first frame the loop computes
+	for t := range min(start, T) {
+		h.rn[t], h.rb[t] = negInf, negInf
+	}
 	if g.last == -1 {
 		h.rn[0] = float64(c.logp[tok])
-	} else {
-		h.rn[0] = negInf
 	}
-	h.rb[0] = negInf
 	psi := h.rn[0]
-	for t := 1; t < T; t++ {
-		phi := g.rb[t-1]
-		if tok != g.last {
-			phi = logAdd(phi, g.rn[t-1])
-		}
+	phis := g.rb // φ_{t−1} for tok = last: r^b alone
+	if tok != g.last {
+		phis = g.eitherEnd(start)
+	}
+	blank := asr.EOS
+	for t := start; t < T; t++ {
+		phi := phis[t-1]
 		y := float64(c.logp[t*V+tok])
 		h.rn[t] = logAdd(h.rn[t-1], phi) + y
-		h.rb[t] = logAdd(h.rb[t-1], h.rn[t-1]) + float64(c.logp[t*V+asr.EOS])
+		h.rb[t] = logAdd(h.rb[t-1], h.rn[t-1]) + float64(c.logp[t*V+blank])
 		psi = logAdd(psi, phi+y)
 	}
 	h.score = psi
 	return h
+}
+
+// eitherEnd returns g.either, made on first use from frame from−1 on (the
+// frames before are −∞ for every extension of g).
+func (g *ctcState) eitherEnd(from int) []float64 {
+	if g.either == nil {
+		g.either = make([]float64, len(g.rn))
+		for t := range g.either {
+			if t < from-1 {
+				g.either[t] = negInf
+				continue
+			}
+			g.either[t] = logAdd(g.rb[t], g.rn[t])
+		}
+	}
+	return g.either
 }

@@ -160,15 +160,17 @@ func (lx *Lexicon) Given(w string) bool {
 }
 
 // narrow returns the sub-range of [lo, hi) (words sharing a prefix of
-// depth bytes) whose words continue that prefix with c.
+// depth bytes) whose words continue that prefix with c: the words are
+// sorted, so those whose bytes from depth on begin with c are a run,
+// found by comparing those bytes alone.
 func (lx *Lexicon) narrow(lo, hi int32, depth int, c string) (int32, int32) {
 	if lo >= hi {
 		return lo, lo
 	}
-	target := lx.words[lo][:depth] + c
 	span := lx.words[lo:hi]
-	a := sort.SearchStrings(span, target)
-	b := a + sort.Search(len(span)-a, func(i int) bool { return !strings.HasPrefix(span[a+i], target) })
+	rest := func(i int) string { return span[i][depth:] }
+	a := sort.Search(len(span), func(i int) bool { return rest(i) >= c })
+	b := a + sort.Search(len(span)-a, func(i int) bool { return !strings.HasPrefix(rest(a+i), c) })
 	return lo + int32(a), lo + int32(b)
 }
 
