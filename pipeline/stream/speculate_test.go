@@ -39,11 +39,9 @@ func (d countingDecoder) Decode(e speechmodel.Encoding, o *speechmodel.DecodeOpt
 // own quiet ends and starts: the endpointer speculates after 200 ms of
 // non-speech and cuts after 600) and by real ends (1.5 s). On a clock
 // by which decoding is free, each pause costs a wasted speculation; on a
-// clock by which every decoding costs a second, the first wasted
-// speculation costs more than the bound (half a second and 5 % of the
-// recording so far, under 13 s) and stops speculating, so no more than
-// one is wasted. The finals are the
-// same.
+// clock by which every decoding costs a second, over twice the
+// endpointer's wait, the first wasted speculation stops speculating (no
+// final decodes within the wait again), so no more than one is wasted. The finals are the same.
 func TestWastedSlowSpeculationStops(t *testing.T) {
 	var full int
 	m := countingModel{model(t), &full}

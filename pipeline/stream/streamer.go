@@ -94,7 +94,8 @@ type Streamer struct {
 	closed    bool
 	spec      speculation
 	specDue   int           // received count before which no speculation starts (PartialLoad)
-	waste     time.Duration // the cost of the speculations the endpointer did not cut (by Options.Clock)
+	wait      time.Duration // how long the endpointer waits after a chunk's end
+	slow      bool          // a speculation that cost over twice wait was wasted: do not speculate
 }
 
 // speculation is the decoding of the segment the live endpointer will
@@ -103,25 +104,29 @@ type Streamer struct {
 // wait: the final is this chunk when the endpointer cuts the same
 // segment.
 //
-// A pause inside an utterance can look like its end for a while, or the
-// detector's guess of the end moves on, and the speculation is then
-// wasted: a whole decoding, which delays every later event on a busy
-// core. Our own model's decodings take 0.05–0.5 s and its wasted ones
-// are rare (the native dev clips: one or two in 218 s); a Whisper model
-// decodes a whole 30-second window (0.7–1 s of CPU for tiny's shape,
-// 2–2.5 s for base's), and measured on one core (docs/speech.md)
-// speculating on every final took 0.72 and 1.08 s of CPU per second of
-// audio and brought the finals p50 1.83 and 7.45 s after their chunk's
-// end, against 0.58 and 0.89 s, 1.50 and 2.64 s without. So the
-// Streamer speculates only while its wasted speculations have cost at
-// most maxWasteShare of the audio received, plus wasteAllowance (by
-// Options.Clock): a model that wastes little always speculates, one
-// whose waste is costly speculates again only once the stream has earned
-// it. An earlier rule
-// (stop after a wasted speculation that outlasted the endpointer's wait,
-// until a final decodes within it) stopped our own model's long
-// utterances too: the utterance after one whose end moved was decoded
-// after its cut, 0.3–0.4 s later.
+// A pause inside an utterance can look like its end for a while, and
+// its speculation is then wasted. That costs nothing worth counting
+// while a decoding fits in the endpointer's wait (0.4 s by default): the
+// saving is a decoding's worth of latency. A model whose final takes
+// longer (a Whisper model decodes a whole 30-second window: 0.7–1 s of
+// CPU for tiny's shape, 2–2.5 s for base's) saves at most the wait and
+// loses a whole decoding for every pause mistaken for an end, which
+// delays every later event on a busy core. Measured on one core
+// (docs/speech.md, Whisper's tiny and base shapes), speculating on every
+// final took 0.72 and 1.08 s of CPU per second of audio and brought the
+// finals p50 1.83 and 7.45 s after their chunk's end; without it 0.58
+// and 0.89 s, 1.50 and 2.64 s. So once a speculation that cost more
+// than twice the wait (by Options.Clock) is wasted, the Streamer stops
+// speculating until a final decodes within the wait again. Our own
+// model's long utterances cost about the wait (0.3–0.5 s for 6–8 s on
+// one core), and their pauses are seldom mistaken for ends: stopping
+// after every slow final instead cost the native dev clips' finals
+// 0.18–0.27 s at the 95th percentile, and stopping after a wasted
+// speculation that merely outlasted the wait left the utterance after
+// one whose end moved to be decoded after its cut (p95 0.67 s against
+// 0.57–0.66 s). Bounding the wasted decodings' cost by 5 % of the audio
+// instead let base's shape waste more (finals p50 2.96–3.13 s against
+// 2.71–2.75 s).
 type speculation struct {
 	start, end int
 	chunk      speech.Chunk
@@ -157,7 +162,14 @@ func New(model speechmodel.Model, opts *Options) (*Streamer, error) {
 	if !(o.PartialLoad >= 0) {
 		return nil, fmt.Errorf("stream: partial load %v: want 0 or more", o.PartialLoad)
 	}
-	s := &Streamer{tr: tr, src: src, seg: seg, load: o.PartialLoad, clock: o.Clock}
+	s := &Streamer{tr: tr, src: src, seg: seg, load: o.PartialLoad, clock: o.Clock, wait: 1500 * time.Millisecond}
+	if to.Segment.EndSilence > 0 {
+		pad := to.Segment.SpeechPad
+		if pad == 0 {
+			pad = audio.DefaultSpeechPad
+		}
+		s.wait = to.Segment.EndSilence - pad
+	}
 	if s.clock == nil {
 		epoch := time.Now()
 		s.clock = func() time.Duration { return time.Since(epoch) }
@@ -247,15 +259,22 @@ func (s *Streamer) finals(events []Event) ([]Event, error) {
 		if seg.NoSpeech {
 			continue
 		}
-		c, took := s.spec.chunk, s.spec.took
+		c, took, cost := s.spec.chunk, s.spec.took, s.spec.cost
 		if seg.Start != s.spec.start || seg.End != s.spec.end {
-			s.wasted(s.spec)
+			begin := s.clock()
 			if c, took, err = s.tr.Segment(seg); err != nil {
 				return events, fmt.Errorf("stream: %w", err)
 			}
+			cost = s.clock() - begin
 		}
 		// The next utterance's first partial is tried as soon as the
 		// detector hears it.
+		if seg.Start != s.spec.start || seg.End != s.spec.end {
+			s.wasted(s.spec)
+		}
+		if cost <= s.wait {
+			s.slow = false
+		}
 		s.partial, s.spec, s.due = "", speculation{}, s.received
 		if c.NoSpeech || c.Text == "" {
 			continue
@@ -270,7 +289,7 @@ func (s *Streamer) finals(events []Event) ([]Event, error) {
 // it decoded.
 func (s *Streamer) speculate() (ok bool, err error) {
 	start, end, found := s.seg.Tentative()
-	if s.overspent() || !found || start == s.spec.start && end == s.spec.end || start < s.openStart || end-s.openStart > len(s.open) ||
+	if s.slow || !found || start == s.spec.start && end == s.spec.end || start < s.openStart || end-s.openStart > len(s.open) ||
 		s.received < s.specDue {
 		return false, nil
 	}
@@ -291,28 +310,13 @@ func (s *Streamer) speculate() (ok bool, err error) {
 	return true, nil
 }
 
-// maxWasteShare and wasteAllowance bound the wasted speculations' cost
-// by the audio received: 5 % of real time, and half a second more, so
-// that the first utterances' speculation (our own model's wasted ones
-// cost 0.05–0.4 s) need not wait for the stream to earn it; a Whisper
-// model's cost more.
-const (
-	maxWasteShare  = 0.05
-	wasteAllowance = 500 * time.Millisecond
-)
-
 // wasted notes a speculation the endpointer did not cut (none: its zero
-// value).
+// value): one that cost more than twice the endpointer's wait stops
+// speculation.
 func (s *Streamer) wasted(spec speculation) {
-	if spec.end > 0 {
-		s.waste += spec.cost
+	if spec.end > 0 && spec.cost > 2*s.wait {
+		s.slow = true
 	}
-}
-
-// overspent reports whether the wasted speculations have cost more than
-// the bound: no speculation until they have not.
-func (s *Streamer) overspent() bool {
-	return s.waste > wasteAllowance+time.Duration(maxWasteShare*float64(s.Received()))
 }
 
 func (s *Streamer) seconds(samples int) float64 { return float64(samples) / speechmodel.SampleRate }
