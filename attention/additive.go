@@ -64,7 +64,11 @@ func softStep(owner Mechanism, c *additiveCore, dst *State, keys *Keys, query []
 	}
 	dst.resize(keys.B, keys.T, keys.D)
 	c.weights(dst.Weights, keys, query, prev)
-	contextForward(dst.Context, dst.Weights, keys.Memory, keys.B, 1, keys.T, keys.D, false)
+	if keys.shared {
+		contextBroadcast(dst.Context, dst.Weights, keys.Memory, keys.B, keys.T, keys.D)
+	} else {
+		contextForward(dst.Context, dst.Weights, keys.Memory, keys.B, 1, keys.T, keys.D, false)
+	}
 	dst.advance(prev)
 	return nil
 }

@@ -111,7 +111,7 @@ func (c *additiveCore) prepare(owner Mechanism, memory, mask []float32, B, T int
 // weights writes the eager α (B, T) of one step.
 func (c *additiveCore) weights(alpha []float32, keys *Keys, query []float32, prev *State) {
 	x := additiveArgs[float32]{B: keys.B, T: keys.T, A: c.A, H: c.H,
-		proj: keys.proj, query: query, w: f32(c.w), v: f32(c.v), mask: keys.Mask}
+		proj: keys.proj, query: query, w: f32(c.w), v: f32(c.v), mask: keys.Mask, shared: keys.shared}
 	pw, pc := prevSlices(prev)
 	if c.usesPrev() {
 		x.prev = pw

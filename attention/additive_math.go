@@ -45,6 +45,17 @@ type additiveArgs[F Float] struct {
 	// addProj (gradients only) says that ∂L/∂proj is added into proj, a
 	// keySink's accumulator, rather than written over it.
 	addProj bool
+	// shared (eager forward only) says that proj and mask hold one row
+	// that every batch row reads (Keys.Broadcast).
+	shared bool
+}
+
+// keyRow is the row of proj and mask that batch row b reads.
+func (x *additiveArgs[F]) keyRow(b int) int {
+	if x.shared {
+		return 0
+	}
+	return b
 }
 
 // locActive reports whether the location term is computed: location
@@ -105,7 +116,8 @@ func locTerm[F Float](s *additiveSpec, x *additiveArgs[F], b, lo, hi int, fT, pr
 // (models.TanhScore) and its gradient (models.TanhScoreBackward) fuse.
 func terms[F Float](x *additiveArgs[F], b, t int, pre []F) (kp, l []F) {
 	A := x.A
-	kp = x.proj[(b*x.T+t)*A : (b*x.T+t+1)*A]
+	k := x.keyRow(b)
+	kp = x.proj[(k*x.T+t)*A : (k*x.T+t+1)*A]
 	if pre != nil {
 		l = pre[t*A : (t+1)*A]
 	}
@@ -115,7 +127,7 @@ func terms[F Float](x *additiveArgs[F], b, t int, pre []F) (kp, l []F) {
 func additiveRowForward[F Float](s *additiveSpec, x *additiveArgs[F], b int, qw, alpha, buf []F) {
 	T, A := x.T, x.A
 	lo, hi := windowBounds(s.window, row(x.prev, b, T), T)
-	mask := row(x.mask, b, T)
+	mask := row(x.mask, x.keyRow(b), T)
 	var pre []F
 	if locActive(s, x) {
 		pre = buf[s.filters*T : s.filters*T+T*A]

@@ -108,6 +108,23 @@ func contextForward[F Float](ctx, alpha, values []F, B, heads, T, d int, paralle
 	models.ParallelFor(B, 4, func(lo, hi int) { contextRows(ctx, alpha, values, heads, T, d, lo, hi) })
 }
 
+// contextBroadcast is contextForward with one head for B rows that all
+// read one memory (T, D) (Keys.Broadcast): c[b] = Σ_t α[b,t]·V[t]. It
+// walks the positions outermost, so each memory row is read once for
+// every batch row while it is in cache, and adds into each c[b] in the
+// order contextRows does, so the contexts are the same floats.
+func contextBroadcast[F Float](ctx, alpha, memory []F, B, T, d int) {
+	clear(ctx[:B*d])
+	for t := range T {
+		v := memory[t*d : (t+1)*d]
+		for b := range B {
+			if w := alpha[b*T+t]; w != 0 {
+				axpy(w, v, ctx[b*d:(b+1)*d])
+			}
+		}
+	}
+}
+
 func contextRows[F Float](ctx, alpha, values []F, heads, T, d, lo, hi int) {
 	dk := d / heads
 	for b := lo; b < hi; b++ {

@@ -46,8 +46,53 @@ func (k *Keys) Rows(n int) (*Keys, error) {
 		return x[:n*(len(x)/k.B)]
 	}
 	v := *k
-	v.B, v.Memory, v.Mask, v.Lengths = n, head(k.Memory), head(k.Mask), k.Lengths[:n]
-	v.proj, v.values = head(k.proj), head(k.values)
+	v.B, v.Lengths = n, k.Lengths[:n]
+	if !k.shared {
+		v.Memory, v.Mask = head(k.Memory), head(k.Mask)
+		v.proj, v.values = head(k.proj), head(k.values)
+	}
+	return &v, nil
+}
+
+// broadcastStepper is implemented by the mechanisms whose Step reads
+// broadcast keys in place (the additive family's softStep).
+type broadcastStepper interface{ stepsOnBroadcast() }
+
+func (*Additive) stepsOnBroadcast()      {}
+func (*Concat) stepsOnBroadcast()        {}
+func (*LocationAware) stepsOnBroadcast() {}
+
+// Broadcast returns the keys of n rows that each hold k's one row (k.B
+// must be 1), as Prepare makes them from n copies of its memory: the
+// rows of a beam search, which all attend to one utterance. For the
+// additive family (Additive, Concat, LocationAware) the rows share k's
+// memory and projections without copying them, and a step computes each
+// row from row 0, exactly as from a copy (TestBroadcastKeys); for the
+// other mechanisms the rows are copies.
+func (k *Keys) Broadcast(n int) (*Keys, error) {
+	if k.B != 1 || n < 1 {
+		return nil, fmt.Errorf("attention: Keys.Broadcast: %d rows of keys of %d rows, want keys of 1 row: %w", n, k.B, ErrShape)
+	}
+	v := *k
+	v.B, v.Lengths = n, make([]int, n)
+	for b := range v.Lengths {
+		v.Lengths[b] = k.Lengths[0]
+	}
+	if _, ok := k.owner.(broadcastStepper); ok {
+		v.shared = true
+		return &v, nil
+	}
+	copies := func(x []float32) []float32 {
+		if x == nil {
+			return nil
+		}
+		c := make([]float32, 0, n*len(x))
+		for range n {
+			c = append(c, x...)
+		}
+		return c
+	}
+	v.Memory, v.Mask, v.proj, v.values = copies(k.Memory), copies(k.Mask), copies(k.proj), copies(k.values)
 	return &v, nil
 }
 

@@ -80,6 +80,10 @@ type Keys struct {
 	proj   []float32 // mechanism-specific projection of the memory, e.g. (B, T, A)
 	values []float32 // MultiHead's value projection (B, T, d)
 	owner  Mechanism // the mechanism that prepared these keys
+
+	// shared says that every row reads row 0: Memory, Mask, proj and
+	// values hold one row (Broadcast).
+	shared bool
 }
 
 // KeysNodes is a batch of memory prepared by one mechanism's PrepareNodes.

@@ -29,7 +29,6 @@ type Workspace struct {
 	ctc     []float32
 	phone   []float32 // the phone head's listener layer output
 	phoneLP []float32 // its log-probabilities
-	rep     []float32
 	dec     SpellerWorkspace
 	logp    []float32
 }
@@ -155,22 +154,16 @@ func (m *Model) PhoneGreedy(ws *Workspace, features []float32, frames int) ([]in
 }
 
 // RowKeys prepares the attention keys of k decoder rows over one encoded
-// utterance: its memory repeated k times (in ws; used as is for k = 1).
-// A beam search of width k steps its rows over them.
-func (m *Model) RowKeys(ws *Workspace, e *Encoded, k int) (*attention.Keys, error) {
+// utterance: its memory prepared once and broadcast to the k rows
+// (attention.Keys.Broadcast: shared, not copied, by the speller's
+// location-aware attention). A beam search of width k steps its rows
+// over them.
+func (m *Model) RowKeys(e *Encoded, k int) (*attention.Keys, error) {
 	T, D := e.T, e.D
-	mem := e.Memory[:T*D]
-	if k > 1 {
-		if cap(ws.rep) < k*T*D {
-			ws.rep = make([]float32, k*T*D)
-		}
-		ws.rep = ws.rep[:k*T*D]
-		for r := range k {
-			copy(ws.rep[r*T*D:], mem)
-		}
-		mem = ws.rep
+	keys, err := m.Speller.Attention.Prepare(e.Memory[:T*D], nil, 1, T)
+	if err == nil && k > 1 {
+		keys, err = keys.Broadcast(k)
 	}
-	keys, err := m.Speller.Attention.Prepare(mem, nil, k, T)
 	if err != nil {
 		return nil, fmt.Errorf("asr: %w", err)
 	}
@@ -200,7 +193,7 @@ func (m *Model) ForceBatch(ws *Workspace, e *Encoded, hyps [][]int) ([]*Forced, 
 	for _, st := range steps {
 		most = max(most, len(st.parent))
 	}
-	all, err := m.RowKeys(ws, e, most)
+	all, err := m.RowKeys(e, most)
 	if err != nil {
 		return nil, err
 	}

@@ -81,7 +81,7 @@ func attentionBeam(m *asr.Model, ws *asr.Workspace, e *asr.Encoded, o Options) (
 // in the fused models' start states.
 func newBeam(m *asr.Model, ws *asr.Workspace, e *asr.Encoded, o Options) (*beam, error) {
 	k := o.Beam
-	keys, err := m.RowKeys(ws, e, k)
+	keys, err := m.RowKeys(e, k)
 	if err != nil {
 		return nil, err
 	}
