@@ -168,10 +168,42 @@ func (lx *Lexicon) narrow(lo, hi int32, depth int, c string) (int32, int32) {
 		return lo, lo
 	}
 	span := lx.words[lo:hi]
+	if len(c) == 1 {
+		a, b := narrowByte(span, depth, c[0])
+		return lo + int32(a), lo + int32(b)
+	}
 	rest := func(i int) string { return span[i][depth:] }
 	a := sort.Search(len(span), func(i int) bool { return rest(i) >= c })
 	b := a + sort.Search(len(span)-a, func(i int) bool { return !strings.HasPrefix(rest(a+i), c) })
 	return lo + int32(a), lo + int32(b)
+}
+
+// narrowByte is narrow for a one-byte c: the words of span (sorted,
+// sharing their first depth bytes) order by their byte at depth, a word
+// of depth bytes first, so [a, b) is where that byte is c, found by
+// comparing one byte instead of strings.
+func narrowByte(span []string, depth int, c byte) (a, b int) {
+	// key(i) < c: the word ends at depth or its byte there is below c.
+	below := func(w string, c byte) bool { return len(w) == depth || w[depth] < c }
+	lo, hi := 0, len(span)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if below(span[m], c) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	a, hi = lo, len(span)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if w := span[m]; w[depth] == c { // every word from a on is longer than depth
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return a, lo
 }
 
 // complete returns the index of the word that the prefix of depth bytes

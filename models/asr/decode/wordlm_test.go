@@ -2,6 +2,9 @@ package decode
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -234,5 +237,44 @@ func TestNewLexiconRejectsUnspellable(t *testing.T) {
 	}
 	if _, err := NewLexicon(lm, asr.DefaultVocab(), nil, map[string]float32{"R2D2": 1}); err == nil || !strings.Contains(err.Error(), "R2D2") {
 		t.Errorf("hotword R2D2: error %v, want one naming it", err)
+	}
+}
+
+// TestNarrowByte narrows random prefixes of a random sorted word list (a
+// three-letter alphabet, so that words share long prefixes, words that
+// end where others go on, and one-byte and two-byte letters) by
+// narrowByte and by comparing the strings: the same ranges.
+func TestNarrowByte(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	letters := []string{"a", "b", "é"}
+	seen := map[string]bool{}
+	var words []string
+	for range 400 {
+		var w strings.Builder
+		for range 1 + rng.IntN(6) {
+			w.WriteString(letters[rng.IntN(len(letters))])
+		}
+		if !seen[w.String()] {
+			seen[w.String()] = true
+			words = append(words, w.String())
+		}
+	}
+	slices.Sort(words)
+	byStrings := func(span []string, depth int, c string) (int, int) {
+		a := sort.Search(len(span), func(i int) bool { return span[i][depth:] >= c })
+		b := a + sort.Search(len(span)-a, func(i int) bool { return !strings.HasPrefix(span[a+i][depth:], c) })
+		return a, b
+	}
+	for range 2000 {
+		lo, hi, depth := 0, len(words), 0
+		for lo < hi {
+			c := []byte{"ab\xc3\xa9"[rng.IntN(4)]} // the bytes of a, b, é
+			a, b := narrowByte(words[lo:hi], depth, c[0])
+			wa, wb := byStrings(words[lo:hi], depth, string(c))
+			if a != wa || b != wb {
+				t.Fatalf("narrowing %q at depth %d by %q: [%d, %d), want [%d, %d)", words[lo:hi], depth, c, a, b, wa, wb)
+			}
+			lo, hi, depth = lo+a, lo+b, depth+1
+		}
 	}
 }
