@@ -194,6 +194,41 @@ func ctcSequence(p *ctcPrefix, tokens []int) float64 {
 	return p.extend(s, asr.EOS).score
 }
 
+// ctcSequences returns ctcSequence of every sequence, extending each
+// prefix the sequences share once: in sorted order, each sequence starts
+// from the states of the prefix it shares with the one before. The
+// scores are ctcSequence's, bit for bit.
+func ctcSequences(p *ctcPrefix, seqs [][]int) []float64 {
+	order := make([]int, len(seqs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return slices.Compare(seqs[a], seqs[b]) })
+	scores := make([]float64, len(seqs))
+	path := []*ctcState{p.initial()} // path[i]: the state after the previous sequence's first i tokens
+	var prev []int
+	for _, i := range order {
+		s := seqs[i]
+		shared := 0
+		for shared < min(len(s), len(prev)) && s[shared] == prev[shared] {
+			shared++
+		}
+		path = path[:shared+1]
+		for _, tok := range s[shared:] {
+			path = append(path, p.extend(path[len(path)-1], tok))
+		}
+		prev = s
+		scores[i] = p.extend(path[len(path)-1], asr.EOS).score
+		for _, st := range path[1:] {
+			if math.IsInf(st.score, -1) {
+				scores[i] = negInf
+				break
+			}
+		}
+	}
+	return scores
+}
+
 // tokenKey is a map key for a token sequence: one rune per token id.
 func tokenKey(tokens []int) string {
 	r := make([]rune, len(tokens))

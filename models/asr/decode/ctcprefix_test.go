@@ -83,3 +83,39 @@ func TestCTCPrefixSkipsNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestCTCSequences scores sequences that share prefixes (and repeat, and
+// include the empty one and ones too long for the frames) together and
+// one by one: the same float64s.
+func TestCTCSequences(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const T, V = 9, 5
+	logp := make([]float32, T*V)
+	for t := range T {
+		row, sum := logp[t*V:(t+1)*V], 0.0
+		for v := range row {
+			row[v] = float32(rng.ExpFloat64())
+			sum += float64(row[v])
+		}
+		for v := range row {
+			row[v] = float32(math.Log(float64(row[v]) / sum))
+		}
+	}
+	c := &ctcPrefix{T: T, V: V, logp: logp}
+	seqs := [][]int{nil}
+	for range 40 {
+		base := seqs[rng.IntN(len(seqs))]
+		s := append([]int(nil), base[:rng.IntN(len(base)+1)]...)
+		for range rng.IntN(6) {
+			s = append(s, 1+rng.IntN(V-1))
+		}
+		seqs = append(seqs, s)
+	}
+	seqs = append(seqs, seqs[3], []int{1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3}) // a repeat; longer than the frames
+	got := ctcSequences(c, seqs)
+	for i, s := range seqs {
+		if want := ctcSequence(c, s); math.Float64bits(got[i]) != math.Float64bits(want) {
+			t.Errorf("%v: %v together, %v alone", s, got[i], want)
+		}
+	}
+}

@@ -36,9 +36,21 @@ func rescore(m *asr.Model, ws *asr.Workspace, e *asr.Encoded, o Options, cands [
 		sc.prefix = &ctcPrefix{T: e.T, V: m.Vocab.Size(), logp: e.CTCLogProbs}
 	}
 	sc.phones = o.PhoneWeight > 0 && e.PhoneLogProbs != nil && o.PhoneDict != nil
+	var ctc []float64
+	if sc.prefix != nil {
+		seqs := make([][]int, len(forced))
+		for i, f := range forced {
+			seqs[i] = f.Tokens
+		}
+		ctc = ctcSequences(sc.prefix, seqs)
+	}
 	var best *joint
-	for _, f := range forced {
-		if j := sc.score(f); best == nil || j.score > best.score {
+	for i, f := range forced {
+		var c float64
+		if ctc != nil {
+			c = ctc[i]
+		}
+		if j := sc.score(f, c); best == nil || j.score > best.score {
 			best = j
 		}
 	}
@@ -75,13 +87,11 @@ type scorer struct {
 	alpha   []float64
 }
 
-// score returns the joint score of a forced transcript with its terms.
-func (sc *scorer) score(f *asr.Forced) *joint {
+// score returns the joint score of a forced transcript with its terms,
+// given its CTC term ctc (log p_ctc(y|x), ctcSequence; 0 without one).
+func (sc *scorer) score(f *asr.Forced, ctc float64) *joint {
 	o := sc.o
-	j := &joint{forced: f, att: f.LogLikelihood()}
-	if sc.prefix != nil {
-		j.ctc = ctcSequence(sc.prefix, f.Tokens)
-	}
+	j := &joint{forced: f, att: f.LogLikelihood(), ctc: ctc}
 	if sc.phones {
 		j.phone = sc.phoneScore(f.Tokens)
 	}
