@@ -16,7 +16,9 @@ const ctcBeamPrune = 12
 // the frames so far ending in a blank (pb) or in its last character
 // (pnb), and its place in the word language model.
 type ctcHyp struct {
-	tokens  []int
+	tokens  []int // nil until seq spells them out, when parent is set
+	parent  *ctcHyp
+	last    int // the last token, −1 for the empty prefix
 	node    int // the prefix's node in ctcSearch.children: equal tokens, equal node
 	pb, pnb float64
 	word    wordState
@@ -24,6 +26,17 @@ type ctcHyp struct {
 }
 
 func (h *ctcHyp) total() float64 { return logAdd(h.pb, h.pnb) }
+
+// seq returns the prefix's tokens, spelled out on first use: most of a
+// frame's extensions are pruned unread, so they keep only their parent
+// and last token.
+func (h *ctcHyp) seq() []int {
+	if h.parent != nil {
+		h.tokens = append(slices.Clip(h.parent.seq()), h.last)
+		h.parent = nil
+	}
+	return h.tokens
+}
 
 // ctcBeam runs the CTC prefix beam search (Hannun et al. 2014, "First-pass
 // large vocabulary continuous speech recognition using bi-directional
@@ -41,7 +54,7 @@ func ctcBeam(m *asr.Model, e *asr.Encoded, o Options, width int) [][]int {
 	hyps := ctcBeamHyps(m, e, o, width)
 	out := make([][]int, len(hyps))
 	for i, h := range hyps {
-		out[i] = h.tokens
+		out[i] = h.seq()
 	}
 	return out
 }
@@ -54,7 +67,7 @@ func ctcBeamHyps(m *asr.Model, e *asr.Encoded, o Options, width int) []*ctcHyp {
 	if id, ok := m.Vocab.ID(' '); ok {
 		s.space = id
 	}
-	root := &ctcHyp{pb: 0, pnb: negInf}
+	root := &ctcHyp{pb: 0, pnb: negInf, last: -1}
 	if o.WordLM != nil {
 		root.word = o.WordLM.start()
 		root.wlm = float64(root.word.la)
@@ -125,9 +138,9 @@ func (s *ctcSearch) get(from *ctcHyp, c int) *ctcHyp {
 	if h, ok := s.next[node]; ok {
 		return h
 	}
-	h := &ctcHyp{tokens: from.tokens, node: node, pb: negInf, pnb: negInf, word: from.word, wlm: from.wlm}
+	h := &ctcHyp{tokens: from.tokens, last: from.last, node: node, pb: negInf, pnb: negInf, word: from.word, wlm: from.wlm}
 	if c >= 0 {
-		h.tokens = append(slices.Clip(from.tokens), c)
+		h.tokens, h.parent, h.last = nil, from, c
 		if s.o.WordLM != nil {
 			ws, d, _ := s.o.WordLM.extend(from.word, c)
 			h.word, h.wlm = ws, from.wlm+float64(d)
@@ -144,9 +157,8 @@ func (s *ctcSearch) extend(h *ctcHyp, y []float32, chars []int) {
 	tot := h.total()
 	same := s.get(h, -1)
 	same.pb = logAdd(same.pb, tot+float64(y[asr.EOS]))
-	last := -1
-	if n := len(h.tokens); n > 0 {
-		last = h.tokens[n-1]
+	last := h.last
+	if last >= 0 {
 		same.pnb = logAdd(same.pnb, h.pnb+float64(y[last]))
 	}
 	for _, c := range chars {
@@ -172,10 +184,13 @@ func (s *ctcSearch) prune(beam []*ctcHyp, width int) []*ctcHyp {
 		if c := cmpDesc(s.rank(a), s.rank(b)); c != 0 {
 			return c
 		}
-		return slices.Compare(a.tokens, b.tokens) // deterministic order
+		return slices.Compare(a.seq(), b.seq()) // deterministic order
 	})
 	if len(beam) > width {
 		beam = beam[:width]
+	}
+	for _, h := range beam {
+		h.seq() // the next frame's prefixes start from these tokens
 	}
 	return slices.Clone(beam)
 }
