@@ -54,6 +54,7 @@ type beam struct {
 	active    []*hypothesis
 	finished  []*hypothesis
 	cands     []candidate
+	pre       []candidate // expand's scratch: one hypothesis's candidates
 }
 
 // attentionBeam runs the attention decoder's beam search of width
@@ -138,7 +139,7 @@ func (b *beam) expand(h *hypothesis, lp []float32) []candidate {
 	for c := 1; c < b.V; c++ {
 		bestOther = max(bestOther, lp[c])
 	}
-	pre := make([]candidate, 0, b.V)
+	pre := b.pre[:0]
 	for c := range b.V {
 		if c == asr.EOS && o.EOSThreshold > 0 && float64(lp[asr.EOS]) < o.EOSThreshold*float64(bestOther) {
 			continue
@@ -157,10 +158,11 @@ func (b *beam) expand(h *hypothesis, lp []float32) []candidate {
 		pre = append(pre, cd)
 	}
 	slices.SortFunc(pre, func(x, y candidate) int { return cmpDesc(x.score, y.score) })
+	b.pre = pre
 	if n := max(2*b.k, 4); len(pre) > n {
 		pre = pre[:n]
 	}
-	return pre
+	return pre // read before the next expand
 }
 
 // scoreCTC adds μ times the CTC prefix score to every candidate (joint
