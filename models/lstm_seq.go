@@ -174,7 +174,7 @@ func (d *seqDir[F]) forward(p *seqPlan, reverse bool, w seqWeights[F], x []F, I,
 	if T > 0 {
 		clear(d.hprev[:p.active[0]*H]) // h₋₁ = 0
 	}
-	d.wh.pack(false, H, 4*H, w.wh, 4*H)
+	d.wh.setLazy(false, H, 4*H, w.wh, 4*H)
 	grain := cellRows(H)
 	for s := 0; s < T && p.active[s] > 0; s++ {
 		n, base := p.active[s], p.off[s]
@@ -216,7 +216,7 @@ func (d *seqDir[F]) backward(p *seqPlan, reverse bool, w, dw seqWeights[F], dOut
 	B, T, N := p.B, p.T, p.rows()
 	d.dh = growFloats(d.dh, B*H)
 	d.dc = growFloats(d.dc, B*H)
-	d.wh.pack(true, 4*H, H, w.wh, 4*H)
+	d.wh.setLazy(true, 4*H, H, w.wh, 4*H)
 	grain := cellRows(H)
 	for s := T - 1; s >= 0; s-- {
 		n, base, later := p.active[s], p.off[s], p.active[s+1]
