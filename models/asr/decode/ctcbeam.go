@@ -195,24 +195,13 @@ func (s *ctcSearch) prune(beam []*ctcHyp, width int) []*ctcHyp {
 	return slices.Clone(beam)
 }
 
-// ctcSequence returns log p_ctc(tokens | x), the probability of the whole
-// transcript under the CTC head summed over its alignments (the prefix
-// score of tokens followed by EOS).
-func ctcSequence(p *ctcPrefix, tokens []int) float64 {
-	s := p.initial()
-	for _, tok := range tokens {
-		s = p.extend(s, tok)
-		if math.IsInf(s.score, -1) {
-			return negInf
-		}
-	}
-	return p.extend(s, asr.EOS).score
-}
-
-// ctcSequences returns ctcSequence of every sequence, extending each
-// prefix the sequences share once: in sorted order, each sequence starts
-// from the states of the prefix it shares with the one before. The
-// scores are ctcSequence's, bit for bit.
+// ctcSequences returns log p_ctc(seq | x) of every sequence, the
+// probability of the whole transcript under the CTC head summed over its
+// alignments (the prefix score of seq followed by EOS; −∞ once a prefix
+// is impossible), extending each prefix the sequences share once: in
+// sorted order, each sequence starts from the states of the prefix it
+// shares with the one before (TestCTCSequences: the same floats as
+// scoring each alone).
 func ctcSequences(p *ctcPrefix, seqs [][]int) []float64 {
 	order := make([]int, len(seqs))
 	for i := range order {

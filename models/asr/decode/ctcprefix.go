@@ -102,7 +102,7 @@ func (c *ctcPrefix) score(g *ctcState, tok int) float64 {
 	}
 	phis := g.rb
 	if tok != g.last {
-		phis = g.eitherEnd(start)
+		phis = g.eitherPhi()
 	}
 	for t := start; t < T; t++ {
 		psi = logAdd(psi, phis[t-1]+float64(c.logp[t*V+tok]))
@@ -133,7 +133,7 @@ func (c *ctcPrefix) extend(g *ctcState, tok int) *ctcState {
 	psi := h.rn[0]
 	phis := g.rb // φ_{t−1} for tok = last: r^b alone
 	if tok != g.last {
-		phis = g.eitherEnd(start)
+		phis = g.eitherPhi()
 	}
 	blank := asr.EOS
 	for t := start; t < T; t++ {
@@ -147,16 +147,11 @@ func (c *ctcPrefix) extend(g *ctcState, tok int) *ctcState {
 	return h
 }
 
-// eitherEnd returns g.either, made on first use from frame from−1 on (the
-// frames before are −∞ for every extension of g).
-func (g *ctcState) eitherEnd(from int) []float64 {
+// eitherPhi returns g.either, made on first use.
+func (g *ctcState) eitherPhi() []float64 {
 	if g.either == nil {
 		g.either = make([]float64, len(g.rn))
 		for t := range g.either {
-			if t < from-1 {
-				g.either[t] = negInf
-				continue
-			}
 			g.either[t] = logAdd(g.rb[t], g.rn[t])
 		}
 	}

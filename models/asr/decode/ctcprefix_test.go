@@ -84,6 +84,19 @@ func TestCTCPrefixSkipsNothing(t *testing.T) {
 	}
 }
 
+// ctcSequence scores one sequence alone, extending it token by token:
+// the reference of ctcSequences.
+func ctcSequence(p *ctcPrefix, tokens []int) float64 {
+	s := p.initial()
+	for _, tok := range tokens {
+		s = p.extend(s, tok)
+		if math.IsInf(s.score, -1) {
+			return negInf
+		}
+	}
+	return p.extend(s, asr.EOS).score
+}
+
 // TestCTCSequences scores sequences that share prefixes (and repeat, and
 // include the empty one and ones too long for the frames) together and
 // one by one: the same float64s.
