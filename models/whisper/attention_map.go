@@ -28,7 +28,8 @@ func CrossAttention(net Network, window []float32, sot, tokens []int, numFrames 
 	if len(sot) == 0 {
 		return nil, fmt.Errorf("whisper: CrossAttention needs the start-of-transcript sequence")
 	}
-	if _, err := dec.Forward(append(append([]int(nil), sot...), tokens...)); err != nil {
+	// Only the cross-attention is read: no row needs logits.
+	if _, err := forwardRows(dec, append(append([]int(nil), sot...), tokens...), nil); err != nil {
 		return nil, err
 	}
 	out := make([][]float32, len(tokens))

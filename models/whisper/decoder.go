@@ -105,33 +105,123 @@ func (d *textDecoder) CrossQK(l, h int) [][]float32 {
 
 // Forward implements TextDecoder.
 func (d *textDecoder) Forward(tokens []int) ([][]float32, error) {
+	return d.ForwardRows(tokens, allRows(len(tokens)))
+}
+
+// ForwardRows implements RowsForwarder.
+func (d *textDecoder) ForwardRows(tokens, keep []int) ([][]float32, error) {
 	if len(tokens) == 0 {
 		return nil, nil
 	}
+	if err := checkKeep(keep, len(tokens)); err != nil {
+		return nil, err
+	}
+	t, off := len(tokens), d.len
+	rows, err := d.run(tokens, keep, func(i int) int { return off + i }, false, d.appendSelf(t))
+	d.appended(t, err)
+	return rows, err
+}
+
+// ForwardProbs implements ProbsForwarder: the output layer goes through
+// the vocabulary in blocks (matrix.targetProbs), so no row of logits is
+// held (64 rows of 51,864 took 13 MB).
+func (d *textDecoder) ForwardProbs(tokens, next []int, n int) ([]float64, error) {
+	t, dims := len(tokens), d.m.dims
+	if len(next) != t {
+		return nil, fmt.Errorf("whisper: %d next tokens for %d tokens", len(next), t)
+	}
+	if n < 1 || n > dims.NVocab {
+		return nil, fmt.Errorf("whisper: probabilities over %d tokens of a %d-token vocabulary", n, dims.NVocab)
+	}
+	for _, tok := range next {
+		if tok >= n {
+			return nil, fmt.Errorf("whisper: next token %d is outside the %d tokens the probabilities cover", tok, n)
+		}
+	}
+	if t == 0 {
+		return nil, nil
+	}
+	off := d.len
+	x, err := d.pass(tokens, func(i int) int { return off + i }, false, d.appendSelf(t))
+	var p []float64
+	if err == nil {
+		d.m.decLn.forward(x, x, t)
+		p = make([]float64, t)
+		d.s.w = d.m.tokEmb.targetProbs(p, x, t, n, next, d.s.w)
+	}
+	d.appended(t, err)
+	return p, err
+}
+
+// appendSelf returns the self-attention of t tokens of one sequence after
+// the d.len in its cache: their keys and values go into the cache, and
+// each attends causally to the cache.
+func (d *textDecoder) appendSelf(t int) func(l int, s *scratch) {
 	n, heads, off := d.m.dims.NTextState, d.m.dims.NTextHead, d.len
-	t := len(tokens)
-	rows, err := d.run(tokens, func(i int) int { return off + i }, false, func(l int, s *scratch) {
+	return func(l int, s *scratch) {
 		k := append(d.self.k[l][:off*n], s.k[:t*n]...)
 		v := append(d.self.v[l][:off*n], s.v[:t*n]...)
 		d.self.k[l], d.self.v[l] = k, v
 		attention.SDPA{Heads: heads, Causal: true, Offset: off}.Attend(s.o, s.q, k, v, t, off+t, n)
-	})
+	}
+}
+
+// appended ends a pass of t tokens of one sequence: they count in the
+// cache if it succeeded, and a pass of more rows than a step's does not
+// keep its scratch: a prompt's or a timing pass's 9·t·n floats and a
+// weight in float32 (8.6 MB for base's prompt of 224 tokens) would stay
+// with the decoder, or its clones' copies, for the rest of a search that
+// steps a row at a time.
+func (d *textDecoder) appended(t int, err error) {
 	if err == nil {
 		d.len += t
 	}
-	return rows, err
+	if t > fewRows {
+		d.s, d.st, d.x = nil, 0, nil
+	}
 }
 
 // run passes t = len(tokens) rows through the decoder, row i token
-// tokens[i] at position pos(i), and returns their logits (t rows of
-// NVocab in d's buffer): the embeddings, then per block the
-// self-attention, whose keys and values selfAttend appends to the right
-// caches and attends to (from s.q, s.k, s.v into s.o), the out
-// projection, the cross-attention, the MLP, each with its residual, and
-// the output layer. The rows may be one sequence's tokens (Forward) or
-// several sequences' steps (steps, forwardBatch): nothing but selfAttend
-// mixes rows. When d records, it keeps every row's cross-attention scores.
-func (d *textDecoder) run(tokens []int, pos func(i int) int, steps bool, selfAttend func(l int, s *scratch)) ([][]float32, error) {
+// tokens[i] at position pos(i), and returns the logits of the rows keep
+// names (ascending indices into tokens; len(keep) rows of NVocab in d's
+// buffer): the embeddings, then per block the self-attention, whose keys
+// and values selfAttend appends to the right caches and attends to (from
+// s.q, s.k, s.v into s.o), the out projection, the cross-attention, the
+// MLP, each with its residual, and the final layer norm and output layer
+// for the kept rows only (a prompt of 224 tokens needs one row's logits;
+// all of them cost 12 GFLOP and 46 MB for base). The rows may be one
+// sequence's tokens (Forward) or several sequences' steps (steps,
+// forwardBatch): nothing but selfAttend mixes rows. When d records, it keeps every row's cross-attention scores.
+func (d *textDecoder) run(tokens, keep []int, pos func(i int) int, steps bool, selfAttend func(l int, s *scratch)) ([][]float32, error) {
+	x, err := d.pass(tokens, pos, steps, selfAttend)
+	if err != nil {
+		return nil, err
+	}
+	s := d.s
+	defer func() { s.steps = false }()
+	t, n, k := len(tokens), d.m.dims.NTextState, len(keep)
+	if k == 0 {
+		return nil, nil
+	}
+	if k < t { // gather the kept rows to the front (keep ascends: j ≤ i)
+		for j, i := range keep {
+			copy(x[j*n:(j+1)*n], x[i*n:(i+1)*n])
+		}
+	}
+	d.m.decLn.forward(x, x, k)
+	d.logits = grow(d.logits, k*d.m.dims.NVocab)
+	d.m.logits(d.logits, x, k, s)
+	rows := make([][]float32, k)
+	for i := range rows {
+		rows[i] = d.logits[i*d.m.dims.NVocab : (i+1)*d.m.dims.NVocab]
+	}
+	return rows, nil
+}
+
+// pass runs the decoder's blocks over t = len(tokens) rows as run
+// describes and returns the residual stream after the last block (t, n),
+// before the final layer norm, in d.x.
+func (d *textDecoder) pass(tokens []int, pos func(i int) int, steps bool, selfAttend func(l int, s *scratch)) ([]float32, error) {
 	dims := d.m.dims
 	t, n, heads := len(tokens), dims.NTextState, dims.NTextHead
 	for i, tok := range tokens {
@@ -153,8 +243,7 @@ func (d *textDecoder) run(tokens []int, pos func(i int) int, steps bool, selfAtt
 		d.s, d.st = newScratch(t, n), t
 	}
 	s := d.s
-	s.steps = steps
-	defer func() { s.steps = false }()
+	s.steps = steps // until the caller's end: the output layer reads it too
 	for l := range d.m.decBlocks {
 		b := &d.m.decBlocks[l]
 		b.attnLn.forward(s.h, x, t)
@@ -180,14 +269,7 @@ func (d *textDecoder) run(tokens []int, pos func(i int) int, steps bool, selfAtt
 		addTo(x, s.h)
 		b.mlp(x, s, t)
 	}
-	d.m.decLn.forward(x, x, t)
-	d.logits = grow(d.logits, t*dims.NVocab)
-	d.m.logits(d.logits, x, t, s)
-	rows := make([][]float32, t)
-	for i := range rows {
-		rows[i] = d.logits[i*dims.NVocab : (i+1)*dims.NVocab]
-	}
-	return rows, nil
+	return x, nil
 }
 
 // grow returns s resized to n, reusing its array when it is large enough.

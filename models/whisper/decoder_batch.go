@@ -61,7 +61,7 @@ func (d *textDecoder) forwardBatch(decs []*textDecoder, tokens []int) ([][]float
 		return nil, fmt.Errorf("whisper: %d tokens for %d decoders", len(tokens), len(decs))
 	}
 	n, heads := d.m.dims.NTextState, d.m.dims.NTextHead
-	rows, err := d.run(tokens, func(k int) int { return decs[k].len }, true, func(l int, s *scratch) {
+	rows, err := d.run(tokens, allRows(len(tokens)), func(k int) int { return decs[k].len }, true, func(l int, s *scratch) {
 		for k, e := range decs {
 			off := e.len
 			ck := append(e.self.k[l][:off*n], s.k[k*n:(k+1)*n]...)

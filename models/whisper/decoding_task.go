@@ -187,15 +187,21 @@ func (t *decodingTask) mainLoop(net Network, audio *AudioFeatures, initial []int
 	decs := make([]TextDecoder, n)
 	decs[0] = net.NewDecoder(audio, nil)
 	defer func() { releaseDecoders(decs) }()
-	rows, err := decs[0].Forward(initial)
+	// Only two rows' logits are read: the start of transcript's (no
+	// speech) and the last's (the first token).
+	keep := []int{t.sotIdx, len(initial) - 1}
+	if t.sotIdx == len(initial)-1 {
+		keep = keep[1:]
+	}
+	rows, err := forwardRows(decs[0], initial, keep)
 	*forwarded += len(initial)
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("whisper: decoding: %w", err)
 	}
-	if len(rows) != len(initial) {
-		return nil, nil, 0, fmt.Errorf("whisper: decoder returned %d logit rows for %d tokens", len(rows), len(initial))
+	if len(rows) != len(keep) {
+		return nil, nil, 0, fmt.Errorf("whisper: decoder returned %d logit rows for %d", len(rows), len(keep))
 	}
-	noSpeech := softmaxAt(rows[t.sotIdx], t.sp.NoSpeech)
+	noSpeech := softmaxAt(rows[0], t.sp.NoSpeech)
 	logits := make([][]float32, n)
 	logits[0] = append([]float32(nil), rows[len(rows)-1]...)
 	for k := 1; k < n; k++ {

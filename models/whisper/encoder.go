@@ -53,9 +53,13 @@ func (m *Model) encodeWindow(mel []float32, frames int) []float32 {
 	// then (ctx = frames/2): h1 (frames, n) in v and o, conv1's unfolded
 	// input (frames, 3·n_mels) in q and k when it fits, conv2's
 	// (frames/2, 3n) in u.
-	all, free := allocTemp(9 * ctx * n) // 20 MB for tiny's full window, off the heap, freed on return
+	// The weights' float32 copies (s.w) follow: the Go heap would keep
+	// their 4 MB (base) after the window, when the decoder's caches come.
+	wsize := m.encoderMulScratch()
+	all, free := allocTemp(9*ctx*n + wsize) // 20 MB for tiny's full window, off the heap, freed on return
 	defer free()
-	s := scratchOver(all, ctx, n)
+	s := scratchOver(all[:9*ctx*n], ctx, n)
+	s.w = all[9*ctx*n:][:0:wsize]
 	h1 := s.all[3*ctx*n : 5*ctx*n]
 	var cols1 []float32
 	if k := frames * 3 * d.NMels; k <= 2*ctx*n {
@@ -72,6 +76,19 @@ func (m *Model) encodeWindow(mel []float32, frames int) []float32 {
 	}
 	m.lnPost.forward(x, x, ctx)
 	return x
+}
+
+// encoderMulScratch returns the most float32s matrix.mul needs for any
+// of the encoder's weights (matrix.mulScratch).
+func (m *Model) encoderMulScratch() int {
+	size := max(m.conv1.w.mulScratch(), m.conv2.w.mulScratch())
+	for i := range m.encBlocks {
+		b := &m.encBlocks[i]
+		for _, l := range []*linear{&b.attn.query, &b.attn.key, &b.attn.value, &b.attn.out, &b.mlp1, &b.mlp2} {
+			size = max(size, l.w.mulScratch())
+		}
+	}
+	return size
 }
 
 // scratch holds one sequence's intermediate activations.

@@ -234,6 +234,20 @@ func parallelRows(rows, cols int, part func(lo, hi int)) {
 	wg.Wait()
 }
 
+// mulScratch returns how many float32s mul's buf grows to for a product
+// of several rows: none for float32 weights, W's size when converted whole,
+// a block's for mulBlocks.
+func (w *matrix) mulScratch() int {
+	switch {
+	case w.f32 != nil:
+		return 0
+	case w.rows*w.cols > wholeElems:
+		return min(max(1, blockBytes/(4*w.cols)), w.rows) * w.cols
+	default:
+		return w.rows * w.cols
+	}
+}
+
 // mulBlocks writes y (t, rows) = x (t, cols)·Wᵀ for a large compact W
 // (the token embedding), converting blocks of its rows to float32 into buf
 // (grown as needed and returned) and multiplying each by sgemm: every

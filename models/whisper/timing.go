@@ -75,7 +75,7 @@ type wordTiming struct {
 }
 
 // alignChunk is how many tokens findAlignment passes through the decoder
-// at a time: 13 MB of logits.
+// at a time.
 const alignChunk = 64
 
 // findAlignment is timing.py's find_alignment with medfilt_width 7 and
@@ -89,25 +89,32 @@ func findAlignment(net Network, tok TextTokenizer, audio *AudioFeatures, sot, te
 	tokens := append(append(append(append([]int(nil), sot...), sp.NoTimestamps), textTokens...), sp.EOT)
 	dec := net.NewDecoder(audio, heads)
 	defer releaseDecoders([]TextDecoder{dec})
-	// The tokens go through the decoder alignChunk at a time: each row's
-	// logits are only needed for its token's probability, and a whole
-	// window's at once (224 rows of 51,864) took 46 MB.
+	// The tokens go through the decoder alignChunk at a time (their
+	// scratch and cross-attention rows stay small), each row giving only
+	// its next text token's probability (forwardProbs: no rows of
+	// logits).
 	probs := make([]float64, len(textTokens))
+	next := make([]int, alignChunk)
 	for a := 0; a < len(tokens); a += alignChunk {
 		b := min(len(tokens), a+alignChunk)
-		logits, err := dec.Forward(tokens[a:b])
+		for i := range next[:b-a] {
+			// Row p predicts the token after it: text token k follows
+			// position len(sot)+k (<|notimestamps|> is at len(sot)).
+			next[i] = -1
+			if k := a + i - len(sot); k >= 0 && k < len(textTokens) {
+				next[i] = textTokens[k]
+			}
+		}
+		p, err := forwardProbs(dec, tokens[a:b], next[:b-a], sp.EOT)
 		if err != nil {
 			return nil, fmt.Errorf("whisper: word timestamps: %w", err)
 		}
-		if len(logits) != b-a {
-			return nil, fmt.Errorf("whisper: word timestamps: decoder returned %d rows for %d tokens", len(logits), b-a)
+		if len(p) != b-a {
+			return nil, fmt.Errorf("whisper: word timestamps: decoder returned %d probabilities for %d tokens", len(p), b-a)
 		}
-		for i, row := range logits {
-			// Row p predicts the token after it: text token k follows
-			// position len(sot)+k (<|notimestamps|> is at len(sot)).
+		for i := range p {
 			if k := a + i - len(sot); k >= 0 && k < len(textTokens) {
-				row = row[:sp.EOT]
-				probs[k] = math.Exp(float64(row[textTokens[k]]) - logSumExp(row))
+				probs[k] = p[i]
 			}
 		}
 	}
