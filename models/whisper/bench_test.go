@@ -221,3 +221,39 @@ var benchContext = func() int {
 	}
 	return 200
 }()
+
+// BenchmarkPromptBase times a window's first decoder pass when it is
+// conditioned on the previous text: 224 tokens of it, <|startoftranscript|>
+// and <|notimestamps|> (226 rows, base's shape, f16). "two rows" gives
+// logits to the rows the decoding reads (the start of transcript's and
+// the last), as decodingTask.mainLoop asks; "every row" to all 226, as
+// Forward does (and the decoding did before).
+func BenchmarkPromptBase(b *testing.B) {
+	m, mel := benchModel(b, baseDims)
+	enc, err := m.Encode(mel)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer enc.Release()
+	prompt := make([]int, 0, 226)
+	for i := range 224 {
+		prompt = append(prompt, 400+7*i)
+	}
+	prompt = append(prompt, 50257, 50362)
+	for _, tc := range []struct {
+		name string
+		keep []int
+	}{{"two rows", []int{224, 225}}, {"every row", allRows(len(prompt))}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			defer reportCPU(b, processCPU())
+			for range b.N {
+				d := m.NewDecoder(enc, nil)
+				if _, err := forwardRows(d, prompt, tc.keep); err != nil {
+					b.Fatal(err)
+				}
+				releaseDecoders([]TextDecoder{d})
+			}
+		})
+	}
+}
