@@ -15,8 +15,9 @@ import (
 // the first n tokens (within 1e-6 relative: its log-sum-exp goes block by
 // block), and both leave the cache as Forward does (the next step's
 // logits are bit for bit the same). Generated models (bundle shape) in
-// f32, f16 and q8_0, whose token embeddings take each of targetProbs'
-// paths.
+// f32 (kept in float32: useHalfAVX2 off while it loads, as in purego
+// builds), f16 and q8_0, whose token embeddings take each of
+// targetProbs' paths.
 func TestForwardRowsAndProbs(t *testing.T) {
 	prompt := []int{50360, 400, 401, 402, 403, 404, 405, 406, 407, 408, 50257, 50362, 500, 501, 502, 503, 504, 505, 506, 507, 508}
 	const n = 50256 // word timing's: the tokens before <|endoftext|>
@@ -25,6 +26,8 @@ func TestForwardRowsAndProbs(t *testing.T) {
 		m    func(t *testing.T) *Model
 	}{
 		{"f32", func(t *testing.T) *Model {
+			defer func(v bool) { useHalfAVX2 = v }(useHalfAVX2)
+			useHalfAVX2 = false
 			m, err := fromGGML(generateModel(bundleShape, 9095).ggml(t, true), nil, "generated f32")
 			if err != nil {
 				t.Fatal(err)
@@ -36,6 +39,9 @@ func TestForwardRowsAndProbs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := tc.m(t)
+			if emb := m.tokEmb; tc.name == "f32" && emb.f32 == nil {
+				t.Fatalf("the token embedding is %d halves, %d quantized bytes, not float32", len(emb.half), len(emb.q))
+			}
 			audio, err := m.Encode(randomMel(m.Dims(), 12))
 			if err != nil {
 				t.Fatal(err)

@@ -39,10 +39,11 @@ func (w *matrix) targetProbs(p []float64, x []float32, t, n int, target []int, b
 	for r0 := 0; r0 < n; r0 += blk {
 		r1 := min(n, r0+blk)
 		nb := r1 - r0
-		blockW := wb[:nb*cols]
+		var blockW []float32
 		if w.f32 != nil {
 			blockW = w.f32[r0*cols : r1*cols]
 		} else {
+			blockW = wb[:nb*cols]
 			w.rowsTo(blockW, r0, r1)
 		}
 		sgemm.Gemm(false, true, t, nb, cols, 1, x, cols, blockW, cols, 0, z, nb)
