@@ -118,7 +118,9 @@ func (d *textDecoder) ForwardRows(tokens, keep []int) ([][]float32, error) {
 	}
 	t, off := len(tokens), d.len
 	rows, err := d.run(tokens, keep, func(i int) int { return off + i }, false, d.appendSelf(t))
-	d.appended(t, err)
+	if err == nil {
+		d.len += t
+	}
 	return rows, err
 }
 
@@ -149,7 +151,9 @@ func (d *textDecoder) ForwardProbs(tokens, next []int, n int) ([]float64, error)
 		p = make([]float64, t)
 		d.s.w = d.m.tokEmb.targetProbs(p, x, t, n, next, d.s.w)
 	}
-	d.appended(t, err)
+	if err == nil {
+		d.len += t
+	}
 	return p, err
 }
 
@@ -163,21 +167,6 @@ func (d *textDecoder) appendSelf(t int) func(l int, s *scratch) {
 		v := append(d.self.v[l][:off*n], s.v[:t*n]...)
 		d.self.k[l], d.self.v[l] = k, v
 		attention.SDPA{Heads: heads, Causal: true, Offset: off}.Attend(s.o, s.q, k, v, t, off+t, n)
-	}
-}
-
-// appended ends a pass of t tokens of one sequence: they count in the
-// cache if it succeeded, and a pass of more rows than a step's does not
-// keep its scratch: a prompt's or a timing pass's 9·t·n floats and a
-// weight in float32 (8.6 MB for base's prompt of 224 tokens) would stay
-// with the decoder, or its clones' copies, for the rest of a search that
-// steps a row at a time.
-func (d *textDecoder) appended(t int, err error) {
-	if err == nil {
-		d.len += t
-	}
-	if t > fewRows {
-		d.s, d.st, d.x = nil, 0, nil
 	}
 }
 
@@ -231,6 +220,14 @@ func (d *textDecoder) pass(tokens []int, pos func(i int) int, steps bool, selfAt
 		if p := pos(i); p >= dims.NTextCtx {
 			return nil, fmt.Errorf("whisper: decoding past the text context: %d tokens, the model holds %d", p+1, dims.NTextCtx)
 		}
+	}
+	// The buffers fit the pass: a step after a long pass (a prompt, a
+	// word-timing chunk, which reuse each other's) does not keep the long
+	// pass's, whose activations, float32 weight copies and logits (8.6 MB
+	// for base's prompt of 224 tokens) would stay with the decoder for the rest of a search that steps a
+	// row at a time.
+	if t <= fewRows && d.st > fewRows {
+		d.s, d.st, d.x, d.logits = nil, 0, nil, nil
 	}
 	d.x = grow(d.x, t*n)
 	x := d.x

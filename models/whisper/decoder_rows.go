@@ -21,14 +21,18 @@ type RowsForwarder interface {
 }
 
 // forwardRows appends tokens to dec and returns the logits of the rows
-// keep names (strictly ascending), through ForwardRows where dec has it,
-// else by Forward and picking the rows.
+// keep names (strictly ascending; len(keep) rows, or an error), through
+// ForwardRows where dec has it, else by Forward and picking the rows.
 func forwardRows(dec TextDecoder, tokens, keep []int) ([][]float32, error) {
 	if err := checkKeep(keep, len(tokens)); err != nil {
 		return nil, err
 	}
 	if rf, ok := dec.(RowsForwarder); ok {
-		return rf.ForwardRows(tokens, keep)
+		rows, err := rf.ForwardRows(tokens, keep)
+		if err == nil && len(rows) != len(keep) {
+			err = fmt.Errorf("whisper: decoder returned %d logit rows for %d kept", len(rows), len(keep))
+		}
+		return rows, err
 	}
 	rows, err := dec.Forward(tokens)
 	if err != nil {
@@ -55,30 +59,37 @@ type ProbsForwarder interface {
 }
 
 // forwardProbs appends tokens to dec and returns each row's probability
-// of next[i] among the first n tokens, through ForwardProbs where dec has
-// it, else from Forward's logits.
+// of next[i] among the first n tokens (len(tokens) of them, or an error), through ForwardProbs where dec has
+// it, else from the logits of the rows that have a next token
+// (forwardRows).
 func forwardProbs(dec TextDecoder, tokens, next []int, n int) ([]float64, error) {
 	if pf, ok := dec.(ProbsForwarder); ok {
-		return pf.ForwardProbs(tokens, next, n)
+		p, err := pf.ForwardProbs(tokens, next, n)
+		if err == nil && len(p) != len(tokens) {
+			err = fmt.Errorf("whisper: decoder returned %d probabilities for %d tokens", len(p), len(tokens))
+		}
+		return p, err
 	}
 	if len(next) != len(tokens) {
 		return nil, fmt.Errorf("whisper: %d next tokens for %d tokens", len(next), len(tokens))
 	}
-	rows, err := dec.Forward(tokens)
+	var keep []int
+	for i, tok := range next {
+		if tok >= 0 {
+			keep = append(keep, i)
+		}
+	}
+	rows, err := forwardRows(dec, tokens, keep)
 	if err != nil {
 		return nil, err
 	}
-	if len(rows) != len(tokens) {
-		return nil, fmt.Errorf("whisper: decoder returned %d logit rows for %d tokens", len(rows), len(tokens))
-	}
 	p := make([]float64, len(tokens))
-	for i, row := range rows {
-		if next[i] >= 0 {
-			if n > len(row) || next[i] >= n {
-				return nil, fmt.Errorf("whisper: next token %d of %d outside a row of %d logits", next[i], n, len(row))
-			}
-			p[i] = math.Exp(float64(row[next[i]]) - logSumExp(row[:n]))
+	for j, i := range keep {
+		row := rows[j]
+		if n > len(row) || next[i] >= n {
+			return nil, fmt.Errorf("whisper: next token %d of %d outside a row of %d logits", next[i], n, len(row))
 		}
+		p[i] = math.Exp(float64(row[next[i]]) - logSumExp(row[:n]))
 	}
 	return p, nil
 }

@@ -198,9 +198,6 @@ func (t *decodingTask) mainLoop(net Network, audio *AudioFeatures, initial []int
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("whisper: decoding: %w", err)
 	}
-	if len(rows) != len(keep) {
-		return nil, nil, 0, fmt.Errorf("whisper: decoder returned %d logit rows for %d", len(rows), len(keep))
-	}
 	noSpeech := softmaxAt(rows[0], t.sp.NoSpeech)
 	logits := make([][]float32, n)
 	logits[0] = append([]float32(nil), rows[len(rows)-1]...)

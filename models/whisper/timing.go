@@ -109,9 +109,6 @@ func findAlignment(net Network, tok TextTokenizer, audio *AudioFeatures, sot, te
 		if err != nil {
 			return nil, fmt.Errorf("whisper: word timestamps: %w", err)
 		}
-		if len(p) != b-a {
-			return nil, fmt.Errorf("whisper: word timestamps: decoder returned %d probabilities for %d tokens", len(p), b-a)
-		}
 		for i := range p {
 			if k := a + i - len(sot); k >= 0 && k < len(textTokens) {
 				probs[k] = p[i]

@@ -124,9 +124,9 @@ type Streamer struct {
 // 0.18–0.27 s at the 95th percentile, and stopping after a wasted
 // speculation that merely outlasted the wait left the utterance after
 // one whose end moved to be decoded after its cut (p95 0.67 s against
-// 0.57–0.66 s, measured before the search got faster). Bounding the wasted decodings' cost by 5 % of the audio
-// instead let base's shape waste more (finals p50 2.96–3.13 s against
-// 2.71–2.75 s).
+// 0.57–0.66 s, measured before the search got faster). Bounding the
+// wasted decodings' cost by 5 % of the audio instead let base's shape
+// waste more (finals p50 2.96–3.13 s against 2.71–2.75 s).
 type speculation struct {
 	start, end int
 	chunk      speech.Chunk
