@@ -11,27 +11,74 @@ import (
 	"github.com/attend-go/attend/pipeline/stream"
 )
 
-// countingModel counts the full (not partial) decodings of its decoders.
+// countingModel counts the full decodings of its decoders, and the
+// partial ones when partial is not nil.
 type countingModel struct {
 	speechmodel.Model
-	full *int
+	full, partial *int
 }
 
 func (m countingModel) NewDecoder() (speechmodel.Decoder, error) {
 	d, err := m.Model.NewDecoder()
-	return countingDecoder{d, m.full}, err
+	return countingDecoder{d, m.full, m.partial}, err
 }
 
 type countingDecoder struct {
 	speechmodel.Decoder
-	full *int
+	full, partial *int
 }
 
 func (d countingDecoder) Decode(e speechmodel.Encoding, o *speechmodel.DecodeOptions) (*speechmodel.Hypothesis, error) {
-	if o == nil || !o.Partial {
+	switch {
+	case o == nil || !o.Partial:
 		*d.full++
+	case d.partial != nil:
+		*d.partial++
 	}
 	return d.Decoder.Decode(e, o)
+}
+
+// TestNoPartialOfAnEndedUtterance streams utterances apart by 1.5 s
+// pauses in 100 ms pieces: once an utterance's speech has ended and its
+// speculation is decoded, no partial decodes it again while the
+// endpointer waits to cut it (such a partial would find the same words
+// and delay the final by its cost), and each final is its speculation.
+func TestNoPartialOfAnEndedUtterance(t *testing.T) {
+	var full, partial int
+	s, err := stream.New(countingModel{model(t), &full, &partial}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := recording(t, 3)
+	speculated, finals, again := false, 0, 0
+	for i := 0; i <= len(x); i += rate / 10 {
+		full0, partial0 := full, partial
+		var ev []stream.Event
+		if i < len(x) {
+			ev, err = s.Write(x[i:min(i+rate/10, len(x))])
+		} else {
+			ev, err = s.Close()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if speculated {
+			again += partial - partial0
+		}
+		speculated = speculated || full > full0
+		for _, e := range ev {
+			if e.Final {
+				finals++
+				speculated = false
+			}
+		}
+	}
+	if finals != 3 || full != 3 || again != 0 {
+		t.Errorf("%d finals, %d full decodings (want 3 and 3: every final its speculation), %d partial decodings after a speculation and before its final (want 0)", finals, full, again)
+	}
+	if partial == 0 {
+		t.Error("no partials at all")
+	}
 }
 
 // TestWastedSlowSpeculationStops streams utterances joined by pauses
@@ -44,7 +91,7 @@ func (d countingDecoder) Decode(e speechmodel.Encoding, o *speechmodel.DecodeOpt
 // final decodes within the wait again), so no more than one is wasted. The finals are the same.
 func TestWastedSlowSpeculationStops(t *testing.T) {
 	var full int
-	m := countingModel{model(t), &full}
+	m := countingModel{model(t), &full, nil}
 	x := pausedRecording(t, 4, 150*time.Millisecond)
 	var tick time.Duration
 	slow := func() time.Duration { tick += time.Second; return tick }

@@ -206,8 +206,11 @@ func (s *Streamer) Write(samples []float32) ([]Event, error) {
 	if err != nil {
 		return events, err
 	}
-	if ok, err := s.speculate(); err != nil || ok {
-		return events, err // a partial now would decode the same audio again
+	if held, err := s.speculate(); err != nil || held {
+		// The utterance's speech has ended and is decoded (now or by a
+		// speculation whose bounds still hold): a partial would decode
+		// the same speech again, and delay the final.
+		return events, err
 	}
 	if s.interval == 0 || s.received < s.due || !s.seg.HeardSpeech() {
 		return events, nil
@@ -285,12 +288,15 @@ func (s *Streamer) finals(events []Event) ([]Event, error) {
 }
 
 // speculate decodes the segment the endpointer is about to cut, once
-// (again if its bounds move, no sooner than PartialLoad allows); ok says
-// it decoded.
-func (s *Streamer) speculate() (ok bool, err error) {
+// (again if its bounds move, no sooner than PartialLoad allows); held
+// says that a speculation of the segment now tentative exists: made now,
+// or earlier at the same bounds.
+func (s *Streamer) speculate() (held bool, err error) {
 	start, end, found := s.seg.Tentative()
-	if s.slow || !found || start == s.spec.start && end == s.spec.end || start < s.openStart || end-s.openStart > len(s.open) ||
-		s.received < s.specDue {
+	if found && start == s.spec.start && end == s.spec.end {
+		return true, nil
+	}
+	if s.slow || !found || start < s.openStart || end-s.openStart > len(s.open) || s.received < s.specDue {
 		return false, nil
 	}
 	s.wasted(s.spec) // its bounds moved
