@@ -206,28 +206,32 @@ func (s *Streamer) Write(samples []float32) ([]Event, error) {
 	if err != nil {
 		return events, err
 	}
-	if held, err := s.speculate(); err != nil || held {
-		// The utterance's speech has ended and is decoded (now or by a
-		// speculation whose bounds still hold): a partial would decode
-		// the same speech again, and delay the final.
+	held, err := s.speculate()
+	if err != nil || s.interval == 0 || s.received < s.due || !s.seg.HeardSpeech() {
 		return events, err
 	}
-	if s.interval == 0 || s.received < s.due || !s.seg.HeardSpeech() {
-		return events, nil
-	}
 	s.due = s.received + s.interval
-	start := s.clock()
-	text, err := s.tr.Partial(s.open)
-	if err != nil {
-		return events, fmt.Errorf("stream: %w", err)
-	}
-	if text == "" && s.partial == "" {
-		// Speech, but too little for words yet: the first words are
-		// wanted soonest, so try again in a quarter of the interval.
-		s.due = s.received + s.interval/4
-	}
-	if s.load > 0 {
-		s.due = max(s.due, s.received+durationSamples(time.Duration(float64(s.clock()-start)/s.load)))
+	text := s.spec.chunk.Text
+	if !held || text == "" {
+		// Unless the utterance's speech has ended and is decoded into
+		// words (by a speculation whose bounds still hold): a partial
+		// would decode the same speech again and delay the final, so
+		// the speculation's text is the partial instead, the final's if
+		// the endpointer cuts there. Speech the speculation found no
+		// words in may be the start of words the detector has not yet
+		// heard on.
+		start := s.clock()
+		if text, err = s.tr.Partial(s.open); err != nil {
+			return events, fmt.Errorf("stream: %w", err)
+		}
+		if text == "" && s.partial == "" {
+			// Speech, but too little for words yet: the first words are
+			// wanted soonest, so try again in a quarter of the interval.
+			s.due = s.received + s.interval/4
+		}
+		if s.load > 0 {
+			s.due = max(s.due, s.received+durationSamples(time.Duration(float64(s.clock()-start)/s.load)))
+		}
 	}
 	if text != "" && text != s.partial {
 		s.partial = text
