@@ -404,8 +404,9 @@ packBNpanel:
 // func sgemmPackATAVX2(kk int, a *float32, lda int, alpha float32, dst *float32)
 //
 // dst[6p + r] = alpha·a[p·lda + r] for p < kk, r < 6: a strip of six rows of
-// op(A) = Aᵀ, six consecutive values of each row of the stored A. Masked
-// loads and stores touch exactly those six. kk ≥ 1.
+// op(A) = Aᵀ, six consecutive values of each row of the stored A. A masked
+// load reads exactly those six; they are stored as four and two (a masked
+// store is microcoded on AMD's Zen cores, several times slower). kk ≥ 1.
 TEXT ·sgemmPackATAVX2(SB), NOSPLIT, $0-40
 	MOVQ kk+0(FP), CX
 	MOVQ a+8(FP), SI
@@ -418,7 +419,9 @@ TEXT ·sgemmPackATAVX2(SB), NOSPLIT, $0-40
 packATloop:
 	VMASKMOVPS (SI), Y15, Y0
 	VMULPS Y14, Y0, Y0
-	VMASKMOVPS Y0, Y15, (DI)
+	VEXTRACTF128 $1, Y0, X1
+	VMOVUPS X0, (DI)
+	VMOVLPS X1, 16(DI)
 	ADDQ R9, SI
 	ADDQ $24, DI
 	DECQ CX
@@ -431,8 +434,12 @@ packATloop:
 // dst[6p + r] = alpha·a[r·lda + p] for p < kk, r < 6: a strip of six rows
 // of A, not transposed, interleaved. kk is a multiple of 8. Eight values of
 // each row are loaded (Y0–Y5, rows 6 and 7 being zero) and transposed 8×8
-// with unpacks, shuffles and lane permutes into eight columns, each stored
-// with a mask as six values.
+// with unpacks, shuffles and lane permutes into eight columns of six
+// values. The first seven are stored eight values wide, each store's last
+// two overwritten by the next; the eighth as four and two, so that nothing
+// is written past the strip. (A masked store is microcoded on AMD's Zen
+// cores: with one per column the packing took a fifth as long as the
+// products it fed in Whisper's encoder.)
 TEXT ·sgemmPackANAVX2(SB), NOSPLIT, $0-40
 	MOVQ kk+0(FP), CX
 	SHRQ $3, CX
@@ -444,7 +451,6 @@ TEXT ·sgemmPackANAVX2(SB), NOSPLIT, $0-40
 	ADDQ R9, R10            // R10 = row 3
 	VBROADCASTSS alpha+24(FP), Y14
 	MOVQ dst+32(FP), DI
-	VMOVUPS sgemmMask6<>(SB), Y13
 	VXORPS Y15, Y15, Y15
 
 packANloop:
@@ -469,21 +475,23 @@ packANloop:
 	VSHUFPS $0x44, Y15, Y11, Y6
 	VSHUFPS $0xEE, Y15, Y11, Y7
 	VPERM2F128 $0x20, Y4, Y0, Y8
-	VMASKMOVPS Y8, Y13, (DI)
+	VMOVUPS Y8, (DI)
 	VPERM2F128 $0x20, Y5, Y1, Y8
-	VMASKMOVPS Y8, Y13, 24(DI)
+	VMOVUPS Y8, 24(DI)
 	VPERM2F128 $0x20, Y6, Y2, Y8
-	VMASKMOVPS Y8, Y13, 48(DI)
+	VMOVUPS Y8, 48(DI)
 	VPERM2F128 $0x20, Y7, Y3, Y8
-	VMASKMOVPS Y8, Y13, 72(DI)
+	VMOVUPS Y8, 72(DI)
 	VPERM2F128 $0x31, Y4, Y0, Y8
-	VMASKMOVPS Y8, Y13, 96(DI)
+	VMOVUPS Y8, 96(DI)
 	VPERM2F128 $0x31, Y5, Y1, Y8
-	VMASKMOVPS Y8, Y13, 120(DI)
+	VMOVUPS Y8, 120(DI)
 	VPERM2F128 $0x31, Y6, Y2, Y8
-	VMASKMOVPS Y8, Y13, 144(DI)
+	VMOVUPS Y8, 144(DI)
 	VPERM2F128 $0x31, Y7, Y3, Y8
-	VMASKMOVPS Y8, Y13, 168(DI)
+	VEXTRACTF128 $1, Y8, X9
+	VMOVUPS X8, 168(DI)
+	VMOVLPS X9, 184(DI)
 	ADDQ $32, SI
 	ADDQ $32, R10
 	ADDQ $192, DI

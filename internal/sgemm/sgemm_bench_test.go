@@ -28,6 +28,8 @@ import (
 //	bilstmStep       (16×256)·(256×1024): BiLSTM recurrence step, B = 16
 //	gemv             (1×256)·(256×1024): greedy decoding, one row
 //	gemvT            (1×576)·(1024×576)ᵀ
+//	whisperLinear    (1500×384)·(384×384): a projection of tiny Whisper's encoder
+//	whisperAV        (1500×1500)·(1500×64): its attention's weights times values, a head
 func BenchmarkSgemm(b *testing.B) {
 	shapes := []struct {
 		name           string
@@ -47,6 +49,8 @@ func BenchmarkSgemm(b *testing.B) {
 		{"bilstmStep", false, false, 16, 1024, 256},
 		{"gemv", false, false, 1, 1024, 256},
 		{"gemvT", false, true, 1, 1024, 576},
+		{"whisperLinear", false, false, 1500, 384, 384},
+		{"whisperAV", false, false, 1500, 64, 1500},
 	}
 	impls := []struct {
 		name string

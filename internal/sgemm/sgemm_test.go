@@ -417,7 +417,9 @@ func TestSgemmBadArgs(t *testing.T) {
 }
 
 // TestSgemmPack checks the assembly packing against the Go packing, bit
-// for bit, including the zero padding of partial strips and panels.
+// for bit, including the zero padding of partial strips and panels, and
+// that it writes nothing past the packed block (the strips of A are
+// stored in overlapping pieces).
 func TestSgemmPack(t *testing.T) {
 	if !sgemmAVX2 {
 		t.Log("no AVX2/FMA here: the Go packing runs alone, and TestSgemm covers it")
@@ -438,16 +440,19 @@ func TestSgemmPack(t *testing.T) {
 					} else {
 						g.a = rnd(m * g.lda)
 					}
+					const guard = 16
 					size := roundUp(rows, sgemmMR) * kk
-					got, want := make([]float32, size), make([]float32, size)
+					got, want := make([]float32, size+guard), make([]float32, size+guard)
 					for i := range got {
 						got[i], want[i] = 99, 99
 					}
 					g.avx2 = true
-					g.packA(got, ic, rows, pc, kk)
+					g.packA(got[:size], ic, rows, pc, kk)
 					g.avx2 = false
-					g.packA(want, ic, rows, pc, kk)
-					if i := firstDiff(got, want); i >= 0 {
+					g.packA(want[:size], ic, rows, pc, kk)
+					if i := firstDiff(got, want); i >= size {
+						t.Errorf("packing A wrote %g past the block (at %d of %d)", got[i], i, size)
+					} else if i >= 0 {
 						t.Errorf("packed A[%d] = %g, want %g", i, got[i], want[i])
 					}
 				})
