@@ -33,7 +33,9 @@
 //     search (speechmodel.DecodeOptions.Partial: the LAS CTC head's best
 //     path; for Whisper a greedy pass over a reduced audio context just
 //     longer than the utterance) into a Partial event when its text
-//     changes;
+//     changes; once the speech has ended and its speculation (above)
+//     found words, that text is the partial instead, and nothing decodes
+//     the utterance again before the endpointer cuts it;
 //   - when the detector closes an utterance, it is decoded with the
 //     model's full search exactly as a file's chunk is
 //     (speech.Transcriber.Segment): a Final event with its text, times
