@@ -426,6 +426,8 @@ func TestDescribeBatchErrors(t *testing.T) {
 		{"-o names a file per image", batchArgs("-o", "captions.json", a.dir), 2, "use --format json"},
 		{"bad shard", batchArgs("--shard", "2/2", a.dir), 2, `--shard: batch: bad shard "2/2"`},
 		{"bad format", batchArgs("-format", "srt", a.dir), 2, `-format "srt": want one of txt, json`},
+		{"negative length penalty", batchArgs("-length-penalty", "-1", a.dir), 2, "-length-penalty -1: want 0 to 10"},
+		{"NaN length penalty", batchArgs("-length-penalty", "NaN", a.dir), 2, "-length-penalty NaN: want 0 to 10"},
 		{"batch flag for files", batchArgs("-j", "2", red), 2, "-j applies to batches"},
 		{"standard input in a batch", batchArgs("-o", out, "-"), 2, "cannot be a batch input"},
 		{"no input", batchArgs("--quiet"), 2, "needs at least one image or directory"},

@@ -44,7 +44,8 @@ the square input the image became: fit), the gate β of every word, and
 the beam's alternatives with their log-probabilities and
 length-normalized scores. The search never says the same
 -no-repeat-ngram words twice and ranks a word the caption already has
--repeat-penalty nats lower (0 turns either off).
+-repeat-penalty nats lower (0 turns either off); a beam ranks its
+captions by log-probability / (words + 1)^α, α = -length-penalty.
 An image that fails is named on stderr and the others are still
 described; the exit status is then 1.
 
@@ -124,7 +125,7 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fs.StringVar(&o.Cache, "cache", "", "feature cache `file`: images it holds need no encoder")
 	fs.IntVar(&o.Beam, "beam", 3, "beam width (1: greedy search)")
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
-	repeatFlags(fs, o.Search)
+	searchFlags(fs, o.Search)
 	allowUnk := fs.Bool("unk", false, "allow <unk> (a word too rare to be learned) in captions; by default the search never says it")
 	fit := fs.String("fit", "squash", "how a photo becomes square: squash (as the training images were) or crop (center)")
 	fs.StringVar(&d.format, "format", "txt", "output format: "+strings.Join(formats, ", ")+"; for a batch, the format of a file per image")
@@ -164,7 +165,7 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if o.Search.MaxLength < 1 {
 		return cli.Usagef("-max-words %d: want at least 1", o.Search.MaxLength)
 	}
-	if err := checkRepeatFlags(o.Search); err != nil {
+	if err := checkSearchFlags(o.Search); err != nil {
 		return err
 	}
 	o.Search.NoUnk = !*allowUnk

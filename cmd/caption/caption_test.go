@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/attend-go/attend/cmd/internal/cli"
+	"github.com/attend-go/attend/pipeline/captioning"
 )
 
 var (
@@ -107,5 +108,37 @@ func TestDescribeStdin(t *testing.T) {
 	if code != 0 || len(fields) != 3 || fields[0] != "a green triangle" ||
 		!strings.HasPrefix(fields[1], "labels: ") || strings.Count(fields[1], ", ") != 2 || !strings.HasPrefix(fields[2], "confidence 0.") {
 		t.Errorf("exit %d, stdout %q, stderr %s; want \"a green triangle\", three labels and the confidence", code, stdout, stderr)
+	}
+}
+
+// TestLengthPenaltyReachesTheSearch: with -length-penalty 0 (and no
+// repetition penalty) the beam ranks its captions by log-probability, so
+// every alternative's score is its log-probability; by default (α = 1)
+// the scores are per token.
+func TestLengthPenaltyReachesTheSearch(t *testing.T) {
+	alternatives := func(alpha string) []captioning.Alternative {
+		code, stdout, stderr := runCase([]string{"-json", "-beam", "3", "-repeat-penalty", "0", "-length-penalty", alpha,
+			"-model", fixtureModel, "-cache", fixtureCache, fixtureImage("red-square")}, nil)
+		if code != 0 {
+			t.Fatalf("-length-penalty %s: exit %d: %s", alpha, code, stderr)
+		}
+		var r captionJSON
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Alternatives) < 2 {
+			t.Fatalf("-length-penalty %s: %d alternatives, want the beam's 3", alpha, len(r.Alternatives))
+		}
+		return r.Alternatives
+	}
+	for _, a := range alternatives("0") {
+		if a.Score != a.LogProb {
+			t.Errorf("-length-penalty 0: %q scores %v, want its log-probability %v", a.Caption, a.Score, a.LogProb)
+		}
+	}
+	for _, a := range alternatives("1") {
+		if a.Score == a.LogProb {
+			t.Errorf("-length-penalty 1: %q scores its log-probability %v, want it per token", a.Caption, a.LogProb)
+		}
 	}
 }

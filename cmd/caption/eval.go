@@ -32,7 +32,8 @@ search; -json prints one object: dataset, split, images and rows, each
 with beam (1: greedy), scores (bleu: BLEU-1 to BLEU-4, meteor, rougel:
 fractions; ciderd: CIDEr-D on its own scale), repeats_bigram (a
 fraction) and seconds of decoding. -no-repeat-ngram and -repeat-penalty
-tune the search against repetitions, as for describing.
+tune the search against repetitions, and -length-penalty its ranking by
+length, as for describing.
 
 Flags:
 `
@@ -61,7 +62,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Limit, "n", 0, "score the first n images only (0: all)")
 	fs.IntVar(&o.Workers, "j", 1, "goroutines decoding")
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
-	repeatFlags(fs, o.Search)
+	searchFlags(fs, o.Search)
 	allowUnk := fs.Bool("unk", false, "allow <unk> (a word too rare to be learned) in captions; by default the search never says it")
 	captions := fs.String("captions", "", "write every caption with its references to this JSON `file`")
 	asJSON := cli.JSONFlag(fs)
@@ -81,7 +82,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		o.Beams = append(o.Beams, k)
 	}
-	if err := checkRepeatFlags(o.Search); err != nil {
+	if err := checkSearchFlags(o.Search); err != nil {
 		return err
 	}
 	o.Dataset = fs.Arg(0)

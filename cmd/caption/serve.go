@@ -79,7 +79,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.Encoder, "encoder", "", encoderFlagUsage)
 	fs.IntVar(&o.Beam, "beam", 3, "beam width when a request names none")
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
-	repeatFlags(fs, o.Search)
+	searchFlags(fs, o.Search)
 	allowUnk := fs.Bool("unk", false, "allow <unk> (a word too rare to be learned) in captions")
 	fit := fs.String("fit", "squash", "how a photo becomes square: squash (as the training images were) or crop (center)")
 	maxPixels := fs.Int64("max-pixels", 0, "largest image (width × height) a request may hold (default: the decoder's limit, 50 megapixels)")
@@ -96,7 +96,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if o.Search.MaxLength < 1 {
 		return cli.Usagef("-max-words %d: want at least 1", o.Search.MaxLength)
 	}
-	if err := checkRepeatFlags(o.Search); err != nil {
+	if err := checkSearchFlags(o.Search); err != nil {
 		return err
 	}
 	if *maxPixels < 0 {
