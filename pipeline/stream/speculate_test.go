@@ -42,7 +42,8 @@ func (d countingDecoder) Decode(e speechmodel.Encoding, o *speechmodel.DecodeOpt
 // pauses in 100 ms pieces: once an utterance's speech has ended and its
 // speculation is decoded, no partial decodes it again while the
 // endpointer waits to cut it (such a partial would find the same words
-// and delay the final by its cost), and each final is its speculation.
+// and delay the final by its cost), and each final is its speculation,
+// whose text the last partial before it showed.
 func TestNoPartialOfAnEndedUtterance(t *testing.T) {
 	var full, partial int
 	s, err := stream.New(countingModel{model(t), &full, &partial}, nil)
@@ -51,6 +52,7 @@ func TestNoPartialOfAnEndedUtterance(t *testing.T) {
 	}
 	x := recording(t, 3)
 	speculated, finals, again := false, 0, 0
+	var shown string // the last partial's text
 	for i := 0; i <= len(x); i += rate / 10 {
 		full0, partial0 := full, partial
 		var ev []stream.Event
@@ -67,9 +69,14 @@ func TestNoPartialOfAnEndedUtterance(t *testing.T) {
 		}
 		speculated = speculated || full > full0
 		for _, e := range ev {
-			if e.Final {
-				finals++
-				speculated = false
+			if !e.Final {
+				shown = e.Text
+				continue
+			}
+			finals++
+			speculated = false
+			if shown != e.Text {
+				t.Errorf("final %q: the last partial before it was %q, want the speculation's text", e.Text, shown)
 			}
 		}
 	}
