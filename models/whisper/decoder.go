@@ -145,16 +145,14 @@ func (d *textDecoder) ForwardProbs(tokens, next []int, n int) ([]float64, error)
 	}
 	off := d.len
 	x, err := d.pass(tokens, func(i int) int { return off + i }, false, d.appendSelf(t))
-	var p []float64
-	if err == nil {
-		d.m.decLn.forward(x, x, t)
-		p = make([]float64, t)
-		d.s.w = d.m.tokEmb.targetProbs(p, x, t, n, next, d.s.w)
+	if err != nil {
+		return nil, err
 	}
-	if err == nil {
-		d.len += t
-	}
-	return p, err
+	d.m.decLn.forward(x, x, t)
+	p := make([]float64, t)
+	d.s.w = d.m.tokEmb.targetProbs(p, x, t, n, next, d.s.w)
+	d.len += t
+	return p, nil
 }
 
 // appendSelf returns the self-attention of t tokens of one sequence after
