@@ -35,6 +35,11 @@ cache made from other images, or with another encoder or grid, is refused
 and left alone. The cache is a safetensors file; its header records the
 encoder's SHA-256, the grid and the image IDs in order.
 
+-mirror flips every image left to right before encoding, for a second
+cache that caption train -mirror-cache reads: each training caption is
+then read with its image or its mirror image, at random ("left" and
+"right" swapped with the mirror).
+
 -n extracts nothing: it prints what the cache would hold, and how much of
 an existing one is complete, without needing the encoder.
 
@@ -59,6 +64,7 @@ Recipes:
 
 	caption features -split train,dev -j 2 -o flickr8k-7x7.safetensors ../shared/data/flickr8k
 	caption features -grid 14x14 -split train ../shared/data/flickr8k
+	caption features -mirror -split train -o flickr8k-mirror-7x7.safetensors ../shared/data/flickr8k
 	caption features -split train -images coco/images coco/dataset_coco.json
 `
 
@@ -70,7 +76,7 @@ func init() {
 type featuresFlags struct {
 	grid, split, images, out, encoder, fit string
 	workers                                int
-	dryRun, json                           bool
+	dryRun, json, mirror                   bool
 }
 
 func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -83,6 +89,7 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	fs.StringVar(&o.encoder, "encoder", "", "encoder model `file`, or the name of a known encoder: mobilenet-v2 or mobilenet-edgetpu\n(default $ATTEND_ENCODER, then the user cache, then a download of the default model's encoder, mobilenet-edgetpu)")
 	fs.StringVar(&o.fit, "fit", "crop", "how non-square images become square: crop (center) or squash")
 	fs.IntVar(&o.workers, "j", runtime.GOMAXPROCS(0), "images extracted at once, one goroutine each")
+	fs.BoolVar(&o.mirror, "mirror", false, "flip every image left to right first: a second view of the training images for caption train -mirror-cache")
 	fs.BoolVar(&o.dryRun, "n", false, "extract nothing; print what the cache would hold")
 	fs.BoolVar(&o.json, "json", false, cli.JSONUsage)
 	if ok, err := cli.Parse(fs, args); !ok {
@@ -140,7 +147,7 @@ func runFeatures(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	x, err := captiondata.LoadExtractor(model, &captiondata.ExtractorOptions{Grid: g.Grid, Fit: fit})
+	x, err := captiondata.LoadExtractor(model, &captiondata.ExtractorOptions{Grid: g.Grid, Fit: fit, Mirror: o.mirror})
 	if err != nil {
 		return err
 	}

@@ -95,6 +95,26 @@ func TestFeaturesExtract(t *testing.T) {
 	if c.Source() != "flickr8k (flickr8k, split train,dev)" || c.Spec().Preprocess != "CenterCrop 224" {
 		t.Errorf("source %q, spec %+v", c.Source(), c.Spec())
 	}
+
+	// -mirror makes a cache of its own, and refuses to complete one of
+	// unmirrored images.
+	stdout.Reset()
+	stderr.Reset()
+	if err := run([]string{"features", "-mirror", "-encoder", model, "-split", "train,dev", "-o", out, featuresFixture}, nil, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "mirrored") {
+		t.Errorf("-mirror into the unmirrored cache: error %v, want one naming the preprocessing", err)
+	}
+	mirrored := filepath.Join(t.TempDir(), "m.safetensors")
+	if err := run([]string{"features", "-mirror", "-encoder", model, "-split", "train,dev", "-o", mirrored, featuresFixture}, nil, &stdout, &stderr); err != nil {
+		t.Fatalf("-mirror: %v\n%s", err, stderr.String())
+	}
+	m, err := captiondata.OpenCache(mirrored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if got := m.Spec().Preprocess; got != "CenterCrop 224 mirrored" {
+		t.Errorf("-mirror: preprocessing %q, want CenterCrop 224 mirrored", got)
+	}
 }
 
 // sharedEncoder returns the MobileNetV2 encoder in the shared data

@@ -84,6 +84,7 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cli.TrainFlags(fs, &o.Setup, trainText)
 	cfg := captioning.DefaultModelConfig()
 	fs.StringVar(&o.Cache, "cache", "", "feature cache `file` of the train and dev images, from \"caption features\" (required)")
+	fs.StringVar(&o.MirrorCache, "mirror-cache", "", "feature cache `file` of the training images flipped left to right (\"caption features -mirror\"): each caption is read with its image or, at random, the mirror image")
 	fs.StringVar(&o.TrainSplit, "split", "train", "training split(s), comma-separated")
 	fs.StringVar(&o.DevSplit, "dev", "dev", "dev split scored after each epoch")
 	fs.StringVar(&o.DevDataset, "dev-dataset", "", "read the dev split from this dataset instead (a COCO val file)")
@@ -124,6 +125,8 @@ func runTrain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cli.Usagef("-select %q: want bleu4 or cider", o.Select)
 	case o.SCST && o.Init == "" && !o.Resume:
 		return cli.Usagef("-scst fine-tunes a trained model: give -init MODEL (or -resume)")
+	case o.SCST && o.MirrorCache != "":
+		return cli.Usagef("-mirror-cache is for cross-entropy training, not -scst")
 	case o.SCST && o.SCSTSamples < 2:
 		return cli.Usagef("-scst-samples %d: want at least 2", o.SCSTSamples)
 	case o.SCST && cfg.Attention == captioning.Hard:

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/attend-go/attend/vision"
 )
@@ -19,6 +20,11 @@ type ExtractorOptions struct {
 	// input. Default (zero) vision.Squash. The project's Flickr8k images are
 	// already 224×224, so both fits give the same features there.
 	Fit vision.Fit
+	// Mirror flips every image left to right before encoding: the
+	// features of a second view of each training image, for training
+	// with mirrored images (captioning.TrainOptions.MirrorCache). The
+	// cache's Spec.Preprocess then ends in " mirrored".
+	Mirror bool
 	// Threads is the number of goroutines one extraction may use. Zero
 	// means 1: BuildCache runs workers in parallel over images, which
 	// scales better than splitting one image.
@@ -33,6 +39,7 @@ type EncoderExtractor struct {
 	enc    *vision.Encoder
 	pre    *vision.Preprocessor
 	fit    vision.Fit
+	mirror bool
 	spec   Spec
 	tensor vision.Tensor
 }
@@ -57,7 +64,23 @@ func LoadExtractor(path string, opts *ExtractorOptions) (*EncoderExtractor, erro
 	if err != nil {
 		return nil, fmt.Errorf("captiondata: encoder %s: %w", path, err)
 	}
-	return NewEncoderExtractor(enc, hex.EncodeToString(sum[:]), o.Fit)
+	x, err := NewEncoderExtractor(enc, hex.EncodeToString(sum[:]), o.Fit)
+	if err != nil {
+		return nil, err
+	}
+	if o.Mirror {
+		x.setMirror()
+	}
+	return x, nil
+}
+
+// MirroredSuffix ends the Spec.Preprocess of features of mirrored images.
+const MirroredSuffix = " mirrored"
+
+// setMirror makes e flip images left to right before encoding.
+func (e *EncoderExtractor) setMirror() {
+	e.mirror = true
+	e.spec.Preprocess += MirroredSuffix
 }
 
 // NewEncoderExtractor returns an Extractor running enc, whose model file
@@ -101,6 +124,9 @@ func (e *EncoderExtractor) Extract(dst []float32, path string) ([]float32, error
 	if err := e.pre.TensorInto(e.tensor.Data, img); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if e.mirror {
+		mirrorRows(e.tensor.Data, e.tensor.W)
+	}
 	f, err := e.enc.Features(dst, &e.tensor)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -115,5 +141,16 @@ func (e *EncoderExtractor) Clone() Extractor {
 	if err != nil {
 		panic(err) // e was made from the same encoder and fit
 	}
+	if e.mirror {
+		c.setMirror()
+	}
 	return c
+}
+
+// mirrorRows reverses every row of w values of t (a C×H×W tensor's
+// data): the image flipped left to right.
+func mirrorRows(t []float32, w int) {
+	for r := 0; r+w <= len(t); r += w {
+		slices.Reverse(t[r : r+w])
+	}
 }

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -159,4 +162,88 @@ func BenchmarkCacheFeatures(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestMirroredExtractor checks that ExtractorOptions.Mirror gives the
+// features of the image flipped left to right, and says so in the Spec.
+func TestMirroredExtractor(t *testing.T) {
+	model := shareddata.Path(t, shareddata.EncoderFile)
+	// A photo: the fixture images are plain squares, alike mirrored.
+	photo := filepath.Join("..", "..", "testdata", "photos", "chelsea.jpg")
+	x, err := LoadExtractor(model, &ExtractorOptions{Mirror: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := x.Spec().Preprocess, "Squash 224"+MirroredSuffix; got != want {
+		t.Errorf("Spec().Preprocess %q, want %q", got, want)
+	}
+	if got := x.Clone().Spec(); got != x.Spec() {
+		t.Errorf("the clone's Spec %+v, want %+v", got, x.Spec())
+	}
+	enc, err := vision.LoadEncoder(model, &vision.EncoderOptions{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre, err := enc.NewPreprocessor(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// At the input size already, so that no scaling blurs the comparison.
+	full, _, err := vision.DecodeFile(photo, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := pre.Resize(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	photo = filepath.Join(t.TempDir(), "photo.png")
+	if err := writePNG(photo, img); err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	flipped := image.NewRGBA(b)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for px := b.Min.X; px < b.Max.X; px++ {
+			flipped.Set(b.Max.X-1-(px-b.Min.X), y, img.At(px, y))
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		img    image.Image
+		differ bool
+	}{{"the flipped image", flipped, false}, {"the image itself", img, true}} {
+		in, err := pre.Tensor(tc.img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := enc.Features(nil, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := x.Extract(nil, photo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst := 0.0
+		for k := range ref {
+			worst = math.Max(worst, math.Abs(float64(got[k]-ref[k])))
+		}
+		if same := worst == 0; same == tc.differ {
+			t.Errorf("mirrored features against those of %s: largest difference %v", tc.name, worst)
+		}
+	}
+}
+
+// writePNG saves img as a PNG file.
+func writePNG(path string, img image.Image) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

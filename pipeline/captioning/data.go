@@ -15,6 +15,11 @@ import (
 type example struct {
 	record int   // the image's record in the cache
 	tokens []int // word ids, without Start and End
+	// With a mirror cache (mirror.go): the image's record there and
+	// tokens as said of the mirror image; mirrored reads those.
+	mirror       int
+	mirrorTokens []int
+	mirrored     bool
 }
 
 // openCache opens the feature cache and checks that it holds every image
@@ -37,11 +42,11 @@ func openCache(path, dataset, splits string, sets ...[]captiondata.Image) (*capt
 }
 
 // checkGrid reports a model whose grid (L, D) is not the cache's.
-func checkGrid(m *caption.Model, c *captiondata.Cache) error {
+func checkGrid(m caption.Searcher, c *captiondata.Cache) error {
 	s := c.Spec()
-	if m.Config.Regions != s.Regions() || m.Config.FeatureDim != s.D {
+	if L, D := m.Grid(); L != s.Regions() || D != s.D {
 		return fmt.Errorf("%w: the model reads %d regions of %d features, the cache %s holds %s (%d regions)",
-			ErrCache, m.Config.Regions, m.Config.FeatureDim, c.Path(), s.GridString(), s.Regions())
+			ErrCache, L, D, c.Path(), s.GridString(), s.Regions())
 	}
 	return nil
 }
@@ -106,11 +111,11 @@ func planEpoch(exs []example, B int, seed uint64, epoch int) [][]example {
 	return out
 }
 
-// featureReader reads batches of features from the cache into reused
-// buffers.
+// featureReader reads batches of features from the cache (and the
+// mirror cache: mirror.go) into reused buffers.
 type featureReader struct {
-	cache *captiondata.Cache
-	bufs  [][]float32
+	cache, mirror *captiondata.Cache
+	bufs          [][]float32
 }
 
 // batch returns the model examples of exs, their features read from the
@@ -121,12 +126,16 @@ func (r *featureReader) batch(exs []example) ([]caption.Example, error) {
 	}
 	out := make([]caption.Example, len(exs))
 	for i, e := range exs {
-		f, err := r.cache.Features(e.record, r.bufs[i])
+		cache, rec, tokens := r.cache, e.record, e.tokens
+		if e.mirrored {
+			cache, rec, tokens = r.mirror, e.mirror, e.mirrorTokens
+		}
+		f, err := cache.Features(rec, r.bufs[i])
 		if err != nil {
 			return nil, err
 		}
 		r.bufs[i] = f
-		out[i] = caption.Example{Features: f, Tokens: e.tokens}
+		out[i] = caption.Example{Features: f, Tokens: tokens}
 	}
 	return out, nil
 }

@@ -48,6 +48,12 @@ type TrainOptions struct {
 	// Cache is the feature cache holding every train and dev image
 	// (built by "caption features"). Required.
 	Cache string
+	// MirrorCache, if set, is a second cache of the training images
+	// flipped left to right ("caption features -mirror"): each training
+	// caption is then read with its image or, at random, with the mirror
+	// image, "left" and "right" swapped (mirror.go). Cross-entropy
+	// training only.
+	MirrorCache string
 	// MinCount is how often a word must occur in the training captions
 	// to enter the vocabulary (0 means 5, Karpathy's Flickr8k setting).
 	MinCount int
@@ -180,6 +186,8 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	}
 	rank, ranks := o.Ranks()
 	switch {
+	case o.SCST && o.MirrorCache != "":
+		return nil, errors.New("captioning: train: a mirror cache serves cross-entropy training; self-critical training (-scst) reads the training cache alone")
 	case ranks > 1 && o.SCST:
 		return nil, errors.New("captioning: train: self-critical training (-scst) runs in one process: data-parallel training over MPI ranks covers cross-entropy training only")
 	case ranks*max(o.Accumulate, 1) > o.BatchSize:
@@ -273,6 +281,17 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	}
 
 	exs, skipped := examples(trainImages, cache, model.Vocab, o.MaxWords)
+	reader := &featureReader{cache: cache}
+	if o.MirrorCache != "" {
+		if reader.mirror, err = openMirrorCache(o.MirrorCache, o.Dataset, o.TrainSplit, cache, trainImages); err != nil {
+			return nil, err
+		}
+		defer reader.mirror.Close()
+		if err := withMirrors(exs, cache, reader.mirror, model.Vocab); err != nil {
+			return nil, err
+		}
+		logf("mirror: each caption read with its image or, at random, its mirror image from %s", o.MirrorCache)
+	}
 	if len(exs) < o.BatchSize {
 		return nil, fmt.Errorf("captioning: train: %d training captions, fewer than one batch of %d", len(exs), o.BatchSize)
 	}
@@ -288,7 +307,7 @@ func Train(ctx context.Context, o TrainOptions) (*TrainSummary, error) {
 	buckets.MaxGraphs = o.MaxGraphs
 	defer buckets.Close()
 	task := &trainTask{o: &o, model: model, st: &st, trainer: trainer, buckets: buckets, cache: cache,
-		reader: &featureReader{cache: cache}, exs: exs, devImages: devImages, note: note, logf: logf}
+		reader: reader, exs: exs, devImages: devImages, note: note, logf: logf}
 	if o.SCST {
 		if task.scst, err = newSCSTTrainer(&o, model, trainer, buckets, cache, trainImages); err != nil {
 			return nil, err
@@ -339,6 +358,9 @@ func (t *trainTask) Plan(epoch int) (int, error) {
 		return t.scst.planEpoch(epoch), nil
 	}
 	t.batches = planEpoch(t.exs, t.o.BatchSize, t.o.Seed, epoch)
+	if t.reader.mirror != nil {
+		chooseViews(t.batches, t.o.Seed, epoch)
+	}
 	return len(t.batches), nil
 }
 
