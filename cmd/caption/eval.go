@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/attend-go/attend/cmd/internal/cli"
+	"github.com/attend-go/attend/models/caption"
 	"github.com/attend-go/attend/pipeline/captioning"
 )
 
@@ -35,6 +36,11 @@ fraction) and seconds of decoding. -no-repeat-ngram and -repeat-penalty
 tune the search against repetitions, and -length-penalty its ranking by
 length, as for describing.
 
+-model takes several files, comma-separated: they caption as one
+ensemble, each word's probability the mean of theirs. The models must
+share the vocabulary, the grid and the encoder (two runs of caption train
+on the same data and cache do); an empty name is the embedded model.
+
 Flags:
 `
 
@@ -47,6 +53,7 @@ Recipes:
 
 	caption eval -cache flickr8k-7x7.safetensors -split dev ../shared/data/flickr8k
 	caption eval -model runs/caption-soft/best.safetensors -beams 1,3,5 -cache flickr8k-test-7x7.safetensors -split test flickr8k
+	caption eval -model runs/a/best.safetensors,runs/b/best.safetensors -split dev -cache flickr8k-7x7.safetensors ../shared/data/flickr8k
 `
 
 func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -54,7 +61,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var o captioning.EvalOptions
 	search := captioning.DefaultSearchOptions()
 	o.Search = &search
-	model := fs.String("model", "", "caption model `file` (default: the embedded model)")
+	model := fs.String("model", "", "caption model `file` (default: the embedded model); several, comma-separated, caption as one ensemble")
 	fs.StringVar(&o.Cache, "cache", "", "feature cache `file` holding the split's images (required)")
 	fs.StringVar(&o.Split, "split", "test", "split to score")
 	fs.StringVar(&o.Images, "images", "", "directory of the image files (default: the dataset's own)")
@@ -92,11 +99,20 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	m, encoder, err := captioning.OpenModelEncoder(*model)
-	if err != nil {
-		return err
+	var m caption.Searcher
+	if files := modelFiles(*model); len(files) > 1 {
+		en, encoder, err := captioning.OpenEnsemble(files)
+		if err != nil {
+			return err
+		}
+		m, o.Encoder = en, encoder
+	} else {
+		single, encoder, err := captioning.OpenModelEncoder(*model)
+		if err != nil {
+			return err
+		}
+		m, o.Encoder = single, encoder
 	}
-	o.Encoder = encoder
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, err := captioning.Evaluate(ctx, m, o)
@@ -145,4 +161,17 @@ func printEval(stdout io.Writer, o captioning.EvalOptions, rep *captioning.EvalR
 			100*s.BLEU[0], 100*s.BLEU[1], 100*s.BLEU[2], 100*s.BLEU[3], 100*s.METEOR, 100*s.ROUGEL, s.CIDErD, 100*r.RepeatsBigram, r.Seconds)
 	}
 	return nil
+}
+
+// modelFiles splits a -model value into its comma-separated files; a
+// file whose own name holds a comma is taken whole.
+func modelFiles(v string) []string {
+	if _, err := os.Stat(v); err == nil || !strings.Contains(v, ",") {
+		return []string{v}
+	}
+	files := strings.Split(v, ",")
+	for i := range files {
+		files[i] = strings.TrimSpace(files[i])
+	}
+	return files
 }

@@ -27,6 +27,12 @@ func TestEvalCommand(t *testing.T) {
 			code: 1, stderr: "-captions /nonexistent/c.json: cannot write in /nonexistent"},
 		{name: "the default model, a cache of another encoder's features", args: []string{"eval", "-cache", fixtureCache, "-split", "train", fixture},
 			code: 1, stderr: "wrong image encoder: the caption model was trained on features of MobileNet-EdgeTPU"},
+		{name: "an ensemble of the model twice captions as the model", args: []string{"eval", "-model", fixtureModel + "," + fixtureModel, "-cache", fixtureCache, "-split", "train", "-beams", "1", fixture},
+			stdout: "greedy    100.00  100.00  100.00"},
+		{name: "an ensemble with the default model, of another encoder", args: []string{"eval", "-model", fixtureModel + ",", "-cache", fixtureCache, "-split", "train", fixture},
+			code: 1, stderr: "members must share the encoder"},
+		{name: "an ensemble with a missing member", args: []string{"eval", "-model", fixtureModel + ",/nonexistent/m.safetensors", "-cache", fixtureCache, "-split", "train", fixture},
+			code: 1, stderr: "/nonexistent/m.safetensors"},
 		{name: "captions to a device", args: append(base, "-split", "train", "-beams", "1", "-captions", os.DevNull, fixture), stdout: "greedy"},
 	}
 	for _, tc := range tests {

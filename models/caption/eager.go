@@ -106,6 +106,8 @@ type Workspace struct {
 	// Adaptive attention: [E·y ; h] (B, E+H), the sentinel gate's
 	// pre-activation and the sentinel (B, H), the query [h | s] (B, 2H).
 	eh, pre, s, q []float32
+	// members are an Ensemble's models' workspaces.
+	members []Workspace
 }
 
 // Step runs one decoder step (Xu et al. §3.1.2, see BuildLoss) on every

@@ -158,14 +158,14 @@ func (m *Model) Greedy(ws *Workspace, images [][]float32, opts *SearchOptions) (
 		return nil, err
 	}
 	for b := range hyps {
-		m.finish(&hyps[b], &o)
+		finish(&hyps[b], m.Vocab, &o)
 	}
 	return hyps, nil
 }
 
 // finish fills in a hypothesis's Words and Score.
-func (m *Model) finish(h *Hypothesis, o *SearchOptions) {
-	h.Words = m.Vocab.Words(h.Tokens)
+func finish(h *Hypothesis, vocab *Vocab, o *SearchOptions) {
+	h.Words = vocab.Words(h.Tokens)
 	n := len(h.Tokens)
 	if h.Finished {
 		n++
@@ -211,22 +211,36 @@ type ending struct {
 // hypotheses: the ended ones best Score first, then, only if fewer than k
 // ended, the best open ones. ws may be nil.
 func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptions) ([]Hypothesis, error) {
-	o, err := opts.withDefaults()
+	o, err := opts.forBeam(k)
 	if err != nil {
 		return nil, err
-	}
-	if k < 1 || k > maxBeam {
-		return nil, fmt.Errorf("%w: beam width %d, want 1 … %d", ErrInput, k, maxBeam)
 	}
 	if ws == nil {
 		ws = &Workspace{}
 	}
-	e, err := m.Encode([][]float32{features}, k)
+	st, err := m.stepper(ws, features, k)
 	if err != nil {
 		return nil, err
 	}
-	L, V := m.Config.Regions, m.Config.Vocab
-	cur, next := m.Start(e), &State{}
+	return beam(st, m.Vocab, m.Config.Regions, k, &o)
+}
+
+// forBeam returns the options with defaults for a beam of width k,
+// checking both.
+func (opts *SearchOptions) forBeam(k int) (SearchOptions, error) {
+	o, err := opts.withDefaults()
+	if err == nil && (k < 1 || k > maxBeam) {
+		err = fmt.Errorf("%w: beam width %d, want 1 … %d", ErrInput, k, maxBeam)
+	}
+	return o, err
+}
+
+// beam is Beam's search over the k rows of a stepper (stepper.go), which
+// decodes one image with one model or an ensemble; L is the regions a
+// row's attention weights cover.
+func beam(dec stepper, vocab *Vocab, L, k int, opts *SearchOptions) ([]Hypothesis, error) {
+	o := *opts
+	V := vocab.Size()
 	tokens := make([]int, k)
 	for r := range tokens {
 		tokens[r] = Start
@@ -245,7 +259,7 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 		adjusts    = make([][]repeatAdjust, k)
 	)
 	for t := 0; t < o.MaxLength && open > 0; t++ {
-		logp, err := m.Step(ws, next, cur, e, tokens)
+		logp, err := dec.step(tokens)
 		if err != nil {
 			return nil, err
 		}
@@ -264,9 +278,10 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 			}
 		}
 		slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(b.rank, a.rank) })
-		st := beamStep{weights: slices.Clone(next.Attention.Weights[:k*L]), beta: slices.Clone(next.Beta[:k])}
-		if next.Attention.Sentinel != nil {
-			st.sentinel = slices.Clone(next.Attention.Sentinel[:k])
+		weights, beta, sentinel := dec.looked()
+		st := beamStep{weights: slices.Clone(weights[:k*L]), beta: slices.Clone(beta[:k])}
+		if sentinel != nil {
+			st.sentinel = slices.Clone(sentinel[:k])
 		}
 		kept, rkep = kept[:0], rkep[:0]
 		for rank, c := range cands {
@@ -304,13 +319,13 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 		if open == 0 || len(ended) >= k && !o.canImprove(ended, ranks[:open], k, longest) {
 			break
 		}
-		if err := cur.Gather(next, gathered); err != nil {
+		if err := dec.gather(gathered); err != nil {
 			return nil, err
 		}
 	}
 	var out []Hypothesis
 	for _, c := range ended {
-		h := m.trace(history, c.step-1, c.row, L)
+		h := trace(history, c.step-1, c.row, L)
 		h.LogProb, h.Penalty, h.Finished = c.logp, c.logp-c.rank, true
 		h.TokenLogProbs = append(h.TokenLogProbs, c.endLogp)
 		out = append(out, h)
@@ -318,13 +333,13 @@ func (m *Model) Beam(ws *Workspace, features []float32, k int, opts *SearchOptio
 	if len(out) < k && len(history) > 0 {
 		last := len(history) - 1
 		for j := range history[last].token {
-			h := m.trace(history, last, j, L)
+			h := trace(history, last, j, L)
 			h.LogProb, h.Penalty = logps[j], logps[j]-ranks[j]
 			out = append(out, h)
 		}
 	}
 	for i := range out {
-		m.finish(&out[i], &o)
+		finish(&out[i], vocab, &o)
 	}
 	slices.SortStableFunc(out, func(a, b Hypothesis) int {
 		if a.Finished != b.Finished {
@@ -363,10 +378,10 @@ func (o *SearchOptions) canImprove(ended []ending, logps []float64, k, longest i
 // trace follows a beam row back from history[step] to the first step and
 // returns its tokens with their attention weights and gates. step −1 is the
 // empty hypothesis.
-func (m *Model) trace(history []beamStep, step, row, L int) Hypothesis {
+func trace(history []beamStep, step, row, L int) Hypothesis {
 	n := step + 1
 	h := Hypothesis{Tokens: make([]int, n), TokenLogProbs: make([]float32, n, n+1), Attention: make([][]float32, n), Beta: make([]float32, n)}
-	if m.Config.Attention == Adaptive {
+	if len(history) > 0 && history[0].sentinel != nil {
 		h.Sentinel = make([]float32, n)
 	}
 	for s := step; s >= 0; s-- {

@@ -68,8 +68,9 @@ type Captioned struct {
 // Evaluate captions the images of a split from their cached features with
 // each search of o.Beams and scores them against the references:
 // BLEU-1…4, METEOR, ROUGE-L and CIDEr-D (package metrics), and counts the
-// captions that repeat a bigram.
-func Evaluate(ctx context.Context, model *caption.Model, o EvalOptions) (*EvalReport, error) {
+// captions that repeat a bigram. model is a *caption.Model or a
+// *caption.Ensemble.
+func Evaluate(ctx context.Context, model caption.Searcher, o EvalOptions) (*EvalReport, error) {
 	if o.Dataset == "" {
 		return nil, errors.New("captioning: eval: no dataset")
 	}

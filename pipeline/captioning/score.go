@@ -19,8 +19,8 @@ const chunk = 48
 // decodeSet captions images whose features are in the cache, with beam
 // search of width beam (1 or less: greedy search, batched), on workers
 // goroutines that share the model. It returns one hypothesis per image,
-// in order.
-func decodeSet(ctx context.Context, m *caption.Model, c *captiondata.Cache, images []captiondata.Image, beam, workers int, opts *caption.SearchOptions) ([]caption.Hypothesis, error) {
+// in order. m is a model or an ensemble.
+func decodeSet(ctx context.Context, m caption.Searcher, c *captiondata.Cache, images []captiondata.Image, beam, workers int, opts *caption.SearchOptions) ([]caption.Hypothesis, error) {
 	out := make([]caption.Hypothesis, len(images))
 	size := chunk
 	if beam > 1 {
