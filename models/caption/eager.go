@@ -161,17 +161,24 @@ func (m *Model) Step(ws *Workspace, dst, prev *State, e *Encoded, tokens []int) 
 	}
 	dst.B = B
 	dst.LSTM = grow(dst.LSTM, B*2*H)
-	m.LSTM.StepPacked(&ws.lstm, dst.LSTM, ws.x, prev.LSTM, B, m.pack) // Step without a pack
+	p := m.pack
+	if p == nil { // the ...Packed methods without a pack are the plain ones
+		p = &noPack
+	}
+	m.LSTM.StepPacked(&ws.lstm, dst.LSTM, ws.x, prev.LSTM, B, p.lstm)
 	for r := 0; r < B; r++ {
 		copy(ws.h[r*H:(r+1)*H], dst.LSTM[r*2*H:r*2*H+H]) // h_t
 	}
-	ws.lh = m.OutH.Forward(ws.lh, ws.h, B)
-	ws.lz = m.OutZ.Forward(ws.lz, ws.z, B)
+	ws.lh = m.OutH.ForwardPacked(ws.lh, ws.h, B, p.outH)
+	ws.lz = m.OutZ.ForwardPacked(ws.lz, ws.z, B, p.outZ)
 	tanhSum(ws.lh, [][]float32{ws.lh, ws.embed, ws.lz}) // deep output (B, E)
-	ws.logp = m.Output.Forward(ws.logp, ws.lh, B)
+	ws.logp = m.Output.ForwardPacked(ws.logp, ws.lh, B, p.outp)
 	models.LogSoftmax(ws.logp, ws.logp, V)
 	return ws.logp, nil
 }
+
+// noPack is the inferencePack of a model without one.
+var noPack inferencePack
 
 // sentinelQuery returns adaptive attention's query [h_{t−1} | s_t]
 // (B, 2H) in ws, from ws.h (h_{t−1}), ws.embed (E·y_{t−1}) and the LSTM
