@@ -123,7 +123,7 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fs.StringVar(&o.Model, "model", "", "caption model `file` (default: the embedded model)")
 	fs.StringVar(&o.Encoder, "encoder", "", encoderFlagUsage)
 	fs.StringVar(&o.Cache, "cache", "", "feature cache `file`: images it holds need no encoder")
-	fs.IntVar(&o.Beam, "beam", 3, "beam width (1: greedy search)")
+	rerankFlags(fs, o, "beam width")
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
 	searchFlags(fs, o.Search)
 	allowUnk := fs.Bool("unk", false, "allow <unk> (a word too rare to be learned) in captions; by default the search never says it")
@@ -156,8 +156,8 @@ func runCaption(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		// that names neither a command nor a file is a mistyped command.
 		return cli.Usagef("unknown command %q, and no image file of that name\nRun 'caption -h' for the commands.", d.paths[0])
 	}
-	if o.Beam < 1 {
-		return cli.Usagef("-beam %d: want at least 1", o.Beam)
+	if err := checkRerankFlags(o, 0); err != nil {
+		return err
 	}
 	if o.MaxPixels < 1 {
 		return cli.Usagef("-max-pixels %d: want at least 1", o.MaxPixels)

@@ -27,29 +27,18 @@ func runCase(args []string, stdin []byte) (int, string, string) {
 	return code, stdout.String(), stderr.String()
 }
 
-func TestDescribe(t *testing.T) {
-	cached := []string{"-model", fixtureModel, "-cache", fixtureCache}
-	tests := []struct {
-		name           string
-		args           []string
-		code           int
-		stdout, stderr string
-	}{
-		{name: "default command", args: append(cached, fixtureImage("red-square")), stdout: "a red square\tconfidence "},
-		{name: "explicit", args: append(append([]string{"describe"}, cached...), fixtureImage("blue-circle")), stdout: "a blue circle\tconfidence "},
-		{name: "several", args: append(cached, fixtureImage("red-square"), fixtureImage("yellow-square")),
-			stdout: fixtureImage("red-square") + "\ta red square\tconfidence 0.42\n" + fixtureImage("yellow-square") + "\ta yellow square\tconfidence 0.42\n"},
-		{name: "one fails", args: append(cached, "missing.png", fixtureImage("red-square")), code: 1,
-			stdout: "\ta red square\t", stderr: "missing.png"},
-		{name: "greedy", args: append(cached, "-beam", "1", fixtureImage("green-triangle")), stdout: "a green triangle\tconfidence "},
-		{name: "mistyped command", args: []string{"trian"}, code: 2, stderr: `unknown command "trian"`},
-		{name: "no image", args: []string{"describe"}, code: 2, stderr: "needs at least one image"},
-		{name: "bad beam", args: append(cached, "-beam", "0", fixtureImage("red-square")), code: 2, stderr: "-beam 0"},
-		{name: "bad fit", args: append(cached, "-fit", "fill", fixtureImage("red-square")), code: 2, stderr: `-fit "fill"`},
-		{name: "bad model", args: []string{"-model", "nope.safetensors", fixtureImage("red-square")}, code: 1, stderr: "nope.safetensors"},
-		{name: "help", args: []string{"describe", "-h"}, stdout: "Examples:"},
-		{name: "flags after the image", args: []string{fixtureImage("green-triangle"), "-beam", "1", "-model", fixtureModel, "-cache", fixtureCache}, stdout: "a green triangle\tconfidence "},
-	}
+// cliCase is a run of the tool and what it should do: its exit status,
+// and text its standard output and error contain.
+type cliCase struct {
+	name           string
+	args           []string
+	code           int
+	stdout, stderr string
+}
+
+// runCases runs each case as a subtest.
+func runCases(t *testing.T, tests []cliCase) {
+	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCase(tc.args, nil)
@@ -64,6 +53,30 @@ func TestDescribe(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestDescribe(t *testing.T) {
+	cached := []string{"-model", fixtureModel, "-cache", fixtureCache}
+	tests := []cliCase{
+		{name: "default command", args: append(cached, fixtureImage("red-square")), stdout: "a red square\tconfidence "},
+		{name: "explicit", args: append(append([]string{"describe"}, cached...), fixtureImage("blue-circle")), stdout: "a blue circle\tconfidence "},
+		{name: "several", args: append(cached, fixtureImage("red-square"), fixtureImage("yellow-square")),
+			stdout: fixtureImage("red-square") + "\ta red square\tconfidence 0.42\n" + fixtureImage("yellow-square") + "\ta yellow square\tconfidence 0.42\n"},
+		{name: "one fails", args: append(cached, "missing.png", fixtureImage("red-square")), code: 1,
+			stdout: "\ta red square\t", stderr: "missing.png"},
+		{name: "greedy", args: append(cached, "-beam", "1", fixtureImage("green-triangle")), stdout: "a green triangle\tconfidence "},
+		{name: "mistyped command", args: []string{"trian"}, code: 2, stderr: `unknown command "trian"`},
+		{name: "no image", args: []string{"describe"}, code: 2, stderr: "needs at least one image"},
+		{name: "bad beam", args: append(cached, "-beam", "-1", fixtureImage("red-square")), code: 2, stderr: "-beam -1"},
+		{name: "bad neighbours", args: append(cached, "-neighbours", "0", fixtureImage("red-square")), code: 2, stderr: "-neighbours 0"},
+		{name: "bad rerank weight", args: append(cached, "-rerank-weight", "-2", fixtureImage("red-square")), code: 2, stderr: "-rerank-weight -2"},
+		{name: "a memory that is not one", args: append(cached, "-memory", fixtureModel, fixtureImage("red-square")), code: 1, stderr: "not a caption memory"},
+		{name: "bad fit", args: append(cached, "-fit", "fill", fixtureImage("red-square")), code: 2, stderr: `-fit "fill"`},
+		{name: "bad model", args: []string{"-model", "nope.safetensors", fixtureImage("red-square")}, code: 1, stderr: "nope.safetensors"},
+		{name: "help", args: []string{"describe", "-h"}, stdout: "Examples:"},
+		{name: "flags after the image", args: []string{fixtureImage("green-triangle"), "-beam", "1", "-model", fixtureModel, "-cache", fixtureCache}, stdout: "a green triangle\tconfidence "},
+	}
+	runCases(t, tests)
 }
 
 func TestDescribeJSON(t *testing.T) {

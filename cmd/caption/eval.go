@@ -13,7 +13,6 @@ import (
 	"syscall"
 
 	"github.com/attend-go/attend/cmd/internal/cli"
-	"github.com/attend-go/attend/models/caption"
 	"github.com/attend-go/attend/pipeline/captioning"
 )
 
@@ -71,6 +70,9 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
 	searchFlags(fs, o.Search)
 	allowUnk := fs.Bool("unk", false, "allow <unk> (a word too rare to be learned) in captions; by default the search never says it")
+	memory := fs.String("memory", "", "rerank each beam's candidates by consensus with this memory `file` (from caption memory) of the training set")
+	neighbours := fs.Int("neighbours", captioning.DefaultNeighbours, "with -memory, the nearest training images whose captions score the candidates")
+	weight := fs.Float64("rerank-weight", captioning.DefaultScoreWeight, "with -memory, the weight λ of the search's score beside the consensus (0: consensus alone)")
 	captions := fs.String("captions", "", "write every caption with its references to this JSON `file`")
 	asJSON := cli.JSONFlag(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
@@ -92,6 +94,12 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := checkSearchFlags(o.Search); err != nil {
 		return err
 	}
+	switch {
+	case *neighbours < 1:
+		return cli.Usagef("-neighbours %d: want at least 1", *neighbours)
+	case !(*weight >= 0 && *weight <= 100):
+		return cli.Usagef("-rerank-weight %v: want 0 … 100", *weight)
+	}
 	o.Dataset = fs.Arg(0)
 	o.Search.NoUnk = !*allowUnk
 	if *captions != "" {
@@ -99,7 +107,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	var m caption.Searcher
+	var m captioning.Searcher
 	if files := modelFiles(*model); len(files) > 1 {
 		en, encoder, err := captioning.OpenEnsemble(files)
 		if err != nil {
@@ -112,6 +120,17 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 		m, o.Encoder = single, encoder
+	}
+	if *memory != "" {
+		mem, err := captioning.ReadMemory(*memory)
+		if err != nil {
+			return err
+		}
+		w := *weight
+		if w == 0 {
+			w = -1 // Reranking's "none"
+		}
+		o.Rerank = &captioning.Reranking{Memory: mem, Neighbours: *neighbours, Weight: w}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -4,19 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
 func TestEvalCommand(t *testing.T) {
 	captions := filepath.Join(t.TempDir(), "captions.json")
 	base := []string{"eval", "-model", fixtureModel, "-cache", fixtureCache}
-	tests := []struct {
-		name           string
-		args           []string
-		code           int
-		stdout, stderr string
-	}{
+	tests := []cliCase{
 		{name: "table", args: append(base, "-split", "train", "-beams", "1,2", "-captions", captions, fixture),
 			stdout: "greedy    100.00  100.00  100.00"},
 		{name: "beam row", args: append(base, "-split", "train", "-beams", "1,2", fixture), stdout: "beam 2 "},
@@ -35,20 +29,7 @@ func TestEvalCommand(t *testing.T) {
 			code: 1, stderr: "/nonexistent/m.safetensors"},
 		{name: "captions to a device", args: append(base, "-split", "train", "-beams", "1", "-captions", os.DevNull, fixture), stdout: "greedy"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			code, stdout, stderr := runCase(tc.args, nil)
-			if code != tc.code {
-				t.Errorf("exit %d, want %d; stderr %s", code, tc.code, stderr)
-			}
-			if !strings.Contains(stdout, tc.stdout) {
-				t.Errorf("stdout %q lacks %q", stdout, tc.stdout)
-			}
-			if !strings.Contains(stderr, tc.stderr) {
-				t.Errorf("stderr %q lacks %q", stderr, tc.stderr)
-			}
-		})
-	}
+	runCases(t, tests)
 	data, err := os.ReadFile(captions)
 	if err != nil {
 		t.Fatal(err)

@@ -92,7 +92,7 @@ func runOverlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	fs.StringVar(&f.caption.Model, "model", "", "caption model `file` (default: the embedded model)")
 	fs.StringVar(&f.caption.Encoder, "encoder", "", encoderFlagUsage)
 	fs.StringVar(&f.caption.Cache, "cache", "", "feature cache `file`: images it holds need no encoder")
-	fs.IntVar(&f.caption.Beam, "beam", 3, "beam width (1: greedy search)")
+	rerankFlags(fs, &f.caption, "beam width")
 	maxPixelsFlag(fs, &f.caption.MaxPixels)
 	allowUnk := fs.Bool("unk", false, "allow <unk> (a word too rare to be learned) in captions; by default the search never says it")
 	fs.StringVar(&f.fit, "fit", "squash", "how a photo becomes the encoder's square: squash (all of it) or crop (the central square)")
@@ -136,6 +136,9 @@ func runOverlay(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 func (f *overlayFlags) check(fs *flag.FlagSet, images []string) error {
 	o := &f.draw
 	var err error
+	if err := checkRerankFlags(&f.caption, 0); err != nil {
+		return err
+	}
 	switch {
 	case len(images) == 0:
 		fs.Usage()
@@ -150,8 +153,6 @@ func (f *overlayFlags) check(fs *flag.FlagSet, images []string) error {
 		return cli.Usagef("-word and -words exclude each other")
 	case f.word < 0:
 		return cli.Usagef("-word %d: words are numbered from 1", f.word)
-	case f.caption.Beam < 1:
-		return cli.Usagef("-beam %d: want at least 1", f.caption.Beam)
 	case f.caption.MaxPixels < 1:
 		return cli.Usagef("-max-pixels %d: want at least 1", f.caption.MaxPixels)
 	case o.Columns < 1:

@@ -29,3 +29,32 @@ func checkSearchFlags(s *captioning.SearchOptions) error {
 	}
 	return nil
 }
+
+// rerankFlags registers the beam width and the reranking flags on fs,
+// into o: -beam's default 0 is the captioner's (captioning.DefaultBeam).
+func rerankFlags(fs *flag.FlagSet, o *captioning.CaptionerOptions, beamUsage string) {
+	fs.IntVar(&o.Beam, "beam", 0, beamUsage+" (default 10 when a memory reranks the candidates, else 3; 1: greedy search)")
+	fs.StringVar(&o.Memory, "memory", "", "rerank the beam's candidates by consensus with the captions of the nearest training images in this memory `file` (from caption memory), or none (default: the embedded memory with the embedded model)")
+	fs.IntVar(&o.Neighbours, "neighbours", captioning.DefaultNeighbours, "nearest training images whose captions score the candidates")
+	fs.Float64Var(&o.RerankWeight, "rerank-weight", captioning.DefaultScoreWeight, "weight λ of the search's score beside the consensus (0: consensus alone)")
+}
+
+// checkRerankFlags refuses beam and reranking flags out of range (the
+// beam at most maxBeam, 0 for none).
+func checkRerankFlags(o *captioning.CaptionerOptions, maxBeam int) error {
+	switch {
+	case o.Beam < 0 || maxBeam > 0 && o.Beam > maxBeam:
+		if maxBeam > 0 {
+			return cli.Usagef("-beam %d: want 1..%d", o.Beam, maxBeam)
+		}
+		return cli.Usagef("-beam %d: want at least 1", o.Beam)
+	case o.Neighbours < 1:
+		return cli.Usagef("-neighbours %d: want at least 1", o.Neighbours)
+	case !(o.RerankWeight >= 0 && o.RerankWeight <= 100):
+		return cli.Usagef("-rerank-weight %v: want 0 … 100", o.RerankWeight)
+	}
+	if o.RerankWeight == 0 {
+		o.RerankWeight = -1 // Reranking's "consensus alone"
+	}
+	return nil
+}

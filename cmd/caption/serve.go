@@ -77,7 +77,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	o.Search = &search
 	fs.StringVar(&o.Model, "model", "", "caption model `file` (default: the embedded model)")
 	fs.StringVar(&o.Encoder, "encoder", "", encoderFlagUsage)
-	fs.IntVar(&o.Beam, "beam", 3, "beam width when a request names none")
+	rerankFlags(fs, &o, "beam width when a request names none")
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
 	searchFlags(fs, o.Search)
 	allowUnk := fs.Bool("unk", false, "allow <unk> (a word too rare to be learned) in captions")
@@ -90,8 +90,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return cli.Usagef("serve takes no arguments (got %s)", strings.Join(fs.Args(), " "))
 	}
-	if o.Beam < 1 || o.Beam > server.MaxBeam {
-		return cli.Usagef("-beam %d: want 1..%d", o.Beam, server.MaxBeam)
+	if err := checkRerankFlags(&o, server.MaxBeam); err != nil {
+		return err
 	}
 	if o.Search.MaxLength < 1 {
 		return cli.Usagef("-max-words %d: want at least 1", o.Search.MaxLength)
@@ -129,7 +129,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	srv, err := server.NewCaption(server.CaptionConfig{Captioner: c, ModelID: captioning.ModelID(o.Model), Beam: o.Beam, MaxPixels: *maxPixels}, opts)
+	srv, err := server.NewCaption(server.CaptionConfig{Captioner: c, ModelID: captioning.ModelID(o.Model), Beam: c.Beam(), MaxPixels: *maxPixels}, opts)
 	if err != nil {
 		return err
 	}

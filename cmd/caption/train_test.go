@@ -10,12 +10,7 @@ import (
 func TestTrainCommand(t *testing.T) {
 	out := t.TempDir()
 	base := []string{"train", "-o", out, "-cache", fixtureCache, "-tiny", "-min-count", "1", "-batch", "4", "-epochs", "1"}
-	tests := []struct {
-		name           string
-		args           []string
-		code           int
-		stdout, stderr string
-	}{
+	tests := []cliCase{
 		{name: "runs", args: append(base, fixture), stdout: "best model: " + filepath.Join(out, "best.safetensors"), stderr: "dev epoch 1 step 2"},
 		{name: "exists", args: append(base, fixture), code: 1, stderr: "exists: resume it"},
 		{name: "resumes", args: append(base, "-resume", "-epochs", "2", fixture), stderr: "resuming"},
@@ -36,20 +31,7 @@ func TestTrainCommand(t *testing.T) {
 		{name: "scst hard", args: append(initBase(t), "-scst", "-attention", "hard", fixture), code: 2, stderr: "-scst"},
 		{name: "scst runs", args: append(initBase(t), "-scst", "-scst-samples", "2", fixture), stderr: "2 per batch × 2 samples, rewarded by CIDEr-D"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			code, stdout, stderr := runCase(tc.args, nil)
-			if code != tc.code {
-				t.Errorf("exit %d, want %d; stderr %s", code, tc.code, stderr)
-			}
-			if !strings.Contains(stdout, tc.stdout) {
-				t.Errorf("stdout %q lacks %q", stdout, tc.stdout)
-			}
-			if !strings.Contains(stderr, tc.stderr) {
-				t.Errorf("stderr %q lacks %q", stderr, tc.stderr)
-			}
-		})
-	}
+	runCases(t, tests)
 	if _, err := os.Stat(filepath.Join(out, "train.log")); err != nil {
 		t.Errorf("no train.log: %v", err)
 	}

@@ -16,6 +16,26 @@ import (
 //go:embed default.safetensors
 var defaultFile []byte
 
+// defaultMemoryFile is the memory of the Flickr8k training images that
+// reranks the default model's candidates by consensus (pipeline/captioning's
+// Memory, made by "caption memory" from the default model's features
+// cache): keys of their MobileNet-EdgeTPU features and their captions.
+//
+//go:embed default-memory.safetensors
+var defaultMemoryFile []byte
+
+// DefaultMemoryFile returns the embedded default memory's file, parsed
+// once (nil and the error if it does not parse): pipeline/captioning
+// reads it.
+var DefaultMemoryFile = sync.OnceValues(func() (*safetensors.File, error) {
+	f, err := safetensors.Parse(defaultMemoryFile)
+	if err != nil {
+		return nil, err
+	}
+	f.Source = "embedded default caption memory"
+	return f, nil
+})
+
 // DefaultID names the embedded default model in outputs, logs and batch
 // records, by name and content (safetensors.ModelID): attend-caption-default@sha256:… .
 //

@@ -20,6 +20,9 @@ func DefaultModelConfig() ModelConfig { return caption.DefaultConfig() }
 // (caption.DefaultHardConfig).
 func DefaultHardConfig() caption.HardConfig { return caption.DefaultHardConfig() }
 
+// Searcher is a caption model or an ensemble of them (caption.Searcher).
+type Searcher = caption.Searcher
+
 // SearchOptions tunes the caption search (caption.SearchOptions).
 type SearchOptions = caption.SearchOptions
 

@@ -13,8 +13,10 @@ import (
 // the models are loaded: decode the JPEG (451×300), squash it to 224×224,
 // run the encoder the embedded default decoder needs (DefaultEncoder:
 // MobileNet-EdgeTPU) and that decoder with beam search of width 1, 3 and
-// 5. It needs the encoder from ../shared (skips without it). The goal
-// (issues 5 and 36), on one core: ≤ 120 ms with beam 3. cpu-ms/op is the
+// 5, and the default search: beam 10 reranked by the embedded memory (and
+// beam 5 reranked). It needs the encoder from ../shared (skips without
+// it). The goal (issues 5 and 36), on one core: ≤ 120 ms with the default
+// search. cpu-ms/op is the
 // process's CPU time per photo (package cputime), which on a shared
 // machine says more than ns/op.
 //
@@ -22,9 +24,16 @@ import (
 func BenchmarkCaptionPhoto(b *testing.B) {
 	encoder := defaultEncoder(b)
 	photo := filepath.Join("..", "..", "testdata", "photos", "chelsea.jpg")
-	for _, k := range []int{1, 3, 5} {
-		b.Run(fmt.Sprintf("beam%d", k), func(b *testing.B) {
-			c, err := NewCaptioner(context.Background(), CaptionerOptions{Encoder: encoder, Beam: k})
+	for _, tc := range []struct {
+		beam   int
+		memory string
+	}{{1, NoMemory}, {3, NoMemory}, {5, NoMemory}, {5, ""}, {10, ""}} {
+		name := fmt.Sprintf("beam%d", tc.beam)
+		if tc.memory == "" {
+			name += "_reranked"
+		}
+		b.Run(name, func(b *testing.B) {
+			c, err := NewCaptioner(context.Background(), CaptionerOptions{Encoder: encoder, Beam: tc.beam, Memory: tc.memory})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -75,7 +75,7 @@ func BenchmarkDecodeSet(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		if _, err := decodeSet(context.Background(), m, c, images, 1, 1, nil); err != nil {
+		if _, err := decodeSet(context.Background(), m, c, images, 1, 1, nil, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

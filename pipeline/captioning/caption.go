@@ -85,6 +85,11 @@ type Alternative struct {
 	LogProb  float64 `json:"log_prob"`
 	Score    float64 `json:"score"`
 	Finished bool    `json:"finished"`
+	// Consensus is the candidate's CIDEr-D against the captions of the
+	// nearest training images when a memory reranked the beam (which
+	// then ordered the alternatives by it plus a share of Score); absent
+	// otherwise.
+	Consensus *float64 `json:"consensus,omitempty"`
 }
 
 // Weight is a weight as a caption's JSON shows it: rounded to 4

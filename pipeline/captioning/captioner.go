@@ -33,8 +33,18 @@ type CaptionerOptions struct {
 	// one of its IDs is captioned from the cached features, without the
 	// encoder (how a dataset's images are captioned quickly).
 	Cache string
-	// Beam is the beam width (0 means 3; 1 is greedy search).
+	// Beam is the beam width (0 means DefaultBeam: 10 with a memory,
+	// 3 without; 1 is greedy search).
 	Beam int
+	// Memory reranks the beam's candidates by consensus with the nearest
+	// training images' captions (Memory): "" means the embedded default
+	// memory for the embedded default model and none for other models,
+	// NoMemory none, anything else a memory file (caption memory).
+	Memory string
+	// Neighbours and RerankWeight tune the reranking (Reranking's
+	// Neighbours and Weight; 0 means the defaults).
+	Neighbours   int
+	RerankWeight float64
 	// Search tunes the search (length, length penalty, <unk>, repeated
 	// n-grams); nil means DefaultSearchOptions.
 	Search *caption.SearchOptions
@@ -59,6 +69,8 @@ type Captioner struct {
 	o          CaptionerOptions
 	cache      *captiondata.Cache
 
+	rerank *Reranking // nil: the search's best is the caption
+
 	encOnce sync.Once
 	encErr  error
 	enc     *vision.Encoder
@@ -70,8 +82,12 @@ type Captioner struct {
 // NewCaptioner loads the caption model (and the cache, if any); the
 // encoder waits for the first image that needs it, located with ctx.
 func NewCaptioner(ctx context.Context, o CaptionerOptions) (*Captioner, error) {
+	rerank, err := openReranking(&o)
+	if err != nil {
+		return nil, err
+	}
 	if o.Beam == 0 {
-		o.Beam = 3
+		o.Beam = DefaultBeam(rerank != nil)
 	}
 	if o.Beam < 1 {
 		return nil, fmt.Errorf("captioning: beam width %d, want at least 1", o.Beam)
@@ -83,7 +99,13 @@ func NewCaptioner(ctx context.Context, o CaptionerOptions) (*Captioner, error) {
 	if o.Model != "" { // a model of its own (the shared default comes packed)
 		m.PackForInference()
 	}
-	c := &Captioner{Model: m, encoderSHA: sha, o: o, ctx: ctx}
+	if rerank != nil {
+		if err := rerank.Memory.CheckModel(m, sha); err != nil {
+			return nil, err
+		}
+		rerank.Memory.Warm()
+	}
+	c := &Captioner{Model: m, encoderSHA: sha, o: o, ctx: ctx, rerank: rerank}
 	// The grid is chosen by its regions: its depth depends on the encoder
 	// (14×14 is 576 deep in MobileNetV2, 768 in MobileNet-EdgeTPU) and is
 	// checked when the encoder is loaded.
@@ -110,6 +132,45 @@ func NewCaptioner(ctx context.Context, o CaptionerOptions) (*Captioner, error) {
 		}
 	}
 	return c, nil
+}
+
+// Beam returns the beam width of captions whose Input names none.
+func (c *Captioner) Beam() int { return c.o.Beam }
+
+// NoMemory as CaptionerOptions.Memory turns reranking off.
+const NoMemory = "none"
+
+// DefaultBeam is the beam width when none is given: 10 when a memory
+// reranks the candidates (the consensus needs candidates to choose
+// from), 3 without (wider beams caption worse by themselves).
+func DefaultBeam(reranked bool) int {
+	if reranked {
+		return 10
+	}
+	return 3
+}
+
+// openReranking returns the reranking the options ask for, or nil.
+func openReranking(o *CaptionerOptions) (*Reranking, error) {
+	var (
+		mem *Memory
+		err error
+	)
+	switch o.Memory {
+	case NoMemory:
+		return nil, nil
+	case "":
+		if o.Model != "" {
+			return nil, nil
+		}
+		mem, err = DefaultMemory()
+	default:
+		mem, err = ReadMemory(o.Memory)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Reranking{Memory: mem, Neighbours: o.Neighbours, Weight: o.RerankWeight}, nil
 }
 
 // ErrNoEncoder means the image encoder could not be found or

@@ -67,6 +67,19 @@ func (c *Captioner) describe(features, probs []float32, beam int) (*Result, erro
 	if err != nil {
 		return nil, fmt.Errorf("captioning: %w", err)
 	}
+	var consensus []float64 // by hypothesis, when reranked
+	if c.rerank != nil && len(hyps) > 1 {
+		order, err := c.rerank.order(features, hyps)
+		if err != nil {
+			return nil, err
+		}
+		ranked := make([]caption.Hypothesis, len(hyps))
+		consensus = make([]float64, len(hyps))
+		for i, o := range order {
+			ranked[i], consensus[i] = hyps[o.Index], o.Consensus
+		}
+		hyps = ranked
+	}
 	best := hyps[0]
 	r := &Result{
 		Caption: joinWords(best.Words), Words: best.Words, Tokens: best.Tokens,
@@ -76,8 +89,12 @@ func (c *Captioner) describe(features, probs []float32, beam int) (*Result, erro
 		TokenLogProbs: best.TokenLogProbs, Labels: topLabels(probs),
 	}
 	r.Confidence = confidence(best.TokenLogProbs)
-	for _, h := range hyps {
-		r.Alternatives = append(r.Alternatives, Alternative{Caption: joinWords(h.Words), LogProb: h.LogProb, Score: h.Score, Finished: h.Finished})
+	for i, h := range hyps {
+		a := Alternative{Caption: joinWords(h.Words), LogProb: h.LogProb, Score: h.Score, Finished: h.Finished}
+		if consensus != nil {
+			a.Consensus = &consensus[i]
+		}
+		r.Alternatives = append(r.Alternatives, a)
 	}
 	return r, nil
 }

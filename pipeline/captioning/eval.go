@@ -32,6 +32,10 @@ type EvalOptions struct {
 	Workers int
 	// Limit scores the first Limit images only (0: all).
 	Limit int
+	// Rerank, if set, reranks the candidates of every beam search of
+	// width 2 or more by consensus with the memory's nearest training
+	// images (Memory).
+	Rerank *Reranking
 	// Encoder is the hex SHA-256 of the encoder the model's features came
 	// from (OpenModelEncoder). When set, a cache holding another encoder's
 	// features is refused with ErrWrongEncoder: the model would caption
@@ -103,10 +107,15 @@ func Evaluate(ctx context.Context, model caption.Searcher, o EvalOptions) (*Eval
 	if got := cache.Spec().Encoder; o.Encoder != "" && got != "" && got != o.Encoder {
 		return nil, wrongEncoder("the feature cache "+o.Cache+" holds features of", got, o.Encoder)
 	}
+	if o.Rerank != nil {
+		if err := o.Rerank.Memory.CheckModel(model, o.Encoder); err != nil {
+			return nil, err
+		}
+	}
 	rep := &EvalReport{Images: len(images)}
 	for _, k := range o.Beams {
 		start := time.Now()
-		hyps, err := decodeSet(ctx, model, cache, images, k, o.Workers, o.Search)
+		hyps, err := decodeSet(ctx, model, cache, images, k, o.Workers, o.Search, o.Rerank)
 		if err != nil {
 			return nil, err
 		}

@@ -19,8 +19,9 @@ const chunk = 48
 // decodeSet captions images whose features are in the cache, with beam
 // search of width beam (1 or less: greedy search, batched), on workers
 // goroutines that share the model. It returns one hypothesis per image,
-// in order. m is a model or an ensemble.
-func decodeSet(ctx context.Context, m caption.Searcher, c *captiondata.Cache, images []captiondata.Image, beam, workers int, opts *caption.SearchOptions) ([]caption.Hypothesis, error) {
+// in order: the search's best, or with rerank (nil: none) the best of its
+// beam by the memory's consensus. m is a model or an ensemble.
+func decodeSet(ctx context.Context, m caption.Searcher, c *captiondata.Cache, images []captiondata.Image, beam, workers int, opts *caption.SearchOptions, rerank *Reranking) ([]caption.Hypothesis, error) {
 	out := make([]caption.Hypothesis, len(images))
 	size := chunk
 	if beam > 1 {
@@ -61,6 +62,11 @@ func decodeSet(ctx context.Context, m caption.Searcher, c *captiondata.Cache, im
 							return fmt.Errorf("captioning: %s: %w", images[j.lo].ID, err)
 						}
 						out[j.lo] = hyps[0]
+						if rerank != nil {
+							if out[j.lo], err = rerank.best(feats[0], hyps); err != nil {
+								return fmt.Errorf("%s: %w", images[j.lo].ID, err)
+							}
+						}
 						return nil
 					}
 					hyps, err := m.Greedy(&ws, feats, opts)

@@ -458,7 +458,7 @@ func (t *trainTask) Evaluate(ctx context.Context, st *trainloop.State) (float64,
 	t.evalStart = time.Now()
 	search := caption.DefaultSearchOptions()
 	search.NoUnk = true
-	hyps, err := decodeSet(ctx, t.model, t.cache, t.devImages, t.o.Beam, t.o.Workers, &search)
+	hyps, err := decodeSet(ctx, t.model, t.cache, t.devImages, t.o.Beam, t.o.Workers, &search, nil)
 	if err != nil {
 		return 0, err
 	}
