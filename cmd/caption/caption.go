@@ -29,20 +29,26 @@ const captionUsage = `Usage: caption [describe] [flags] IMAGE...
 Describes each image in one sentence: the image encoder (MobileNet-EdgeTPU
 for the default model) turns it into a 7×7 grid of features, and the
 Show-Attend-Tell decoder says one word at a time while attending over the
-grid, with beam search. "-" reads an image from standard input.
+grid, with beam search. With the default model the beam's 10 candidates
+are then reranked by the embedded memory of the training photos: the
+caption is the candidate that agrees best with the captions of the 10
+training photos nearest this one (-memory none: the beam's best, of a
+beam of 3). "-" reads an image from standard input.
 
 Files: each image gets one line: the caption, then, tab-separated, the
 encoder's three most probable ImageNet classes ("labels: daisy 0.62,
 …", from the same pass that gave the caption its features; absent for
-cached features) and the caption's confidence in [0, 1], flagged "low
-confidence: this photo looks unlike the training photos" below 0.35;
+cached features), the caption's confidence in [0, 1] and, with a memory,
+the photo's familiarity (its cosine with the nearest training photo),
+flagged "low confidence: this photo looks unlike the training photos"
+when either is below 0.35;
 with several images the line starts with NAME<TAB>. -json (-format json)
 prints one JSON object per image and line instead: the caption, its
-words and token ids, confidence, low_confidence, labels (label, prob),
+words and token ids, confidence, familiarity, low_confidence, labels (label, prob),
 the attention grid of every word (grid_h rows of grid_w weights α, over
 the square input the image became: fit), the gate β of every word, and
-the beam's alternatives with their log-probabilities and
-length-normalized scores. The search never says the same
+the beam's alternatives with their log-probabilities,
+length-normalized scores and, reranked, consensus. The search never says the same
 -no-repeat-ngram words twice and ranks a word the caption already has
 -repeat-penalty nats lower (0 turns either off); a beam ranks its
 captions by log-probability / (words + 1)^α, α = -length-penalty.

@@ -35,6 +35,10 @@ fraction) and seconds of decoding. -no-repeat-ngram and -repeat-penalty
 tune the search against repetitions, and -length-penalty its ranking by
 length, as for describing.
 
+With the embedded model, beam searches of width 2 or more are reranked by
+the embedded memory of the training set, as caption does (-memory none:
+not; -memory FILE: by that memory, whatever the model).
+
 -model takes several files, comma-separated: they caption as one
 ensemble, each word's probability the mean of theirs. The models must
 share the vocabulary, the grid and the encoder (two runs of caption train
@@ -70,9 +74,8 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
 	searchFlags(fs, o.Search)
 	allowUnk := fs.Bool("unk", false, "allow <unk> (a word too rare to be learned) in captions; by default the search never says it")
-	memory := fs.String("memory", "", "rerank each beam's candidates by consensus with this memory `file` (from caption memory) of the training set")
-	neighbours := fs.Int("neighbours", captioning.DefaultNeighbours, "with -memory, the nearest training images whose captions score the candidates")
-	weight := fs.Float64("rerank-weight", captioning.DefaultScoreWeight, "with -memory, the weight λ of the search's score beside the consensus (0: consensus alone)")
+	var rerank captioning.CaptionerOptions // its reranking fields
+	rerankFlags(fs, &rerank, "")
 	captions := fs.String("captions", "", "write every caption with its references to this JSON `file`")
 	asJSON := cli.JSONFlag(fs)
 	if ok, err := cli.Parse(fs, args); !ok {
@@ -94,11 +97,8 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := checkSearchFlags(o.Search); err != nil {
 		return err
 	}
-	switch {
-	case *neighbours < 1:
-		return cli.Usagef("-neighbours %d: want at least 1", *neighbours)
-	case !(*weight >= 0 && *weight <= 100):
-		return cli.Usagef("-rerank-weight %v: want 0 … 100", *weight)
+	if err := checkRerankFlags(&rerank, 0); err != nil {
+		return err
 	}
 	o.Dataset = fs.Arg(0)
 	o.Search.NoUnk = !*allowUnk
@@ -121,16 +121,10 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		m, o.Encoder = single, encoder
 	}
-	if *memory != "" {
-		mem, err := captioning.ReadMemory(*memory)
-		if err != nil {
-			return err
-		}
-		w := *weight
-		if w == 0 {
-			w = -1 // Reranking's "none"
-		}
-		o.Rerank = &captioning.Reranking{Memory: mem, Neighbours: *neighbours, Weight: w}
+	rerank.Model = modelFiles(*model)[0]
+	var err error
+	if o.Rerank, err = captioning.OpenReranking(&rerank); err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

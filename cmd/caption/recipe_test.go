@@ -35,4 +35,11 @@ func TestRecipe(t *testing.T) {
 			t.Errorf("%s: %s attention", path, m.Config.Attention)
 		}
 	}
+	mem, err := captioning.ReadMemory(filepath.Join(out, "default-memory.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mem.Config.Images != 4 || mem.Config.KeyDim != 256 {
+		t.Errorf("the memory: %+v, want the 4 training images, keys of 256", mem.Config)
+	}
 }

@@ -30,10 +30,13 @@ func checkSearchFlags(s *captioning.SearchOptions) error {
 	return nil
 }
 
-// rerankFlags registers the beam width and the reranking flags on fs,
-// into o: -beam's default 0 is the captioner's (captioning.DefaultBeam).
+// rerankFlags registers the beam width (unless beamUsage is "") and the
+// reranking flags on fs, into o: -beam's default 0 is the captioner's
+// (captioning.DefaultBeam).
 func rerankFlags(fs *flag.FlagSet, o *captioning.CaptionerOptions, beamUsage string) {
-	fs.IntVar(&o.Beam, "beam", 0, beamUsage+" (default 10 when a memory reranks the candidates, else 3; 1: greedy search)")
+	if beamUsage != "" {
+		fs.IntVar(&o.Beam, "beam", 0, beamUsage+" (default 10 when a memory reranks the candidates, else 3; 1: greedy search)")
+	}
 	fs.StringVar(&o.Memory, "memory", "", "rerank the beam's candidates by consensus with the captions of the nearest training images in this memory `file` (from caption memory), or none (default: the embedded memory with the embedded model)")
 	fs.IntVar(&o.Neighbours, "neighbours", captioning.DefaultNeighbours, "nearest training images whose captions score the candidates")
 	fs.Float64Var(&o.RerankWeight, "rerank-weight", captioning.DefaultScoreWeight, "weight λ of the search's score beside the consensus (0: consensus alone)")

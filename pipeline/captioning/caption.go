@@ -37,8 +37,13 @@ type Caption struct {
 	// Confidence in [0, 1] says how far to trust the caption; it drops on
 	// photos unlike the training photos (Result.Confidence).
 	Confidence Weight `json:"confidence"`
-	// LowConfidence reports Confidence below LowConfidence: the photo
-	// looks unlike the training photos, and the caption is likely wrong.
+	// Familiarity, when a memory reranked the caption, is the cosine
+	// between the photo's key and the nearest training photo's
+	// (Result.Familiarity); absent otherwise.
+	Familiarity *Weight `json:"familiarity,omitempty"`
+	// LowConfidence reports Confidence below LowConfidence, or
+	// Familiarity below LowFamiliarity: the photo looks unlike the
+	// training photos, and the caption is likely wrong.
 	LowConfidence bool `json:"low_confidence"`
 	// Labels are the encoder's most probable ImageNet classes, never null
 	// ([] when the features came from the feature cache).
@@ -132,8 +137,13 @@ func (r *Result) Brief() Caption {
 	if labels == nil {
 		labels = []Label{}
 	}
-	return Caption{Caption: r.Caption, Words: words, LogProb: r.LogProb, Score: r.Score, Finished: r.Finished,
-		Confidence: Weight(r.Confidence), LowConfidence: r.Confidence < LowConfidence, Labels: labels}
+	c := Caption{Caption: r.Caption, Words: words, LogProb: r.LogProb, Score: r.Score, Finished: r.Finished,
+		Confidence: Weight(r.Confidence), LowConfidence: r.Low(), Labels: labels}
+	if r.Familiarity != nil {
+		f := Weight(*r.Familiarity)
+		c.Familiarity = &f
+	}
+	return c
 }
 
 // briefCaption returns the caption of a search's hypothesis h without

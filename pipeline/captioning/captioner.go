@@ -82,7 +82,7 @@ type Captioner struct {
 // NewCaptioner loads the caption model (and the cache, if any); the
 // encoder waits for the first image that needs it, located with ctx.
 func NewCaptioner(ctx context.Context, o CaptionerOptions) (*Captioner, error) {
-	rerank, err := openReranking(&o)
+	rerank, err := OpenReranking(&o)
 	if err != nil {
 		return nil, err
 	}
@@ -150,8 +150,9 @@ func DefaultBeam(reranked bool) int {
 	return 3
 }
 
-// openReranking returns the reranking the options ask for, or nil.
-func openReranking(o *CaptionerOptions) (*Reranking, error) {
+// OpenReranking returns the reranking the options' Model, Memory,
+// Neighbours and RerankWeight ask for, or nil for none.
+func OpenReranking(o *CaptionerOptions) (*Reranking, error) {
 	var (
 		mem *Memory
 		err error

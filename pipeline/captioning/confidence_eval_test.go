@@ -60,6 +60,18 @@ func signals(tokenLogProbs, probs []float32) confidenceSignals {
 // beam search on every image).
 //
 //	ATTEND_CONFIDENCE_OOD=docs/confidence-ood.txt go test -run ConfidenceSeparates -v ./pipeline/captioning
+//
+// fractionBelow returns the share of v under th.
+func fractionBelow(v []float64, th float64) float64 {
+	n := 0
+	for _, x := range v {
+		if x < th {
+			n++
+		}
+	}
+	return float64(n) / float64(len(v))
+}
+
 func TestConfidenceSeparates(t *testing.T) {
 	list := os.Getenv("ATTEND_CONFIDENCE_OOD")
 	if list == "" {
@@ -89,6 +101,7 @@ func TestConfidenceSeparates(t *testing.T) {
 	defer c.Close()
 	var tsv strings.Builder
 	tsv.WriteString("set\tpath\tconfidence\tmean_token_prob\tmin_token_prob\tclass_max\tclass_certainty\tlabel\tcaption\n")
+	var near, agree [2][]float64 // the nearest training photo's cosine, the caption's consensus: dev, outside
 	measure := func(set string, paths []string) (conf []float64, sig []confidenceSignals) {
 		w := worker{c: c, own: true}
 		for _, path := range paths {
@@ -104,6 +117,14 @@ func TestConfidenceSeparates(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := signals(r.TokenLogProbs, w.probs)
+			if c.rerank != nil {
+				k := 0
+				if set != "dev" {
+					k = 1
+				}
+				near[k] = append(near[k], c.rerank.Memory.Nearness(w.features))
+				agree[k] = append(agree[k], *r.Alternatives[0].Consensus)
+			}
 			conf, sig = append(conf, r.Confidence), append(sig, s)
 			if len(conf)%100 == 0 {
 				t.Logf("%s: %d of %d images", set, len(conf), len(paths))
@@ -141,6 +162,15 @@ func TestConfidenceSeparates(t *testing.T) {
 		{"class max prob", pick(inSig, func(s confidenceSignals) float64 { return s.classMax }), pick(outSig, func(s confidenceSignals) float64 { return s.classMax })},
 		{"class certainty", pick(inSig, func(s confidenceSignals) float64 { return s.classCertainty }), pick(outSig, func(s confidenceSignals) float64 { return s.classCertainty })},
 	}
+	if c.rerank != nil {
+		rows = append(rows, struct {
+			name     string
+			in, outs []float64
+		}{"nearest photo", near[0], near[1]}, struct {
+			name     string
+			in, outs []float64
+		}{"consensus", agree[0], agree[1]})
+	}
 	t.Logf("%d dev images, %d outside", len(inConf), len(outConf))
 	for _, r := range rows {
 		t.Logf("%-16s AUROC %.3f  mean dev %.3f  mean outside %.3f", r.name, auroc(r.in, r.outs), mean(r.in), mean(r.outs))
@@ -155,6 +185,38 @@ func TestConfidenceSeparates(t *testing.T) {
 		return float64(n) / float64(len(v))
 	}
 	t.Logf("below LowConfidence %.2f: %.1f %% of dev, %.1f %% of outside", LowConfidence, 100*below(inConf), 100*below(outConf))
+	if c.rerank != nil {
+		flagged := func(conf, nr []float64) float64 {
+			n := 0
+			for i := range conf {
+				r := Result{Confidence: conf[i], Familiarity: &nr[i]}
+				if r.Low() {
+					n++
+				}
+			}
+			return float64(n) / float64(len(conf))
+		}
+		t.Logf("flagged (confidence under %.2f or familiarity under %.2f): %.1f %% of dev, %.1f %% of outside",
+			LowConfidence, LowFamiliarity, 100*flagged(inConf, near[0]), 100*flagged(outConf, near[1]))
+		if a := auroc(near[0], near[1]); a < 0.5 {
+			t.Errorf("familiarity AUROC %.3f: it ranks outside photos above Flickr8k's", a)
+		}
+		sorted := slices.Sorted(slices.Values(near[0]))
+		for _, q := range []float64{0.01, 0.03, 0.05, 0.10} {
+			th := sorted[int(q*float64(len(sorted)))]
+			flagged := func(conf, nr []float64) float64 {
+				n := 0
+				for i := range conf {
+					if conf[i] < LowConfidence || nr[i] < th {
+						n++
+					}
+				}
+				return float64(n) / float64(len(conf))
+			}
+			t.Logf("nearest photo under %.3f (dev's %.0f %%): alone %.1f %% of outside; or low confidence: %.1f %% of dev, %.1f %% of outside",
+				th, 100*q, 100*fractionBelow(near[1], th), 100*flagged(inConf, near[0]), 100*flagged(outConf, near[1]))
+		}
+	}
 	if a := auroc(inConf, outConf); a < 0.5 {
 		t.Errorf("Confidence AUROC %.3f: it ranks outside photos above Flickr8k's", a)
 	}

@@ -89,6 +89,10 @@ func (c *Captioner) describe(features, probs []float32, beam int) (*Result, erro
 		TokenLogProbs: best.TokenLogProbs, Labels: topLabels(probs),
 	}
 	r.Confidence = confidence(best.TokenLogProbs)
+	if c.rerank != nil {
+		f := c.rerank.Memory.Nearness(features)
+		r.Familiarity = &f
+	}
 	for i, h := range hyps {
 		a := Alternative{Caption: joinWords(h.Words), LogProb: h.LogProb, Score: h.Score, Finished: h.Finished}
 		if consensus != nil {

@@ -114,8 +114,11 @@
 // with their log-probabilities and scores, the encoder's TopLabels
 // ImageNet classes (the classifier head runs in the same pass as the
 // features: Encoder.Encode) and the caption's Confidence, which falls on
-// photos unlike the training photos (below LowConfidence the caption is
-// flagged; confidence.go says how it is made and measured). The encoder is
+// photos unlike the training photos, and with a memory (memory.go: the
+// beam's candidates reranked by consensus with the nearest training
+// photos' captions) the photo's Familiarity (below LowConfidence or
+// LowFamiliarity the caption is flagged; confidence.go says how they are
+// made and measured). The encoder is
 // located (vision.LocateEncoder) and loaded at the first image that needs
 // it; images found by file name in an optional feature cache need none.
 //

@@ -289,6 +289,20 @@ func (m *Memory) Warm() { go m.scorer() }
 // Neighbours returns the indices of the n training images whose keys are
 // nearest (by cosine) the key of features (L, D), nearest first.
 func (m *Memory) Neighbours(features []float32, n int) []int {
+	idx, _ := m.nearest(features, n)
+	return idx
+}
+
+// Nearness returns the cosine between the key of features (L, D) and
+// the nearest training image's key: how like the training photos the
+// photo is, in [−1, 1].
+func (m *Memory) Nearness(features []float32) float64 {
+	_, sims := m.nearest(features, 1)
+	return float64(sims[0])
+}
+
+// nearest returns the n nearest training images and their cosines.
+func (m *Memory) nearest(features []float32, n int) ([]int, []float32) {
 	K := m.Config.KeyDim
 	q := m.key(features)
 	type near struct {
@@ -310,11 +324,11 @@ func (m *Memory) Neighbours(features []float32, n int) []int {
 			best = best[:n]
 		}
 	}
-	out := make([]int, len(best))
+	idx, sims := make([]int, len(best)), make([]float32, len(best))
 	for i, b := range best {
-		out[i] = b.i
+		idx[i], sims[i] = b.i, b.sim
 	}
-	return out
+	return idx, sims
 }
 
 // Reranking is how a captioner or an evaluation reranks beam search's

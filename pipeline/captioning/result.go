@@ -50,6 +50,11 @@ type Result struct {
 	// Confidence in [0, 1] says how far to trust the caption; it is low
 	// on photos unlike the training photos (see confidence.go).
 	Confidence float64
+	// Familiarity, with a memory, is the cosine between the photo's key
+	// and the nearest training photo's (Memory.Nearness): how like the
+	// training photos the photo is, which tells photos unlike them apart
+	// better than Confidence does (confidence.go). nil without a memory.
+	Familiarity *float64
 	// Alternatives are the beam's hypotheses, best first (the first is
 	// the caption itself).
 	Alternatives []Alternative
@@ -104,10 +109,10 @@ func (r *Result) AttentionGrids() [][][]float32 {
 const LowConfidenceNote = "low confidence: this photo looks unlike the training photos"
 
 // Notes returns what is said beside r's caption in text: the encoder's
-// labels with their probabilities (when known) and the confidence, with
-// LowConfidenceNote when it is low, as
+// labels with their probabilities (when known), the confidence and the
+// familiarity (when known), with LowConfidenceNote when either is low, as
 //
-//	labels: daisy 0.62, pot 0.11, bee 0.05	confidence 0.21 (low confidence: this photo looks unlike the training photos)
+//	labels: daisy 0.62, pot 0.11, bee 0.05	confidence 0.21, familiarity 0.18 (low confidence: this photo looks unlike the training photos)
 func (r *Result) Notes() string {
 	var b strings.Builder
 	if len(r.Labels) > 0 {
@@ -121,10 +126,19 @@ func (r *Result) Notes() string {
 		b.WriteByte('\t')
 	}
 	fmt.Fprintf(&b, "confidence %.2f", r.Confidence)
-	if r.Confidence < LowConfidence {
+	if r.Familiarity != nil {
+		fmt.Fprintf(&b, ", familiarity %.2f", *r.Familiarity)
+	}
+	if r.Low() {
 		b.WriteString(" (" + LowConfidenceNote + ")")
 	}
 	return b.String()
+}
+
+// Low reports a caption to flag: Confidence under LowConfidence, or a
+// Familiarity under LowFamiliarity.
+func (r *Result) Low() bool {
+	return r.Confidence < LowConfidence || r.Familiarity != nil && *r.Familiarity < LowFamiliarity
 }
 
 // Formats are the formats of WriteResult.

@@ -330,10 +330,15 @@ func TestCaptionAPI(t *testing.T) {
 		t.Fatalf("answer %s", data)
 	}
 	// The encoder's labels of the same pass: an espresso is what
-	// ImageNet's classes make of the coffee cup; the confidence in [0, 1].
+	// ImageNet's classes make of the coffee cup; the confidence in [0, 1];
+	// the familiarity of the default model's memory, low for a cup.
+	if a.Familiarity == nil {
+		t.Fatalf("no familiarity: %s", data)
+	}
+	low := float64(a.Confidence) < captioning.LowConfidence || float64(*a.Familiarity) < captioning.LowFamiliarity
 	if len(a.Labels) != captioning.TopLabels || a.Labels[0].Label != "espresso" || a.Labels[0].Prob < 0.5 ||
-		!(a.Confidence >= 0 && a.Confidence <= 1) || a.LowConfidence != (float64(a.Confidence) < captioning.LowConfidence) {
-		t.Errorf("labels %v, confidence %v (low %v)", a.Labels, a.Confidence, a.LowConfidence)
+		!(a.Confidence >= 0 && a.Confidence <= 1) || a.LowConfidence != low || !a.LowConfidence {
+		t.Errorf("labels %v, confidence %v, familiarity %v (low %v)", a.Labels, a.Confidence, *a.Familiarity, a.LowConfidence)
 	}
 	for i, g := range a.Attention {
 		var sum float32

@@ -22,7 +22,8 @@ type CaptionConfig struct {
 	Captioner *captioning.Captioner
 	// ModelID names the decoder in /v1/models and the answers.
 	ModelID string
-	// Beam is the width when a request names none (0: 3).
+	// Beam is the width when a request names none (0: the Captioner's,
+	// captioning.DefaultBeam unless it was given one).
 	Beam int
 	// MaxPixels bounds an image's width × height (0: the CLI's limit,
 	// vision.DefaultMaxPixels); a larger image gets 413 before any pixel
@@ -43,7 +44,7 @@ func NewCaption(cfg CaptionConfig, o Options) (*Server, error) {
 		return nil, fmt.Errorf("server: no captioner")
 	}
 	if cfg.Beam == 0 {
-		cfg.Beam = 3
+		cfg.Beam = cfg.Captioner.Beam()
 	}
 	if cfg.Beam < 1 || cfg.Beam > MaxBeam {
 		return nil, fmt.Errorf("server: beam %d, want 1..%d", cfg.Beam, MaxBeam)

@@ -12,7 +12,8 @@
 #        0  features: the encoder over Flickr8k's train and dev images
 #           (2-3 minutes)
 #        1  the soft-attention decoder, cross-entropy
-#        2  self-critical fine-tuning: the release
+#        2  self-critical fine-tuning: the release, and the memory of
+#           the training images that reranks its beam
 #        3  the hard-attention decoder (not shipped)
 #   --tiny   every stage on the six images of testdata/caption for a few
 #            steps (conf/tiny/ appended to each command): a check that the
@@ -70,7 +71,8 @@ if step 2; then
   # improving CIDEr-D after its best BLEU-4.
   train scst -o $r/scst -init $r/caption-soft/last.safetensors
   run export -o $out/default.safetensors $r/scst/best.safetensors
-  echo "run.sh: the model is $out/default.safetensors (models/caption/default.safetensors ships it)" >&2
+  run memory $(flags memory) -cache "$cache" -o $out/default-memory.safetensors "$dataset"
+  echo "run.sh: the model is $out/default.safetensors and its memory $out/default-memory.safetensors (models/caption/ ships both)" >&2
 fi
 
 if step 3; then
