@@ -51,7 +51,9 @@ func sharedEncoder(t testing.TB) string {
 // shared encoder, with the CLI's search (no <unk>).
 func newCaptioner(t testing.TB) *captioning.Captioner {
 	t.Helper()
-	c, err := captioning.NewCaptioner(context.Background(), captioning.CaptionerOptions{Encoder: sharedEncoder(t), Search: &caption.SearchOptions{LengthPenalty: 1, NoUnk: true}})
+	search := caption.DefaultSearchOptions()
+	search.NoUnk = true
+	c, err := captioning.NewCaptioner(context.Background(), captioning.CaptionerOptions{Encoder: sharedEncoder(t), Search: &search})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@
     status(`Captioning ${file.name || "image"}…`);
     const form = new FormData();
     form.append("file", file, file.name || "image");
-    form.append("beam", $("#beam").value);
+    if ($("#beam").value) form.append("beam", $("#beam").value); // else the server's default
     try {
       const [a, bmp] = await Promise.all([post("/v1/captions", form), createImageBitmap(file)]);
       photo = bmp; answer = a; axes = null; active = -1;
@@ -50,7 +50,7 @@
     const alts = $("#alternatives");
     alts.replaceChildren(...a.alternatives.map((h, i) => el("li", {},
       i === 0 ? el("strong", {}, h.caption) : h.caption, " ",
-      el("span", { class: "score" }, `score ${fmt(h.score, 3)} · log p ${fmt(h.log_prob, 2)}${h.finished ? "" : " · unfinished"}`))));
+      el("span", { class: "score" }, `${h.consensus !== undefined ? `consensus ${fmt(h.consensus, 3)} · ` : ""}score ${fmt(h.score, 3)} · log p ${fmt(h.log_prob, 2)}${h.finished ? "" : " · unfinished"}`))));
     showConfidence(a);
     activate(a.words.length ? 0 : -1, true);
   }
