@@ -19,6 +19,8 @@ func TestMemoryCommand(t *testing.T) {
 			stdout: `"caption":"a red square"`},
 		{name: "eval reranked", args: []string{"eval", "-model", fixtureModel, "-cache", fixtureCache, "-memory", mem, "-neighbours", "1", "-split", "train", "-beams", "3", fixture},
 			stdout: "beam 3    100.00"},
+		{name: "a memory of another encoder's features", args: []string{"-memory", mem, "-cache", fixtureCache, fixtureImage("red-square")},
+			code: 1, stderr: "build the memory from a cache of its features (caption features -encoder mobilenet-edgetpu, then caption memory)"},
 		{name: "no cache", args: []string{"memory", "-o", mem, fixture}, code: 2, stderr: "memory needs -cache FILE"},
 		{name: "no output", args: []string{"memory", "-cache", fixtureCache, fixture}, code: 2, stderr: "memory needs -o FILE"},
 		{name: "bad dims", args: []string{"memory", "-cache", fixtureCache, "-dims", "0", "-o", mem, fixture}, code: 2, stderr: "-dims 0"},

@@ -94,8 +94,11 @@ func wrongEncoder(what, got, want string) error {
 		name = k.Name
 	}
 	fix := "give -encoder " + name + " (or its file)"
-	if strings.HasPrefix(what, "the feature cache") {
+	switch {
+	case strings.HasPrefix(what, "the feature cache"):
 		fix = "extract the cache with caption features -encoder " + name
+	case strings.HasPrefix(what, "the memory"):
+		fix = "build the memory from a cache of its features (caption features -encoder " + name + ", then caption memory)"
 	}
 	return fmt.Errorf("%w: the caption model was trained on features of %s, but %s %s; %s, or use a caption model trained on features of the encoder you have",
 		ErrWrongEncoder, describeEncoder(want), what, describeEncoder(got), fix)
