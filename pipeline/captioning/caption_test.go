@@ -65,23 +65,29 @@ func TestCaptionShapes(t *testing.T) {
 func TestConfidenceAndLabels(t *testing.T) {
 	probs := make([]float32, len(vision.ImageNetLabels()))
 	probs[986], probs[1], probs[309] = 0.62, 0.25, 0.13 // daisy, tench, fly
+	familiar, strange := 0.6, 0.2
 	tests := []struct {
-		name   string
-		logps  []float32
-		probs  []float32
-		conf   float64
-		low    bool
-		labels []Label
-		notes  string
+		name        string
+		logps       []float32
+		probs       []float32
+		familiarity *float64
+		conf        float64
+		low         bool
+		labels      []Label
+		notes       string
 	}{
-		{"sure", []float32{log(0.9), log(0.8), log(0.9)}, probs, math.Cbrt(0.9 * 0.8 * 0.9), false,
+		{"sure", []float32{log(0.9), log(0.8), log(0.9)}, probs, nil, math.Cbrt(0.9 * 0.8 * 0.9), false,
 			[]Label{{"daisy", 0.62}, {"tench", 0.25}, {"fly", 0.13}}, "labels: daisy 0.62, tench 0.25, fly 0.13\tconfidence 0.87"},
-		{"unsure, cached", []float32{log(0.2), log(0.3)}, nil, math.Sqrt(0.2 * 0.3), true,
+		{"sure, familiar", []float32{log(0.9), log(0.8), log(0.9)}, nil, &familiar, math.Cbrt(0.9 * 0.8 * 0.9), false,
+			nil, "confidence 0.87, familiarity 0.60"},
+		{"sure, unfamiliar", []float32{log(0.9), log(0.8), log(0.9)}, nil, &strange, math.Cbrt(0.9 * 0.8 * 0.9), true,
+			nil, "confidence 0.87, familiarity 0.20 (" + LowConfidenceNote + ")"},
+		{"unsure, cached", []float32{log(0.2), log(0.3)}, nil, nil, math.Sqrt(0.2 * 0.3), true,
 			nil, "confidence 0.24 (" + LowConfidenceNote + ")"},
-		{"no words", nil, nil, 0, true, nil, "confidence 0.00 (" + LowConfidenceNote + ")"},
+		{"no words", nil, nil, nil, 0, true, nil, "confidence 0.00 (" + LowConfidenceNote + ")"},
 	}
 	for _, tc := range tests {
-		r := Result{Confidence: confidence(tc.logps), Labels: topLabels(tc.probs)}
+		r := Result{Confidence: confidence(tc.logps), Labels: topLabels(tc.probs), Familiarity: tc.familiarity}
 		if math.Abs(r.Confidence-tc.conf) > 1e-6 {
 			t.Errorf("%s: confidence %v, want %v", tc.name, r.Confidence, tc.conf)
 		}
@@ -91,8 +97,12 @@ func TestConfidenceAndLabels(t *testing.T) {
 		if got := r.Notes(); got != tc.notes {
 			t.Errorf("%s: notes %q, want %q", tc.name, got, tc.notes)
 		}
-		if c := r.Brief(); c.LowConfidence != tc.low || c.Labels == nil {
+		c := r.Brief()
+		if c.LowConfidence != tc.low || c.Labels == nil {
 			t.Errorf("%s: low_confidence %v, labels %v; want %v and never null", tc.name, c.LowConfidence, c.Labels, tc.low)
+		}
+		if (c.Familiarity == nil) != (tc.familiarity == nil) || c.Familiarity != nil && math.Abs(float64(*c.Familiarity)-*tc.familiarity) > 1e-6 {
+			t.Errorf("%s: familiarity %v in the JSON, want %v", tc.name, c.Familiarity, tc.familiarity)
 		}
 	}
 }
