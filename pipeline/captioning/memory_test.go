@@ -13,9 +13,9 @@ import (
 	"github.com/attend-go/attend/pipeline/captiondata"
 )
 
-// fixtureMemory builds the memory of the fixture's training images with
-// keys of dims values.
-func fixtureMemory(t *testing.T, dims int) (*Memory, []captiondata.Image, *captiondata.Cache) {
+// fixtureTrain returns the fixture's training images and its feature
+// cache, open until the test ends.
+func fixtureTrain(t *testing.T) ([]captiondata.Image, *captiondata.Cache) {
 	t.Helper()
 	images, err := captiondata.Read(fixtureDir, "train", "")
 	if err != nil {
@@ -26,6 +26,14 @@ func fixtureMemory(t *testing.T, dims int) (*Memory, []captiondata.Image, *capti
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
+	return images, c
+}
+
+// fixtureMemory builds the memory of the fixture's training images with
+// keys of dims values.
+func fixtureMemory(t *testing.T, dims int) (*Memory, []captiondata.Image, *captiondata.Cache) {
+	t.Helper()
+	images, c := fixtureTrain(t)
 	m, err := BuildMemory(images, c, dims)
 	if err != nil {
 		t.Fatal(err)

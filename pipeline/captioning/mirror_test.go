@@ -109,15 +109,7 @@ func (f *fakeMirror) Clone() captiondata.Extractor { return f }
 // whose features are the fixture's times scale.
 func mirrorCache(t *testing.T, scale float32) string {
 	t.Helper()
-	images, err := captiondata.Read(fixtureDir, "train", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := captiondata.OpenCache(fixtureCache)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	images, c := fixtureTrain(t)
 	f := &fakeMirror{cache: c, ids: map[string]string{}, scale: scale}
 	for _, im := range images {
 		f.ids[im.Path] = im.ID
