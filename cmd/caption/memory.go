@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/attend-go/attend/cmd/internal/cli"
 	"github.com/attend-go/attend/pipeline/captiondata"
@@ -76,6 +77,7 @@ func runMemory(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	m.Config.Source = fmt.Sprintf("%s, split %s", filepath.Base(filepath.Clean(fs.Arg(0))), *split)
 	if err := m.WriteFile(*out); err != nil {
 		return err
 	}

@@ -59,12 +59,13 @@ type MemoryConfig struct {
 	Dim     int    `json:"feature_dim"` // D
 	KeyDim  int    `json:"key_dim"`     // K
 	Encoder string `json:"encoder_sha256"`
-	Source  string `json:"source"` // the dataset and split, for people
+	Source  string `json:"source"` // the images and captions, for people
 }
 
 // Rerank defaults: DefaultNeighbours nearest training images, weight
-// DefaultScoreWeight on the search's score. Chosen on half the Flickr8k
-// dev split and checked on the other half (docs/model-card-caption.md).
+// DefaultScoreWeight on the search's score. Chosen on the Flickr8k dev
+// split, whose two halves docs/caption.md shows apart to show how far
+// the choice carries.
 const (
 	DefaultNeighbours  = 10
 	DefaultScoreWeight = 0.5
