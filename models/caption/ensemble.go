@@ -95,11 +95,11 @@ func (s *ensembleStepper) step(tokens []int) ([]float32, error) {
 	}
 	s.logp = grow(s.logp, len(rows[0]))
 	meanProbs(s.logp, rows)
-	w, b, sen := s.members[0].looked()
-	s.weights, s.beta = meanOf(s.weights, w, s.members, 0), meanOf(s.beta, b, s.members, 1)
+	s.weights = meanOf(s.weights, s.members, func(st *State) []float32 { return st.Attention.Weights })
+	s.beta = meanOf(s.beta, s.members, func(st *State) []float32 { return st.Beta })
 	s.sentinel = nil
-	if sen != nil {
-		s.sentinel = meanOf(s.sentinel, sen, s.members, 2)
+	if s.members[0].next.Attention.Sentinel != nil {
+		s.sentinel = meanOf(s.sentinel, s.members, func(st *State) []float32 { return st.Attention.Sentinel })
 	}
 	return s.logp, nil
 }
@@ -138,14 +138,13 @@ func meanProbs(dst []float32, logps [][]float32) {
 	}
 }
 
-// meanOf returns in dst the mean over the members of the looked()
-// value number which (0 weights, 1 beta, 2 sentinel), first being the
-// first member's; a member without it (a sentinel) counts as 0.
-func meanOf(dst, first []float32, members []*modelStepper, which int) []float32 {
-	dst = append(dst[:0], first...)
+// meanOf returns in dst the mean over the members of field of the state
+// after their last step, the first member's giving the length; a member
+// without it (a sentinel) counts as 0.
+func meanOf(dst []float32, members []*modelStepper, field func(*State) []float32) []float32 {
+	dst = append(dst[:0], field(members[0].next)...)
 	for _, m := range members[1:] {
-		w, b, sen := m.looked()
-		x := [3][]float32{w, b, sen}[which]
+		x := field(m.next)
 		for j := range min(len(dst), len(x)) {
 			dst[j] += x[j]
 		}
