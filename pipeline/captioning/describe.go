@@ -67,12 +67,16 @@ func (c *Captioner) describe(features, probs []float32, beam int) (*Result, erro
 	if err != nil {
 		return nil, fmt.Errorf("captioning: %w", err)
 	}
-	var consensus []float64 // by hypothesis, when reranked
-	if c.rerank != nil && len(hyps) > 1 {
-		order, err := c.rerank.order(features, hyps)
+	var (
+		consensus   []float64 // by hypothesis, when reranked
+		familiarity *float64
+	)
+	if c.rerank != nil {
+		order, near, err := c.rerank.order(features, hyps)
 		if err != nil {
 			return nil, err
 		}
+		familiarity = &near
 		ranked := make([]caption.Hypothesis, len(hyps))
 		consensus = make([]float64, len(hyps))
 		for i, o := range order {
@@ -89,10 +93,7 @@ func (c *Captioner) describe(features, probs []float32, beam int) (*Result, erro
 		TokenLogProbs: best.TokenLogProbs, Labels: topLabels(probs),
 	}
 	r.Confidence = confidence(best.TokenLogProbs)
-	if c.rerank != nil {
-		f := c.rerank.Memory.Nearness(features)
-		r.Familiarity = &f
-	}
+	r.Familiarity = familiarity
 	for i, h := range hyps {
 		a := Alternative{Caption: joinWords(h.Words), LogProb: h.LogProb, Score: h.Score, Finished: h.Finished}
 		if consensus != nil {

@@ -347,15 +347,16 @@ type Reranking struct {
 // best returns the best of hyps for the image of features by the
 // memory's consensus.
 func (r *Reranking) best(features []float32, hyps []caption.Hypothesis) (caption.Hypothesis, error) {
-	order, err := r.order(features, hyps)
+	order, _, err := r.order(features, hyps)
 	if err != nil {
 		return caption.Hypothesis{}, err
 	}
 	return hyps[order[0].Index], nil
 }
 
-// order is Memory.Rerank with r's settings.
-func (r *Reranking) order(features []float32, hyps []caption.Hypothesis) ([]Reranked, error) {
+// order is Memory.Rerank with r's settings; it also returns the photo's
+// nearness (Memory.Nearness), from the same neighbour search.
+func (r *Reranking) order(features []float32, hyps []caption.Hypothesis) ([]Reranked, float64, error) {
 	n, w := r.Neighbours, r.Weight
 	if n <= 0 {
 		n = DefaultNeighbours
@@ -366,7 +367,12 @@ func (r *Reranking) order(features []float32, hyps []caption.Hypothesis) ([]Rera
 	case w < 0:
 		w = 0
 	}
-	return r.Memory.Rerank(features, hyps, n, w)
+	if err := r.Memory.checkFeatures(features); err != nil {
+		return nil, 0, err
+	}
+	near, sims := r.Memory.nearest(features, n)
+	order, err := r.Memory.rerankAmong(near, hyps, w)
+	return order, float64(sims[0]), err
 }
 
 // Reranked is a candidate caption's place after reranking.
@@ -385,12 +391,18 @@ func (m *Memory) Rerank(features []float32, hyps []caption.Hypothesis, neighbour
 	if err := m.checkFeatures(features); err != nil {
 		return nil, err
 	}
+	return m.rerankAmong(m.Neighbours(features, neighbours), hyps, weight)
+}
+
+// rerankAmong is Rerank with the neighbours found: the indices of the
+// training images whose captions score the candidates.
+func (m *Memory) rerankAmong(neighbours []int, hyps []caption.Hypothesis, weight float64) ([]Reranked, error) {
 	scorer, err := m.scorer()
 	if err != nil {
 		return nil, err
 	}
 	var refs [][]string
-	for _, i := range m.Neighbours(features, neighbours) {
+	for _, i := range neighbours {
 		refs = append(refs, m.refs[i]...)
 	}
 	out := make([]Reranked, len(hyps))
