@@ -21,6 +21,12 @@ func stepForward[F Float](gates, x, prev, next, wx, wh, b []F, B, I, H int, pack
 		gemm(false, false, B, 4*H, I, 1, x, I, wx, 4*H, 1, gates, 4*H)
 		gemm(false, false, B, 4*H, H, 1, prev, 2*H, wh, 4*H, 1, gates, 4*H)
 	}
+	stepCell(gates, prev, next, B, H)
+}
+
+// stepCell runs the cell of a step on its gates' pre-activations (B, 4H),
+// reading c₋₁ from prev (B, 2H) and writing [h | c] to next (B, 2H).
+func stepCell[F Float](gates, prev, next []F, B, H int) {
 	if grain := cellRows(H); B < 2*grain { // no closure: steady-state decoding does not allocate
 		cellForward(H, 0, B, gates, prev[H:], 2*H, next[H:], 2*H, next, 2*H)
 	} else {

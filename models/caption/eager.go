@@ -15,10 +15,14 @@ type Encoded struct {
 	Images, Rows int
 	// Keys are the annotations, each image's repeated on its rows
 	// (Images·Rows, L, D), with the attention's key projection U·a_i + b
-	// computed once.
+	// computed once. One image's keys are its rows' shared view of the
+	// caller's values (not a copy): leave them unchanged while decoding.
 	Keys *attention.Keys
 	// Init is each row's initial LSTM state [h₀ | c₀] (Images·Rows, 2H).
 	Init []float32
+	// products are the images' context products, or nil when the steps
+	// multiply each context (usesContextProducts).
+	products *contextProducts
 }
 
 // Encode prepares images, each L·D finite annotation values (L, D)
@@ -30,7 +34,6 @@ func (m *Model) Encode(images [][]float32, rows int) (*Encoded, error) {
 		return nil, fmt.Errorf("%w: Encode: %d images on %d rows each, want at least one of each", ErrInput, len(images), rows)
 	}
 	n := len(images) * rows
-	memory := make([]float32, n*L*D)
 	init := make([]float32, n*2*H)
 	mean := make([]float32, D)
 	var pre []float32
@@ -45,15 +48,40 @@ func (m *Model) Encode(images [][]float32, rows int) (*Encoded, error) {
 			tanhSum(row[j*H:(j+1)*H], [][]float32{pre})
 		}
 		for r := 0; r < rows; r++ {
-			copy(memory[(i*rows+r)*L*D:], f)
 			copy(init[(i*rows+r)*2*H:], row)
 		}
 	}
-	keys, err := m.Attention.Prepare(memory, nil, n, L)
+	keys, err := m.prepareKeys(images, rows)
 	if err != nil {
 		return nil, fmt.Errorf("caption: Encode: %w", err)
 	}
-	return &Encoded{Images: len(images), Rows: rows, Keys: keys, Init: init}, nil
+	e := &Encoded{Images: len(images), Rows: rows, Keys: keys, Init: init}
+	if m.usesContextProducts(rows) {
+		e.products = m.formContextProducts(images)
+	}
+	return e, nil
+}
+
+// prepareKeys returns the attention keys of images on rows rows each.
+// One image's rows (a beam's) share its keys, prepared once
+// (attention.Keys.Broadcast: soft attention reads them without copies);
+// several images' are prepared from rows copies of each.
+func (m *Model) prepareKeys(images [][]float32, rows int) (*attention.Keys, error) {
+	L, D := m.Config.Regions, m.Config.FeatureDim
+	if len(images) == 1 {
+		keys, err := m.Attention.Prepare(images[0], nil, 1, L)
+		if err == nil && rows > 1 {
+			keys, err = keys.Broadcast(rows)
+		}
+		return keys, err
+	}
+	memory := make([]float32, 0, len(images)*rows*L*D)
+	for _, f := range images {
+		for range rows {
+			memory = append(memory, f...)
+		}
+	}
+	return m.Attention.Prepare(memory, nil, len(images)*rows, L)
 }
 
 // State is the eager decoder's state after a step, for B rows.
@@ -102,6 +130,7 @@ type Workspace struct {
 	h, z, embed []float32
 	x           []float32 // [E·y ; z] (B, E+D)
 	lh, lz      []float32 // L_h·h + b, L_z·z (B, E)
+	tail        []float32 // z·W_z (B, 4H), from context products
 	logp        []float32 // (B, V)
 	// Adaptive attention: [E·y ; h] (B, E+H), the sentinel gate's
 	// pre-activation and the sentinel (B, H), the query [h | s] (B, 2H).
@@ -154,23 +183,29 @@ func (m *Model) Step(ws *Workspace, dst, prev *State, e *Encoded, tokens []int) 
 			dst.Beta[r] = 1
 		}
 	}
-	ws.x = grow(ws.x, B*(E+D))
-	for r := 0; r < B; r++ {
-		copy(ws.x[r*(E+D):], ws.embed[r*E:(r+1)*E])
-		copy(ws.x[r*(E+D)+E:(r+1)*(E+D)], ws.z[r*D:(r+1)*D])
-	}
 	dst.B = B
 	dst.LSTM = grow(dst.LSTM, B*2*H)
 	p := m.pack
 	if p == nil { // the ...Packed methods without a pack are the plain ones
 		p = &noPack
 	}
-	m.LSTM.StepPacked(&ws.lstm, dst.LSTM, ws.x, prev.LSTM, B, p.lstm)
+	if e.products != nil { // z_t·W_z and L_z·z_t from the image's products
+		ws.tail, ws.lz = grow(ws.tail, B*4*H), grow(ws.lz, B*E)
+		e.products.contextTerms(ws.tail, ws.lz, dst.Attention.Weights, dst.Beta, e.Images, e.Rows, cfg.Regions, H, E)
+		m.LSTM.StepHead(&ws.lstm, dst.LSTM, ws.embed, ws.tail, prev.LSTM, B, p.lstmHead)
+	} else {
+		ws.x = grow(ws.x, B*(E+D))
+		for r := 0; r < B; r++ {
+			copy(ws.x[r*(E+D):], ws.embed[r*E:(r+1)*E])
+			copy(ws.x[r*(E+D)+E:(r+1)*(E+D)], ws.z[r*D:(r+1)*D])
+		}
+		m.LSTM.StepPacked(&ws.lstm, dst.LSTM, ws.x, prev.LSTM, B, p.lstm)
+		ws.lz = m.OutZ.ForwardPacked(ws.lz, ws.z, B, p.outZ)
+	}
 	for r := 0; r < B; r++ {
 		copy(ws.h[r*H:(r+1)*H], dst.LSTM[r*2*H:r*2*H+H]) // h_t
 	}
 	ws.lh = m.OutH.ForwardPacked(ws.lh, ws.h, B, p.outH)
-	ws.lz = m.OutZ.ForwardPacked(ws.lz, ws.z, B, p.outZ)
 	tanhSum(ws.lh, [][]float32{ws.lh, ws.embed, ws.lz}) // deep output (B, E)
 	ws.logp = m.Output.ForwardPacked(ws.logp, ws.lh, B, p.outp)
 	models.LogSoftmax(ws.logp, ws.logp, V)

@@ -62,6 +62,9 @@ type Model struct {
 type inferencePack struct {
 	lstm             *models.LSTMPack
 	outH, outZ, outp *models.LinearPack
+	// lstmHead is the LSTM's pack for steps whose context products come
+	// from the image's (contextProducts): Wx's embedding rows and Wh.
+	lstmHead *models.LSTMPack
 }
 
 // PackForInference packs the weights of the decoder LSTM and of the deep
@@ -72,7 +75,8 @@ type inferencePack struct {
 // afterwards (training never calls it; call it again after they do).
 // Graph training and the forward of a graph do not read the pack.
 func (m *Model) PackForInference() {
-	m.pack = &inferencePack{lstm: m.LSTM.Pack(), outH: m.OutH.Pack(), outZ: m.OutZ.Pack(), outp: m.Output.Pack()}
+	m.pack = &inferencePack{lstm: m.LSTM.Pack(), outH: m.OutH.Pack(), outZ: m.OutZ.Pack(), outp: m.Output.Pack(),
+		lstmHead: m.LSTM.PackHead(m.Config.Embed)}
 }
 
 // switchSource is a rand.Source whose underlying source can be replaced:

@@ -88,7 +88,9 @@ func TestGraphEagerParity(t *testing.T) {
 
 // TestPackForInference checks that the default model captions random
 // grids the same with its LSTM packed (PackForInference) as without: the
-// same words, log-probabilities within 1e-4.
+// same words, log-probabilities within 1e-4, for every hypothesis of
+// beams narrow enough to multiply each context and wide enough to read
+// the image's context products.
 func TestPackForInference(t *testing.T) {
 	f, err := safetensors.ReadFile("default.safetensors")
 	if err != nil {
@@ -105,7 +107,7 @@ func TestPackForInference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	for i := range 2 {
 		feats := randomFeatures(rng, plain.Config.Regions, plain.Config.FeatureDim)
-		for _, k := range []int{1, 3} {
+		for _, k := range []int{1, 3, 5, 10} { // 5 and 10 read context products
 			want, err := plain.Beam(nil, feats, k, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -114,8 +116,13 @@ func TestPackForInference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(got[0].Tokens, want[0].Tokens) || math.Abs(got[0].LogProb-want[0].LogProb) > 1e-4 {
-				t.Errorf("grid %d, beam %d: packed %v (%.6f), plain %v (%.6f)", i, k, got[0].Words, got[0].LogProb, want[0].Words, want[0].LogProb)
+			if len(got) != len(want) {
+				t.Fatalf("grid %d, beam %d: %d hypotheses packed, %d plain", i, k, len(got), len(want))
+			}
+			for j := range want {
+				if !slices.Equal(got[j].Tokens, want[j].Tokens) || math.Abs(got[j].LogProb-want[j].LogProb) > 1e-4 {
+					t.Errorf("grid %d, beam %d, hypothesis %d: packed %v (%.6f), plain %v (%.6f)", i, k, j, got[j].Words, got[j].LogProb, want[j].Words, want[j].LogProb)
+				}
 			}
 		}
 	}
