@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -28,7 +29,8 @@ captions against the references as the COCO caption evaluation does:
 BLEU-1 to BLEU-4, METEOR, ROUGE-L and CIDEr-D (captions tokenized in lower
 case without punctuation), and counts the captions that say a bigram
 twice (rep-2%: "on a bench on a bench"). Prints one table row per
-search; -json prints one object: dataset, split, images and rows, each
+search; -json prints one object: dataset, split, reranked (whether beam
+searches were reranked), images and rows, each
 with beam (1: greedy), scores (bleu: BLEU-1 to BLEU-4, meteor, rougel:
 fractions; ciderd: CIDEr-D on its own scale), repeats_bigram (a
 fraction) and seconds of decoding. -no-repeat-ngram and -repeat-penalty
@@ -37,7 +39,9 @@ length, as for describing.
 
 With the embedded model, beam searches of width 2 or more are reranked by
 the embedded memory of the training set, as caption does (-memory none:
-not; -memory FILE: by that memory, whatever the model).
+not; -memory FILE: by that memory, whatever the model). Reranked, the
+rows are by default greedy search, beam 3 and the default search of
+caption (beam 10), so that the last row scores what caption says.
 
 -model takes several files, comma-separated: they caption as one
 ensemble, each word's probability the mean of theirs. The models must
@@ -68,7 +72,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.Cache, "cache", "", "feature cache `file` holding the split's images (required)")
 	fs.StringVar(&o.Split, "split", "test", "split to score")
 	fs.StringVar(&o.Images, "images", "", "directory of the image files (default: the dataset's own)")
-	beams := fs.String("beams", "1,3", "comma-separated beam widths to score (1: greedy search)")
+	beams := fs.String("beams", "1,3", "comma-separated beam widths to score (1: greedy search); by default also the default search's width when reranking")
 	fs.IntVar(&o.Limit, "n", 0, "score the first n images only (0: all)")
 	fs.IntVar(&o.Workers, "j", 1, "goroutines decoding")
 	fs.IntVar(&o.Search.MaxLength, "max-words", 30, "the most words a caption may have")
@@ -126,6 +130,13 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.Rerank, err = captioning.OpenReranking(&rerank); err != nil {
 		return err
 	}
+	beamsSet := false
+	fs.Visit(func(f *flag.Flag) { beamsSet = beamsSet || f.Name == "beams" })
+	if o.Rerank != nil && !beamsSet {
+		if w := captioning.DefaultBeam(true); !slices.Contains(o.Beams, w) {
+			o.Beams = append(o.Beams, w) // the search caption runs
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, err := captioning.Evaluate(ctx, m, o)
@@ -157,12 +168,16 @@ func printEval(stdout io.Writer, o captioning.EvalOptions, rep *captioning.EvalR
 			table.Rows[i].Captions = nil
 		}
 		return cli.WriteJSON(stdout, struct {
-			Dataset string `json:"dataset"`
-			Split   string `json:"split"`
+			Dataset  string `json:"dataset"`
+			Split    string `json:"split"`
+			Reranked bool   `json:"reranked"`
 			*captioning.EvalReport
-		}{o.Dataset, o.Split, &table})
+		}{o.Dataset, o.Split, o.Rerank != nil, &table})
 	}
 	fmt.Fprintf(stdout, "%s, split %s: %d images\n", o.Dataset, o.Split, rep.Images)
+	if o.Rerank != nil {
+		fmt.Fprintf(stdout, "beam searches reranked by %s\n", o.Rerank)
+	}
 	fmt.Fprintf(stdout, "%-8s %7s %7s %7s %7s %7s %7s %7s %7s %8s\n", "search", "BLEU-1", "BLEU-2", "BLEU-3", "BLEU-4", "METEOR", "ROUGE-L", "CIDEr-D", "rep-2%", "time")
 	for _, r := range rep.Rows {
 		name := "greedy"

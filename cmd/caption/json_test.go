@@ -103,8 +103,8 @@ func TestJSON(t *testing.T) {
 		},
 		{
 			name: "eval", args: fixed("eval", "-json", "-model", fixtureModel, "-cache", fixtureCache, "-split", "train", "-beams", "1,2", fixture),
-			want: clitest.Want{Objects: 1, Keys: []string{"dataset", "split", "images", "rows"},
-				Fields: map[string]any{"dataset": fixture, "split": "train", "images": 4}},
+			want: clitest.Want{Objects: 1, Keys: []string{"dataset", "split", "reranked", "images", "rows"},
+				Fields: map[string]any{"dataset": fixture, "split": "train", "reranked": false, "images": 4}},
 			check: func(t *testing.T, objs []map[string]any) {
 				rows, _ := objs[0]["rows"].([]any)
 				if len(rows) != 2 {

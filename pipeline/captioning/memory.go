@@ -357,6 +357,18 @@ func (r *Reranking) best(features []float32, hyps []caption.Hypothesis) (caption
 // order is Memory.Rerank with r's settings; it also returns the photo's
 // nearness (Memory.Nearness), from the same neighbour search.
 func (r *Reranking) order(features []float32, hyps []caption.Hypothesis) ([]Reranked, float64, error) {
+	n, w := r.settings()
+	if err := r.Memory.checkFeatures(features); err != nil {
+		return nil, 0, err
+	}
+	near, sims := r.Memory.nearest(features, n)
+	order, err := r.Memory.rerankAmong(near, hyps, w)
+	return order, float64(sims[0]), err
+}
+
+// settings returns the neighbours and the weight λ r reranks with, its
+// zero values replaced by the defaults.
+func (r *Reranking) settings() (neighbours int, weight float64) {
 	n, w := r.Neighbours, r.Weight
 	if n <= 0 {
 		n = DefaultNeighbours
@@ -367,12 +379,23 @@ func (r *Reranking) order(features []float32, hyps []caption.Hypothesis) ([]Rera
 	case w < 0:
 		w = 0
 	}
-	if err := r.Memory.checkFeatures(features); err != nil {
-		return nil, 0, err
+	return n, w
+}
+
+// String says how r reranks, for people: "consensus with the captions of
+// the 10 nearest of 6000 training images (flickr8k, split train) + 0.5 ×
+// the search's score".
+func (r *Reranking) String() string {
+	n, w := r.settings()
+	src := ""
+	if r.Memory.Config.Source != "" {
+		src = " (" + r.Memory.Config.Source + ")"
 	}
-	near, sims := r.Memory.nearest(features, n)
-	order, err := r.Memory.rerankAmong(near, hyps, w)
-	return order, float64(sims[0]), err
+	nearest := fmt.Sprintf("the %d nearest", n)
+	if n == 1 {
+		nearest = "the nearest"
+	}
+	return fmt.Sprintf("consensus with the captions of %s of %d training images%s + %g × the search's score", nearest, r.Memory.Config.Images, src, w)
 }
 
 // Reranked is a candidate caption's place after reranking.
