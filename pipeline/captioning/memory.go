@@ -68,7 +68,7 @@ type MemoryConfig struct {
 // the choice carries.
 const (
 	DefaultNeighbours  = 10
-	DefaultScoreWeight = 0.5
+	DefaultScoreWeight = 1.0
 	defaultKeyDim      = 256
 )
 
@@ -383,7 +383,7 @@ func (r *Reranking) settings() (neighbours int, weight float64) {
 }
 
 // String says how r reranks, for people: "consensus with the captions of
-// the 10 nearest of 6000 training images (flickr8k, split train) + 0.5 ×
+// the 10 nearest of 6000 training images (flickr8k, split train) + 1 ×
 // the search's score".
 func (r *Reranking) String() string {
 	n, w := r.settings()
