@@ -182,6 +182,13 @@ func TestBrowserCaptionPage(t *testing.T) {
 	if len(words) < 2 || alts < 1 {
 		t.Fatalf("caption %q with %d alternatives", words, alts)
 	}
+	// The default search's 20 candidates: 5 shown, the rest behind "show 15 more".
+	visibleAlts := `[...document.querySelectorAll("#alternatives li")].filter(li => li.offsetParent !== null).length`
+	more := eval[map[string]any](t, ctx, `({visible: `+visibleAlts+`, button: document.querySelector("#more-alternatives").hidden ? "" : document.querySelector("#more-alternatives").textContent})`)
+	if alts != 20 || more["visible"] != float64(5) || more["button"] != "show 15 more" {
+		t.Errorf("%d alternatives, %v of them shown, button %q; want 20, 5 and \"show 15 more\"", alts, more["visible"], more["button"])
+	}
+
 	// The encoder's labels (a cat: "Egyptian cat") and the confidence.
 	labels := eval[[]string](t, ctx, `[...document.querySelectorAll("#labels li")].map(li => li.textContent)`)
 	conf := eval[string](t, ctx, `document.querySelector("#confidence").textContent`)
@@ -208,6 +215,10 @@ func TestBrowserCaptionPage(t *testing.T) {
 		t.Errorf("the heatmap canvas looks blank: %+v (before focus: %+v)", after, before)
 	}
 	screenshot(t, ctx, "serve-caption.png", 5, 8)
+	within(t, ctx, 10*time.Second, "show every candidate", chromedp.Click(chromedp.CSS("#more-alternatives")))
+	if n := eval[int](t, ctx, visibleAlts); n != alts {
+		t.Errorf("after \"show more\": %d of %d alternatives shown", n, alts)
+	}
 }
 
 // phoneWidth and phoneHeight are a phone's viewport in CSS pixels (an

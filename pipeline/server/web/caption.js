@@ -9,6 +9,7 @@
   const { $, el, colormaps, post, status, dropZone, wordKeys, legend, fmt } = attend;
   const SIGMA = 1.25; // cells: vision.DefaultSigma, Xu et al.'s σ
   const MAX_SIDE = 720;
+  const shownAlternatives = 5; // candidates listed before "show N more"
   let photo = null;   // ImageBitmap of the upload
   let answer = null;  // the server's CaptionAnswer
   let active = -1;
@@ -48,9 +49,14 @@
     });
     if (!a.words.length) cap.append(el("span", { class: "hint" }, "(no words)"));
     const alts = $("#alternatives");
-    alts.replaceChildren(...a.alternatives.map((h, i) => el("li", {},
+    alts.replaceChildren(...a.alternatives.map((h, i) => el("li", i < shownAlternatives ? {} : { class: "extra" },
       i === 0 ? el("strong", {}, h.caption) : h.caption, " ",
       el("span", { class: "score" }, `${h.consensus !== undefined ? `consensus ${fmt(h.consensus, 3)} · ` : ""}score ${fmt(h.score, 3)} · log p ${fmt(h.log_prob, 2)}${h.finished ? "" : " · unfinished"}`))));
+    // A wide beam's candidates past the first few wait behind a button.
+    alts.classList.remove("all");
+    const more = $("#more-alternatives"), hidden = a.alternatives.length - shownAlternatives;
+    more.hidden = hidden <= 0;
+    more.textContent = `show ${hidden} more`;
     showConfidence(a);
     activate(a.words.length ? 0 : -1, true);
   }
@@ -212,6 +218,10 @@
   }
 
   $("#file").addEventListener("change", e => { const f = e.target.files[0]; if (f) caption(f); });
+  $("#more-alternatives").addEventListener("click", () => {
+    $("#alternatives").classList.add("all");
+    $("#more-alternatives").hidden = true;
+  });
   dropZone($("#drop"), caption);
   for (const id of ["colormap", "smoothing", "scale", "alpha", "peak"]) $("#" + id).addEventListener("input", draw);
   wordKeys($("#caption"));
