@@ -29,11 +29,11 @@ const captionUsage = `Usage: caption [describe] [flags] IMAGE...
 Describes each image in one sentence: the image encoder (MobileNet-EdgeTPU
 for the default model) turns it into a 7×7 grid of features, and the
 Show-Attend-Tell decoder says one word at a time while attending over the
-grid, with beam search. With the default model the beam's 10 candidates
+grid, with beam search. With the default model the beam's 20 candidates
 are then reranked by the embedded memory of the training photos: the
 caption is the candidate that agrees best with the captions of the 10
-training photos nearest this one (-memory none: the beam's best, of a
-beam of 3). "-" reads an image from standard input.
+training photos nearest this one, its own score counting too (-memory
+none: the beam's best, of a beam of 3). "-" reads an image from standard input.
 
 Files: each image gets one line: the caption, then, tab-separated, the
 encoder's three most probable ImageNet classes ("labels: daisy 0.62,
