@@ -290,6 +290,9 @@ func (m *Memory) Warm() { go m.scorer() }
 // Neighbours returns the indices of the n training images whose keys are
 // nearest (by cosine) the key of features (L, D), nearest first.
 func (m *Memory) Neighbours(features []float32, n int) []int {
+	if n < 1 {
+		return nil
+	}
 	idx, _ := m.nearest(features, n)
 	return idx
 }
@@ -358,12 +361,7 @@ func (r *Reranking) best(features []float32, hyps []caption.Hypothesis) (caption
 // nearness (Memory.Nearness), from the same neighbour search.
 func (r *Reranking) order(features []float32, hyps []caption.Hypothesis) ([]Reranked, float64, error) {
 	n, w := r.settings()
-	if err := r.Memory.checkFeatures(features); err != nil {
-		return nil, 0, err
-	}
-	near, sims := r.Memory.nearest(features, n)
-	order, err := r.Memory.rerankAmong(near, hyps, w)
-	return order, float64(sims[0]), err
+	return r.Memory.rerank(features, hyps, n, w)
 }
 
 // settings returns the neighbours and the weight λ r reranks with, its
@@ -411,21 +409,26 @@ type Reranked struct {
 // neighbours nearest training images plus weight × their Score, best
 // first; ties keep the search's order.
 func (m *Memory) Rerank(features []float32, hyps []caption.Hypothesis, neighbours int, weight float64) ([]Reranked, error) {
-	if err := m.checkFeatures(features); err != nil {
-		return nil, err
-	}
-	return m.rerankAmong(m.Neighbours(features, neighbours), hyps, weight)
+	order, _, err := m.rerank(features, hyps, neighbours, weight)
+	return order, err
 }
 
-// rerankAmong is Rerank with the neighbours found: the indices of the
-// training images whose captions score the candidates.
-func (m *Memory) rerankAmong(neighbours []int, hyps []caption.Hypothesis, weight float64) ([]Reranked, error) {
+// rerank is Rerank; it also returns the photo's nearness (Nearness),
+// from the same neighbour search.
+func (m *Memory) rerank(features []float32, hyps []caption.Hypothesis, neighbours int, weight float64) ([]Reranked, float64, error) {
+	if err := m.checkFeatures(features); err != nil {
+		return nil, 0, err
+	}
+	if neighbours < 1 {
+		return nil, 0, fmt.Errorf("captioning: memory: %d neighbours, want at least 1", neighbours)
+	}
 	scorer, err := m.scorer()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	near, sims := m.nearest(features, neighbours)
 	var refs [][]string
-	for _, i := range neighbours {
+	for _, i := range near {
 		refs = append(refs, m.refs[i]...)
 	}
 	out := make([]Reranked, len(hyps))
@@ -434,14 +437,14 @@ func (m *Memory) rerankAmong(neighbours []int, hyps []caption.Hypothesis, weight
 		if len(h.Words) > 0 {
 			c, err := scorer.Score(h.Words, refs)
 			if err != nil {
-				return nil, fmt.Errorf("captioning: memory: %w", err)
+				return nil, 0, fmt.Errorf("captioning: memory: %w", err)
 			}
 			out[i].Consensus = c
 		}
 		out[i].Total = out[i].Consensus + weight*h.Score
 	}
 	slices.SortStableFunc(out, func(a, b Reranked) int { return cmp.Compare(b.Total, a.Total) })
-	return out, nil
+	return out, float64(sims[0]), nil
 }
 
 // checkFeatures reports features that are not (L, D) of the memory's

@@ -119,6 +119,12 @@ func TestMemoryRerank(t *testing.T) {
 	if _, err := m.Rerank(f[1:], hyps, 1, 0); err == nil || !strings.Contains(err.Error(), "want 49 regions × 1280") {
 		t.Errorf("short features: error %v", err)
 	}
+	if _, err := m.Rerank(f, hyps, 0, 0); err == nil || !strings.Contains(err.Error(), "0 neighbours") {
+		t.Errorf("no neighbours: error %v", err)
+	}
+	if got := m.Neighbours(f, 0); got != nil {
+		t.Errorf("Neighbours(f, 0) = %v, want none", got)
+	}
 }
 
 // TestPrincipalComponents checks the components of points spread along
