@@ -33,7 +33,7 @@ const expectedSteps = 12
 // decoder (PackForInference), and when the rows' steps would multiply
 // more contexts than the image has regions.
 func (m *Model) usesContextProducts(rows int) bool {
-	return m.pack != nil && m.pack.lstmHead != nil && m.Config.Attention == Soft &&
+	return m.pack != nil && m.Config.Attention == Soft &&
 		rows*expectedSteps > m.Config.Regions
 }
 
