@@ -41,10 +41,13 @@ encoder's three most probable ImageNet classes ("labels: daisy 0.62,
 cached features), the caption's confidence in [0, 1] and, with a memory,
 the photo's familiarity (its cosine with the nearest training photo),
 flagged "low confidence: this photo looks unlike the training photos"
-when either is below 0.35;
+when either is below 0.35, and "low confidence: the picture is nearly
+one colour, with nothing in it to describe" when its colours hardly vary
+(contrast below 0.02);
 with several images the line starts with NAME<TAB>. -json (-format json)
 prints one JSON object per image and line instead: the caption, its
-words and token ids, confidence, familiarity, low_confidence, labels (label, prob),
+words and token ids, confidence, familiarity, contrast, low_confidence and
+its note, labels (label, prob),
 the attention grid of every word (grid_h rows of grid_w weights α, over
 the square input the image became: fit), the gate β of every word, and
 the beam's alternatives with their log-probabilities,

@@ -41,10 +41,18 @@ type Caption struct {
 	// between the photo's key and the nearest training photo's
 	// (Result.Familiarity); absent otherwise.
 	Familiarity *Weight `json:"familiarity,omitempty"`
-	// LowConfidence reports Confidence below LowConfidence, or
-	// Familiarity below LowFamiliarity: the photo looks unlike the
-	// training photos, and the caption is likely wrong.
+	// Contrast, when the image was encoded (not read from the feature
+	// cache), is how much the colours of the encoder's input vary
+	// (Result.Contrast); absent otherwise.
+	Contrast *Weight `json:"contrast,omitempty"`
+	// LowConfidence reports Confidence below LowConfidence, Familiarity
+	// below LowFamiliarity (the photo looks unlike the training photos)
+	// or Contrast below LowContrast (the picture is nearly one colour):
+	// the caption is likely wrong.
 	LowConfidence bool `json:"low_confidence"`
+	// Note says why LowConfidence is set (Result.Note); absent when it
+	// is not.
+	Note string `json:"note,omitempty"`
 	// Labels are the encoder's most probable ImageNet classes, never null
 	// ([] when the features came from the feature cache).
 	Labels []Label `json:"labels"`
@@ -138,10 +146,14 @@ func (r *Result) Brief() Caption {
 		labels = []Label{}
 	}
 	c := Caption{Caption: r.Caption, Words: words, LogProb: r.LogProb, Score: r.Score, Finished: r.Finished,
-		Confidence: Weight(r.Confidence), LowConfidence: r.Low(), Labels: labels}
+		Confidence: Weight(r.Confidence), LowConfidence: r.Low(), Note: r.Note(), Labels: labels}
 	if r.Familiarity != nil {
 		f := Weight(*r.Familiarity)
 		c.Familiarity = &f
+	}
+	if r.Contrast != nil {
+		k := Weight(*r.Contrast)
+		c.Contrast = &k
 	}
 	return c
 }

@@ -39,19 +39,23 @@ func TestCaptionShapes(t *testing.T) {
 	}
 	adaptive := *r
 	adaptive.Sentinel = []float32{0.9, 0.1}
+	encoded, contrast := *r, 0.25 // an image encoded, not cached, and not flagged
+	encoded.Cached, encoded.Contrast, encoded.Confidence = false, &contrast, 0.8
 	tests := []struct {
 		name string
 		v    any
 		want []string
 	}{
 		{"batch record", BatchRecord{Caption: r.Brief(), Cached: true, Overlay: "a.png"},
-			[]string{"cached", "caption", "confidence", "finished", "labels", "log_prob", "low_confidence", "overlay", "score", "words"}},
+			[]string{"cached", "caption", "confidence", "finished", "labels", "log_prob", "low_confidence", "note", "overlay", "score", "words"}},
+		{"batch record, encoded, not flagged", BatchRecord{Caption: encoded.Brief()},
+			[]string{"caption", "confidence", "contrast", "finished", "labels", "log_prob", "low_confidence", "score", "words"}},
 		{"caption -json", r.JSON(),
 			[]string{"alternatives", "attention", "beta", "caption", "confidence", "finished", "fit", "grid_h", "grid_w", "labels", "log_prob",
-				"low_confidence", "path", "score", "tokens", "words"}},
+				"low_confidence", "note", "path", "score", "tokens", "words"}},
 		{"caption -json, adaptive attention", adaptive.JSON(),
 			[]string{"alternatives", "attention", "beta", "caption", "confidence", "finished", "fit", "grid_h", "grid_w", "labels", "log_prob",
-				"low_confidence", "path", "score", "sentinel", "tokens", "words"}},
+				"low_confidence", "note", "path", "score", "sentinel", "tokens", "words"}},
 	}
 	for _, tc := range tests {
 		if got := jsonKeys(t, tc.v); !slices.Equal(got, tc.want) {
@@ -66,28 +70,36 @@ func TestConfidenceAndLabels(t *testing.T) {
 	probs := make([]float32, len(vision.ImageNetLabels()))
 	probs[986], probs[1], probs[309] = 0.62, 0.25, 0.13 // daisy, tench, fly
 	familiar, strange := 0.6, 0.2
+	plain, varied := 0.01, 0.2 // contrasts
 	tests := []struct {
 		name        string
 		logps       []float32
 		probs       []float32
 		familiarity *float64
+		contrast    *float64
 		conf        float64
 		low         bool
 		labels      []Label
 		notes       string
 	}{
-		{"sure", []float32{log(0.9), log(0.8), log(0.9)}, probs, nil, math.Cbrt(0.9 * 0.8 * 0.9), false,
+		{"sure", []float32{log(0.9), log(0.8), log(0.9)}, probs, nil, nil, math.Cbrt(0.9 * 0.8 * 0.9), false,
 			[]Label{{"daisy", 0.62}, {"tench", 0.25}, {"fly", 0.13}}, "labels: daisy 0.62, tench 0.25, fly 0.13\tconfidence 0.87"},
-		{"sure, familiar", []float32{log(0.9), log(0.8), log(0.9)}, nil, &familiar, math.Cbrt(0.9 * 0.8 * 0.9), false,
+		{"sure, familiar", []float32{log(0.9), log(0.8), log(0.9)}, nil, &familiar, nil, math.Cbrt(0.9 * 0.8 * 0.9), false,
 			nil, "confidence 0.87, familiarity 0.60"},
-		{"sure, unfamiliar", []float32{log(0.9), log(0.8), log(0.9)}, nil, &strange, math.Cbrt(0.9 * 0.8 * 0.9), true,
+		{"sure, unfamiliar", []float32{log(0.9), log(0.8), log(0.9)}, nil, &strange, nil, math.Cbrt(0.9 * 0.8 * 0.9), true,
 			nil, "confidence 0.87, familiarity 0.20 (" + LowConfidenceNote + ")"},
-		{"unsure, cached", []float32{log(0.2), log(0.3)}, nil, nil, math.Sqrt(0.2 * 0.3), true,
+		{"unsure, cached", []float32{log(0.2), log(0.3)}, nil, nil, nil, math.Sqrt(0.2 * 0.3), true,
 			nil, "confidence 0.24 (" + LowConfidenceNote + ")"},
-		{"no words", nil, nil, nil, 0, true, nil, "confidence 0.00 (" + LowConfidenceNote + ")"},
+		{"no words", nil, nil, nil, nil, 0, true, nil, "confidence 0.00 (" + LowConfidenceNote + ")"},
+		{"sure, familiar, varied colours", []float32{log(0.9), log(0.8), log(0.9)}, nil, &familiar, &varied, math.Cbrt(0.9 * 0.8 * 0.9), false,
+			nil, "confidence 0.87, familiarity 0.60"},
+		{"sure, familiar, one colour", []float32{log(0.9), log(0.8), log(0.9)}, nil, &familiar, &plain, math.Cbrt(0.9 * 0.8 * 0.9), true,
+			nil, "confidence 0.87, familiarity 0.60 (" + UniformNote + ")"},
+		{"unsure, unfamiliar, one colour", []float32{log(0.2), log(0.3)}, nil, &strange, &plain, math.Sqrt(0.2 * 0.3), true,
+			nil, "confidence 0.24, familiarity 0.20 (" + UniformNote + ")"},
 	}
 	for _, tc := range tests {
-		r := Result{Confidence: confidence(tc.logps), Labels: topLabels(tc.probs), Familiarity: tc.familiarity}
+		r := Result{Confidence: confidence(tc.logps), Labels: topLabels(tc.probs), Familiarity: tc.familiarity, Contrast: tc.contrast}
 		if math.Abs(r.Confidence-tc.conf) > 1e-6 {
 			t.Errorf("%s: confidence %v, want %v", tc.name, r.Confidence, tc.conf)
 		}
@@ -100,6 +112,12 @@ func TestConfidenceAndLabels(t *testing.T) {
 		c := r.Brief()
 		if c.LowConfidence != tc.low || c.Labels == nil {
 			t.Errorf("%s: low_confidence %v, labels %v; want %v and never null", tc.name, c.LowConfidence, c.Labels, tc.low)
+		}
+		if want := r.Note(); c.Note != want || (want == "") == tc.low {
+			t.Errorf("%s: note %q in the JSON, Result.Note %q; want one when flagged (%v)", tc.name, c.Note, want, tc.low)
+		}
+		if (c.Contrast == nil) != (tc.contrast == nil) || c.Contrast != nil && math.Abs(float64(*c.Contrast)-*tc.contrast) > 1e-6 {
+			t.Errorf("%s: contrast %v in the JSON, want %v", tc.name, c.Contrast, tc.contrast)
 		}
 		if (c.Familiarity == nil) != (tc.familiarity == nil) || c.Familiarity != nil && math.Abs(float64(*c.Familiarity)-*tc.familiarity) > 1e-6 {
 			t.Errorf("%s: familiarity %v in the JSON, want %v", tc.name, c.Familiarity, tc.familiarity)

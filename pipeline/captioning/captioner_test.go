@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/color"
 	"math"
 	"os"
 	"path/filepath"
@@ -27,6 +29,9 @@ func TestCaptionerCache(t *testing.T) {
 	}
 	if r.Caption != "a red square" || !r.Cached || !r.Finished {
 		t.Errorf("caption %q (cached %v, finished %v), want \"a red square\" from the cache", r.Caption, r.Cached, r.Finished)
+	}
+	if r.Contrast != nil || r.Labels != nil {
+		t.Errorf("cached features: a contrast (%v), labels %v; want neither (no pixels were seen)", r.Contrast != nil, r.Labels)
 	}
 	if len(r.Attention) != 3 || len(r.Beta) != 3 || len(r.Tokens) != 3 || r.GridH*r.GridW != 49 {
 		t.Fatalf("%d attention maps, %d gates, %d tokens, grid %d×%d; want 3, 3, 3, 7×7", len(r.Attention), len(r.Beta), len(r.Tokens), r.GridH, r.GridW)
@@ -119,7 +124,46 @@ func TestCaptionerEncoder(t *testing.T) {
 		if d.Caption != r.Caption || d.LogProb != r.LogProb {
 			t.Errorf("%s decoded: %q %v, from the file: %q %v", name, d.Caption, d.LogProb, r.Caption, r.LogProb)
 		}
+		if r.Contrast == nil || *r.Contrast < LowContrast || r.Note() == UniformNote {
+			t.Errorf("%s: contrast %v, note %q; want a shape on a background not taken for one colour", name, deref(r.Contrast), r.Note())
+		}
 	}
+	// Pictures of one colour, or nearly: flagged whatever the decoder says.
+	for _, tc := range []struct {
+		name string
+		img  image.Image
+	}{
+		{"grey", plainImage(300, 200, color.Gray{128})},
+		{"a strip of one colour", plainImage(4000, 3, color.RGBA{20, 40, 200, 255})},
+		{"transparent", image.NewNRGBA(image.Rect(0, 0, 64, 64))},
+	} {
+		r, err := c.CaptionImage(tc.img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Contrast == nil || *r.Contrast >= LowContrast || !r.Low() || r.Note() != UniformNote {
+			t.Errorf("%s: contrast %v, low %v, note %q; want under %v, flagged with UniformNote", tc.name, deref(r.Contrast), r.Low(), r.Note(), LowContrast)
+		}
+	}
+}
+
+// deref returns *p, or NaN for nil.
+func deref(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}
+
+// plainImage returns a w×h picture of colour c.
+func plainImage(w, h int, c color.Color) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			img.Set(x, y, c)
+		}
+	}
+	return img
 }
 
 func ExampleCaptioner() {

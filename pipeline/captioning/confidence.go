@@ -69,10 +69,10 @@ func confidence(tokenLogProbs []float32) float64 {
 }
 
 // LowConfidence is the confidence under which a caption is flagged
-// (LowConfidenceNote). With the default model and search (reranked) it
-// flags 3.6 % of Flickr8k's dev photos and 33 % of the outside pictures
-// measured (TestConfidenceSeparates); it was chosen for the previous
-// default (MobileNetV2), where it flagged 6 % and 36 %.
+// (LowConfidenceNote). With the default model and search (beam 20,
+// reranked) it flags 3.3 % of Flickr8k's dev photos and 30 % of the
+// outside pictures measured (TestConfidenceSeparates); it was chosen for
+// the previous default (MobileNetV2), where it flagged 6 % and 36 %.
 const LowConfidence = 0.35
 
 // LowFamiliarity is the familiarity (Result.Familiarity) under which a
@@ -81,6 +81,17 @@ const LowConfidence = 0.35
 // (AUROC 0.95 against 0.79, TestConfidenceSeparates with the default
 // search): 0.35, the familiarity of the least familiar 1 % of dev photos,
 // flags half the outside pictures alone, and with the confidence's flag
-// 4.6 % of dev photos and 73 % of the outside pictures (the confidence
-// alone: 3.6 % and 33 %).
+// 4.3 % of dev photos and 69 % of the outside pictures (with LowContrast's
+// too: 4.3 % and 71 %).
 const LowFamiliarity = 0.35
+
+// LowContrast is the contrast (Result.Contrast: vision.Tensor.Contrast of
+// the encoder's input) under which a caption is flagged with UniformNote:
+// the picture is nearly one colour, so there is nothing in it to
+// describe, and a caption of it ("a dog swims through the water", of a
+// red square) is made up. None of Flickr8k's 7,000 training and dev
+// photos is under 0.04 (the least: a skier on a snowfield); blank and
+// transparent pictures are at 0, and of the 70 outside pictures of
+// TestConfidenceSeparates five plain backgrounds and textures are under
+// 0.02.
+const LowContrast = 0.02

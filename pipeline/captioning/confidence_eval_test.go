@@ -100,8 +100,9 @@ func TestConfidenceSeparates(t *testing.T) {
 	}
 	defer c.Close()
 	var tsv strings.Builder
-	tsv.WriteString("set\tpath\tconfidence\tmean_token_prob\tmin_token_prob\tclass_max\tclass_certainty\tlabel\tcaption\n")
+	tsv.WriteString("set\tpath\tconfidence\tmean_token_prob\tmin_token_prob\tclass_max\tclass_certainty\tcontrast\tlabel\tcaption\n")
 	var near, agree [2][]float64 // the nearest training photo's cosine, the caption's consensus: dev, outside
+	var contrast [2][]float64    // the encoder input's contrast: dev, outside
 	measure := func(set string, paths []string) (conf []float64, sig []confidenceSignals) {
 		w := worker{c: c, own: true}
 		for _, path := range paths {
@@ -117,11 +118,12 @@ func TestConfidenceSeparates(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := signals(r.TokenLogProbs, w.probs)
+			k := 0
+			if set != "dev" {
+				k = 1
+			}
+			contrast[k] = append(contrast[k], w.contrast)
 			if c.rerank != nil {
-				k := 0
-				if set != "dev" {
-					k = 1
-				}
 				near[k] = append(near[k], c.rerank.Memory.Nearness(w.features))
 				agree[k] = append(agree[k], *r.Alternatives[0].Consensus)
 			}
@@ -129,8 +131,8 @@ func TestConfidenceSeparates(t *testing.T) {
 			if len(conf)%100 == 0 {
 				t.Logf("%s: %d of %d images", set, len(conf), len(paths))
 			}
-			fmt.Fprintf(&tsv, "%s\t%s\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s\n", set, path, r.Confidence,
-				s.meanTokenProb, s.minTokenProb, s.classMax, s.classCertainty, r.Labels[0].Label, r.Caption)
+			fmt.Fprintf(&tsv, "%s\t%s\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%s\t%s\n", set, path, r.Confidence,
+				s.meanTokenProb, s.minTokenProb, s.classMax, s.classCertainty, w.contrast, r.Labels[0].Label, r.Caption)
 		}
 		return conf, sig
 	}
@@ -185,19 +187,21 @@ func TestConfidenceSeparates(t *testing.T) {
 		return float64(n) / float64(len(v))
 	}
 	t.Logf("below LowConfidence %.2f: %.1f %% of dev, %.1f %% of outside", LowConfidence, 100*below(inConf), 100*below(outConf))
+	t.Logf("contrast under LowContrast %.2f: %.1f %% of dev (least %.3f), %.1f %% of outside", LowContrast,
+		100*fractionBelow(contrast[0], LowContrast), slices.Min(contrast[0]), 100*fractionBelow(contrast[1], LowContrast))
 	if c.rerank != nil {
-		flagged := func(conf, nr []float64) float64 {
+		flagged := func(conf, nr, ct []float64) float64 {
 			n := 0
 			for i := range conf {
-				r := Result{Confidence: conf[i], Familiarity: &nr[i]}
+				r := Result{Confidence: conf[i], Familiarity: &nr[i], Contrast: &ct[i]}
 				if r.Low() {
 					n++
 				}
 			}
 			return float64(n) / float64(len(conf))
 		}
-		t.Logf("flagged (confidence under %.2f or familiarity under %.2f): %.1f %% of dev, %.1f %% of outside",
-			LowConfidence, LowFamiliarity, 100*flagged(inConf, near[0]), 100*flagged(outConf, near[1]))
+		t.Logf("flagged (confidence under %.2f, familiarity under %.2f or contrast under %.2f): %.1f %% of dev, %.1f %% of outside",
+			LowConfidence, LowFamiliarity, LowContrast, 100*flagged(inConf, near[0], contrast[0]), 100*flagged(outConf, near[1], contrast[1]))
 		if a := auroc(near[0], near[1]); a < 0.5 {
 			t.Errorf("familiarity AUROC %.3f: it ranks outside photos above Flickr8k's", a)
 		}

@@ -118,6 +118,7 @@ type worker struct {
 	pre      *vision.Preprocessor
 	features []float32 // the image being captioned (L×D), reused
 	probs    []float32 // its class probabilities (NumClasses), reused
+	contrast float64   // its contrast (vision.Tensor.Contrast)
 }
 
 // caption is CaptionInput with w's encoder.
@@ -168,6 +169,10 @@ func (w *worker) caption(ctx context.Context, in *Input) (*Result, error) {
 		return nil, named(err)
 	}
 	r.Path, r.Cached, r.Image = in.Path, cached, img
+	if !cached {
+		contrast := w.contrast
+		r.Contrast = &contrast
+	}
 	return r, nil
 }
 
@@ -184,7 +189,8 @@ func (c *Captioner) cached(path string) (int, bool) {
 // encode runs the encoder on a decoded image, squashed (or cropped,
 // CaptionerOptions.Fit) to the input size, into w.features, the feature
 // grid the model reads (L×D), and w.probs, the classifier's class
-// probabilities: one pass of the network gives both.
+// probabilities: one pass of the network gives both. w.contrast is the
+// contrast of the encoder's input.
 func (w *worker) encode(img image.Image) error {
 	if err := w.loadEncoder(); err != nil {
 		return err
@@ -199,6 +205,7 @@ func (w *worker) encode(img image.Image) error {
 	if err != nil {
 		return fmt.Errorf("captioning: %w", err)
 	}
+	w.contrast = t.Contrast(pre.Normalization())
 	if w.features, w.probs, err = enc.Encode(t, w.features, w.probs); err != nil {
 		return fmt.Errorf("captioning: %w", err)
 	}

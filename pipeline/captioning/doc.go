@@ -116,9 +116,10 @@
 // features: Encoder.Encode) and the caption's Confidence, which falls on
 // photos unlike the training photos, and with a memory (memory.go: the
 // beam's candidates reranked by consensus with the nearest training
-// photos' captions) the photo's Familiarity (below LowConfidence or
-// LowFamiliarity the caption is flagged; confidence.go says how they are
-// made and measured). The encoder is
+// photos' captions) the photo's Familiarity, and the Contrast of the
+// encoder's input (below LowConfidence, LowFamiliarity or LowContrast the
+// caption is flagged, Result.Note saying why; confidence.go says how they
+// are made and measured). The encoder is
 // located (vision.LocateEncoder) and loaded at the first image that needs
 // it; images found by file name in an optional feature cache need none.
 //

@@ -55,6 +55,11 @@ type Result struct {
 	// training photos the photo is, which tells photos unlike them apart
 	// better than Confidence does (confidence.go). nil without a memory.
 	Familiarity *float64
+	// Contrast is how much the colours of the encoder's input vary
+	// (vision.Tensor.Contrast, in [0, 0.5]): under LowContrast the
+	// picture is nearly one colour. nil when the features came from the
+	// feature cache.
+	Contrast *float64
 	// Alternatives are the beam's hypotheses, best first (the first is
 	// the caption itself).
 	Alternatives []Alternative
@@ -108,9 +113,29 @@ func (r *Result) AttentionGrids() [][][]float32 {
 // LowConfidenceNote is what a caption of low confidence is flagged with.
 const LowConfidenceNote = "low confidence: this photo looks unlike the training photos"
 
+// UniformNote is what a caption of a picture of nearly one colour
+// (Contrast under LowContrast) is flagged with.
+const UniformNote = "low confidence: the picture is nearly one colour, with nothing in it to describe"
+
+// Note returns why r's caption is flagged: UniformNote for a picture of
+// nearly one colour, LowConfidenceNote for another one Low reports, ""
+// for a caption not flagged.
+func (r *Result) Note() string {
+	switch {
+	case r.uniform():
+		return UniformNote
+	case r.Low():
+		return LowConfidenceNote
+	}
+	return ""
+}
+
+// uniform reports a picture of nearly one colour.
+func (r *Result) uniform() bool { return r.Contrast != nil && *r.Contrast < LowContrast }
+
 // Notes returns what is said beside r's caption in text: the encoder's
 // labels with their probabilities (when known), the confidence and the
-// familiarity (when known), with LowConfidenceNote when either is low, as
+// familiarity (when known), with the Note when the caption is flagged, as
 //
 //	labels: daisy 0.62, pot 0.11, bee 0.05	confidence 0.21, familiarity 0.18 (low confidence: this photo looks unlike the training photos)
 func (r *Result) Notes() string {
@@ -129,16 +154,16 @@ func (r *Result) Notes() string {
 	if r.Familiarity != nil {
 		fmt.Fprintf(&b, ", familiarity %.2f", *r.Familiarity)
 	}
-	if r.Low() {
-		b.WriteString(" (" + LowConfidenceNote + ")")
+	if note := r.Note(); note != "" {
+		b.WriteString(" (" + note + ")")
 	}
 	return b.String()
 }
 
-// Low reports a caption to flag: Confidence under LowConfidence, or a
-// Familiarity under LowFamiliarity.
+// Low reports a caption to flag: Confidence under LowConfidence, a
+// Familiarity under LowFamiliarity or a Contrast under LowContrast.
 func (r *Result) Low() bool {
-	return r.Confidence < LowConfidence || r.Familiarity != nil && *r.Familiarity < LowFamiliarity
+	return r.Confidence < LowConfidence || r.Familiarity != nil && *r.Familiarity < LowFamiliarity || r.uniform()
 }
 
 // Formats are the formats of WriteResult.

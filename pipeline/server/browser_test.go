@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"flag"
 	"image"
+	"image/color"
 	"image/png"
 	"math/rand/v2"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attend-go/attend/pipeline/captioning"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -218,6 +220,33 @@ func TestBrowserCaptionPage(t *testing.T) {
 	within(t, ctx, 10*time.Second, "show every candidate", chromedp.Click(chromedp.CSS("#more-alternatives")))
 	if n := eval[int](t, ctx, visibleAlts); n != alts {
 		t.Errorf("after \"show more\": %d of %d alternatives shown", n, alts)
+	}
+
+	// A picture of one colour: the page says why the caption is flagged.
+	plain := filepath.Join(t.TempDir(), "grey.png")
+	writePlainPNG(t, plain, 300, 200, color.RGBA{128, 128, 128, 255})
+	eval[bool](t, ctx, `document.querySelector("#caption").replaceChildren(), true`)
+	within(t, ctx, 60*time.Second, "upload a grey picture",
+		chromedp.SetUploadFiles(chromedp.CSS("#file"), []string{plain}),
+		chromedp.WaitVisible(chromedp.CSS("#caption .word")),
+	)
+	conf = eval[string](t, ctx, `document.querySelector("#confidence").textContent`)
+	if !strings.Contains(conf, captioning.UniformNote+", so the caption is likely wrong.") {
+		t.Errorf("a grey picture: confidence line %q, want it to say %q", conf, captioning.UniformNote)
+	}
+}
+
+// writePlainPNG writes a w×h picture of colour c to path.
+func writePlainPNG(t *testing.T, path string, w, h int, c color.RGBA) {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	draw.Draw(img, img.Bounds(), image.NewUniform(c), image.Point{}, draw.Src)
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

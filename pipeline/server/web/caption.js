@@ -83,7 +83,7 @@
     c.classList.toggle("low", a.low_confidence);
     c.textContent = `confidence ${fmt(a.confidence, 2)}` +
       (a.familiarity !== undefined ? ` · familiarity ${fmt(a.familiarity, 2)} (the nearest training photo)` : "") +
-      (a.low_confidence ? " — low confidence: this photo looks unlike the training photos, so the caption is likely wrong." : "");
+      (a.low_confidence ? ` — ${a.note || "low confidence"}, so the caption is likely wrong.` : "");
     $("#labels").replaceChildren(...a.labels.map(l => el("li", {}, l.label, " ", el("span", { class: "score" }, fmt(l.prob, 2)))));
   }
 
