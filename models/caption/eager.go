@@ -208,7 +208,7 @@ func (m *Model) Step(ws *Workspace, dst, prev *State, e *Encoded, tokens []int) 
 	ws.lh = m.OutH.ForwardPacked(ws.lh, ws.h, B, p.outH)
 	tanhSum(ws.lh, [][]float32{ws.lh, ws.embed, ws.lz}) // deep output (B, E)
 	ws.logp = m.Output.ForwardPacked(ws.logp, ws.lh, B, p.outp)
-	models.LogSoftmax(ws.logp, ws.logp, V)
+	logSoftmaxRows(ws.logp, V)
 	return ws.logp, nil
 }
 

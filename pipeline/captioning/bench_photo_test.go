@@ -27,7 +27,7 @@ func BenchmarkCaptionPhoto(b *testing.B) {
 	for _, tc := range []struct {
 		beam   int
 		memory string
-	}{{1, NoMemory}, {3, NoMemory}, {5, NoMemory}, {5, ""}, {10, ""}, {20, ""}} {
+	}{{1, NoMemory}, {3, NoMemory}, {5, NoMemory}, {5, ""}, {10, ""}, {20, ""}, {30, ""}, {40, ""}} {
 		name := fmt.Sprintf("beam%d", tc.beam)
 		if tc.memory == "" {
 			name += "_reranked"
