@@ -41,7 +41,7 @@ With the embedded model, beam searches of width 2 or more are reranked by
 the embedded memory of the training set, as caption does (-memory none:
 not; -memory FILE: by that memory, whatever the model). Reranked, the
 rows are by default greedy search, beam 3 and the default search of
-caption (beam 20), so that the last row scores what caption says.
+caption (beam 30), so that the last row scores what caption says.
 
 -model takes several files, comma-separated: they caption as one
 ensemble, each word's probability the mean of theirs. The models must

@@ -20,7 +20,7 @@ func TestMemoryCommand(t *testing.T) {
 		{name: "eval reranked", args: []string{"eval", "-model", fixtureModel, "-cache", fixtureCache, "-memory", mem, "-neighbours", "1", "-split", "train", "-beams", "3", fixture},
 			stdout: "beam 3    100.00"},
 		{name: "eval reranked scores the default search too", args: []string{"eval", "-model", fixtureModel, "-cache", fixtureCache, "-memory", mem, "-neighbours", "1", "-split", "train", fixture},
-			stdout: "beam 20 "},
+			stdout: "beam 30 "},
 		{name: "eval says how it reranks", args: []string{"eval", "-model", fixtureModel, "-cache", fixtureCache, "-memory", mem, "-neighbours", "1", "-split", "train", "-beams", "3", fixture},
 			stdout: "beam searches reranked by consensus with the captions of the nearest of 4 training images (caption, split train) + 1 × the search's score"},
 		{name: "a memory of another encoder's features", args: []string{"-memory", mem, "-cache", fixtureCache, fixtureImage("red-square")},

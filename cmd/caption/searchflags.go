@@ -35,7 +35,7 @@ func checkSearchFlags(s *captioning.SearchOptions) error {
 // (captioning.DefaultBeam).
 func rerankFlags(fs *flag.FlagSet, o *captioning.CaptionerOptions, beamUsage string) {
 	if beamUsage != "" {
-		fs.IntVar(&o.Beam, "beam", 0, beamUsage+" (default 20 when a memory reranks the candidates, else 3; 1: greedy search)")
+		fs.IntVar(&o.Beam, "beam", 0, beamUsage+" (default 30 when a memory reranks the candidates, else 3; 1: greedy search)")
 	}
 	fs.StringVar(&o.Memory, "memory", "", "rerank the beam's candidates by consensus with the captions of the nearest training images in this memory `file` (from caption memory), or none (default: the embedded memory with the embedded model)")
 	fs.IntVar(&o.Neighbours, "neighbours", captioning.DefaultNeighbours, "nearest training images whose captions score the candidates")

@@ -25,7 +25,7 @@ Serves image captioning over HTTP on -addr (127.0.0.1:8081), with the
 model, encoder and search flags of "caption describe":
 
 	POST /v1/captions   the image in the multipart part "file" or as the
-	                    whole body; beam (1..20) and alternatives as form
+	                    whole body; beam (1..30) and alternatives as form
 	                    fields or in the query string. Answers the caption,
 	                    the beam's alternatives, per word the attention
 	                    grid and the gate β, the encoder's labels and the

@@ -13,8 +13,8 @@ import (
 // the models are loaded: decode the JPEG (451×300), squash it to 224×224,
 // run the encoder the embedded default decoder needs (DefaultEncoder:
 // MobileNet-EdgeTPU) and that decoder with beam search of width 1, 3 and
-// 5, and the default search: beam 20 reranked by the embedded memory (and
-// beam 5 and 10 reranked). It needs the encoder from ../shared (skips without
+// 5, and the default search: beam 30 reranked by the embedded memory (and
+// beam 5, 10, 20 and 40 reranked). It needs the encoder from ../shared (skips without
 // it). The goal (issues 5 and 36), on one core: ≤ 120 ms with the default
 // search. cpu-ms/op is the
 // process's CPU time per photo (package cputime), which on a shared

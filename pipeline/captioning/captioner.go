@@ -33,7 +33,7 @@ type CaptionerOptions struct {
 	// one of its IDs is captioned from the cached features, without the
 	// encoder (how a dataset's images are captioned quickly).
 	Cache string
-	// Beam is the beam width (0 means DefaultBeam: 20 with a memory,
+	// Beam is the beam width (0 means DefaultBeam: 30 with a memory,
 	// 3 without; 1 is greedy search).
 	Beam int
 	// Memory reranks the beam's candidates by consensus with the nearest
@@ -140,12 +140,12 @@ func (c *Captioner) Beam() int { return c.o.Beam }
 // NoMemory as CaptionerOptions.Memory turns reranking off.
 const NoMemory = "none"
 
-// DefaultBeam is the beam width when none is given: 20 when a memory
+// DefaultBeam is the beam width when none is given: 30 when a memory
 // reranks the candidates (the consensus needs candidates to choose
 // from), 3 without (wider beams caption worse by themselves).
 func DefaultBeam(reranked bool) int {
 	if reranked {
-		return 20
+		return 30
 	}
 	return 3
 }

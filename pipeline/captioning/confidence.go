@@ -69,8 +69,8 @@ func confidence(tokenLogProbs []float32) float64 {
 }
 
 // LowConfidence is the confidence under which a caption is flagged
-// (LowConfidenceNote). With the default model and search (beam 20,
-// reranked) it flags 3.3 % of Flickr8k's dev photos and 30 % of the
+// (LowConfidenceNote). With the default model and search (beam 30,
+// reranked) it flags 3.4 % of Flickr8k's dev photos and 30 % of the
 // outside pictures measured (TestConfidenceSeparates); it was chosen for
 // the previous default (MobileNetV2), where it flagged 6 % and 36 %.
 const LowConfidence = 0.35
@@ -81,8 +81,8 @@ const LowConfidence = 0.35
 // (AUROC 0.95 against 0.79, TestConfidenceSeparates with the default
 // search): 0.35, the familiarity of the least familiar 1 % of dev photos,
 // flags half the outside pictures alone, and with the confidence's flag
-// 4.3 % of dev photos and 69 % of the outside pictures (with LowContrast's
-// too: 4.3 % and 71 %).
+// 4.4 % of dev photos and 70 % of the outside pictures (with LowContrast's
+// too: 4.4 % and 73 %).
 const LowFamiliarity = 0.35
 
 // LowContrast is the contrast (Result.Contrast: vision.Tensor.Contrast of

@@ -184,11 +184,11 @@ func TestBrowserCaptionPage(t *testing.T) {
 	if len(words) < 2 || alts < 1 {
 		t.Fatalf("caption %q with %d alternatives", words, alts)
 	}
-	// The default search's 20 candidates: 5 shown, the rest behind "show 15 more".
+	// The default search's 30 candidates: 5 shown, the rest behind "show 25 more".
 	visibleAlts := `[...document.querySelectorAll("#alternatives li")].filter(li => li.offsetParent !== null).length`
 	more := eval[map[string]any](t, ctx, `({visible: `+visibleAlts+`, button: document.querySelector("#more-alternatives").hidden ? "" : document.querySelector("#more-alternatives").textContent})`)
-	if alts != 20 || more["visible"] != float64(5) || more["button"] != "show 15 more" {
-		t.Errorf("%d alternatives, %v of them shown, button %q; want 20, 5 and \"show 15 more\"", alts, more["visible"], more["button"])
+	if alts != 30 || more["visible"] != float64(5) || more["button"] != "show 25 more" {
+		t.Errorf("%d alternatives, %v of them shown, button %q; want 30, 5 and \"show 25 more\"", alts, more["visible"], more["button"])
 	}
 
 	// The encoder's labels (a cat: "Egyptian cat") and the confidence.

@@ -14,7 +14,7 @@ import (
 )
 
 // MaxBeam is the widest beam a caption request may ask for.
-const MaxBeam = 20
+const MaxBeam = 30
 
 // CaptionConfig configures NewCaption.
 type CaptionConfig struct {
