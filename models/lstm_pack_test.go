@@ -16,13 +16,7 @@ func TestLSTMStepPacked(t *testing.T) {
 	cell := models.NewLSTM(models.NewParams(tensor.Float32, r), "cell", I, H)
 	pack := cell.Pack()
 	for _, B := range []int{1, 2, 3, 5} {
-		x, prev := make([]float32, B*I), make([]float32, B*2*H)
-		for i := range x {
-			x[i] = float32(r.NormFloat64())
-		}
-		for i := range prev {
-			prev[i] = float32(r.NormFloat64())
-		}
+		x, prev := normals(r, B*I), normals(r, B*2*H)
 		want, got := make([]float32, B*2*H), make([]float32, B*2*H)
 		var ws models.LSTMWorkspace
 		cell.Step(&ws, want, x, prev, B)
@@ -46,13 +40,7 @@ func TestLSTMStepHead(t *testing.T) {
 	for _, head := range []int{1, 12, I} {
 		pack := cell.PackHead(head)
 		for _, B := range []int{1, 2, 3, 5} {
-			x, prev := make([]float32, B*I), make([]float32, B*2*H)
-			for i := range x {
-				x[i] = float32(r.NormFloat64())
-			}
-			for i := range prev {
-				prev[i] = float32(r.NormFloat64())
-			}
+			x, prev := normals(r, B*I), normals(r, B*2*H)
 			xHead, tail := make([]float32, 0, B*head), make([]float32, B*4*H)
 			for b := range B {
 				xHead = append(xHead, x[b*I:b*I+head]...)
@@ -73,4 +61,13 @@ func TestLSTMStepHead(t *testing.T) {
 			}
 		}
 	}
+}
+
+// normals returns n standard normal values drawn from r.
+func normals(r *rand.Rand, n int) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(r.NormFloat64())
+	}
+	return v
 }
